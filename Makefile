@@ -1,0 +1,28 @@
+# opsboard: build, run and test every module of the workspace.
+SHELL := /bin/bash
+MODULES := $(shell sed -n 's/^[[:space:]]*\.\/\([A-Za-z0-9_-]*\).*/\1/p' go.work)
+PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: build run test lint deps bench
+build:
+	@mkdir -p bin
+	go build -o bin/ $(addsuffix /cmd/...,$(addprefix ./,$(filter-out shared,$(MODULES))))
+
+run: build
+	./bin/board
+
+lint:
+	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	go vet $(PKGS)
+	go run $(STATICCHECK) $(PKGS)
+
+# deps installs what the tests need and the machine lacks.
+deps:
+	@./scripts/test-deps.sh
+
+test: deps lint build
+	go test -race -count=1 -timeout 20m $(PKGS)
+
+bench:
+	go test -run '^$$' -bench . -benchmem -benchtime 2s $(PKGS)

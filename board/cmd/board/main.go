@@ -1,0 +1,130 @@
+// Command board is the opsboard daemon: the store, the /api routes and the
+// web page, on one loopback address.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// release is the board's version, reported by /api/health.
+const release = "0.1.0"
+
+type config struct {
+	addr         string
+	data         string
+	allowedHosts []string
+	verify       bool
+}
+
+func loadConfig(args []string) (config, error) {
+	cfg := config{
+		addr:   envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
+		data:   envOr("SVC_BOARD_DATA", defaultDataPath()),
+		verify: os.Getenv("SVC_BOARD_VERIFY") == "1",
+	}
+	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
+	fs := flag.NewFlagSet("board", flag.ContinueOnError)
+	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
+	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
+	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	for _, h := range strings.Split(hosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.allowedHosts = append(cfg.allowedHosts, h)
+		}
+	}
+	return cfg, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// defaultDataPath follows the XDG base directory convention.
+func defaultDataPath() string {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "opsboard", "board.json")
+}
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(log, os.Args[1:]); err != nil {
+		log.Error("board", "err", err)
+		fmt.Fprintln(os.Stderr, "board:", err)
+		os.Exit(1)
+	}
+}
+
+func run(log *slog.Logger, args []string) error {
+	cfg, err := loadConfig(args)
+	if err != nil {
+		return err
+	}
+	bundles, err := labels.Load()
+	if err != nil {
+		return err
+	}
+	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: store.SeedUniversal(bundles)}
+	if cfg.verify {
+		scfg.Verify = func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+	}
+	st, err := store.Open(scfg)
+	if err != nil {
+		return err
+	}
+	_, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts})
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		st.Close()
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path())
+	select {
+	case err := <-errc:
+		st.Close()
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("board.shutdown")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("board.shutdown", "err", err) // long-lived streams are cut
+	}
+	return st.Close()
+}

@@ -1,0 +1,325 @@
+// Package api is the board's HTTP API under /api: the only write path for the
+// web page and the agent alike. Handlers decode, call one store operation and
+// write the answer; rules live in the store and the pure packages.
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// maxBody bounds every request body.
+const maxBody = 1 << 20
+
+// Config wires the API to its store.
+type Config struct {
+	Store   *store.Store
+	Version string // the board's release, reported by /api/health
+	Logger  *slog.Logger
+	// AllowedHosts are extra Host names (besides loopback) the board answers,
+	// for a person who serves it under a local name.
+	AllowedHosts []string
+}
+
+// API serves /api.
+type API struct {
+	store   *store.Store
+	version string
+	log     *slog.Logger
+	hosts   map[string]bool
+
+	cacheMu sync.Mutex
+	cacheV  int64
+	cache   map[string][]byte
+}
+
+// New returns the API's router. Other handlers (the web page) may be
+// mounted on it by the caller.
+func New(cfg Config) (*API, *mux.Router) {
+	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	for _, h := range cfg.AllowedHosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			a.hosts[h] = true
+		}
+	}
+	r := mux.NewRouter()
+	r.Use(a.guard)
+	r.NotFoundHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.fail(w, store.NotFound("no route %s %s", r.Method, r.URL.Path))
+	}))
+	r.MethodNotAllowedHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
+	}))
+	a.routes(r.PathPrefix("/api").Subrouter())
+	return a, r
+}
+
+// guard keeps the board local: a foreign Host (DNS rebinding) is refused,
+// and so is a write from another web origin or a write whose body is not JSON.
+func (a *API) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, port := splitHost(r.Host)
+		if !a.hostAllowed(host) {
+			writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("host %q is not allowed: the board answers on loopback addresses only (add it to SVC_BOARD_ALLOWED_HOSTS to allow it)", host)})
+			return
+		}
+		if isWrite(r.Method) {
+			if o := r.Header.Get("Origin"); o != "" && !a.originAllowed(o, port) {
+				writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("origin %q may not write to the board", o)})
+				return
+			}
+			if hasBody(r) && !isJSON(r.Header.Get("Content-Type")) {
+				writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"error": "a request body must be sent as Content-Type: application/json"})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isWrite(m string) bool {
+	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
+}
+
+func hasBody(r *http.Request) bool {
+	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
+}
+
+func isJSON(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+}
+
+func splitHost(hostport string) (host, port string) {
+	h, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return strings.ToLower(strings.Trim(hostport, "[]")), ""
+	}
+	return strings.ToLower(h), p
+}
+
+func (a *API) hostAllowed(h string) bool {
+	if h == "localhost" || a.hosts[h] {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// originAllowed accepts the board's own page: an allowed host on the port the
+// request came in on.
+func (a *API) originAllowed(origin, port string) bool {
+	scheme, rest, ok := strings.Cut(origin, "://")
+	if !ok || (scheme != "http" && scheme != "https") {
+		return false
+	}
+	h, p := splitHost(rest)
+	if p == "" {
+		p = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	return a.hostAllowed(h) && p == port
+}
+
+// fail maps an error to its status and writes { error }. Every 4xx and 5xx
+// body has that shape.
+func (a *API) fail(w http.ResponseWriter, err error) {
+	var (
+		bad  *store.BadRequestError
+		nf   *store.NotFoundError
+		vc   *store.VersionConflictError
+		un   *store.UnavailableError
+		big  *http.MaxBytesError
+		code = http.StatusInternalServerError
+	)
+	switch {
+	case errors.As(err, &bad):
+		code = http.StatusBadRequest
+	case errors.As(err, &nf):
+		code = http.StatusNotFound
+	case errors.As(err, &vc):
+		code = http.StatusConflict
+	case errors.As(err, &big):
+		code = http.StatusRequestEntityTooLarge
+		err = fmt.Errorf("request body is larger than %d bytes", maxBody)
+	case errors.As(err, &un):
+		code = http.StatusServiceUnavailable
+	default:
+		a.log.Error("api.internal", "err", err)
+	}
+	writeJSON(w, code, map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		code = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\":%q}\n", "encode response: "+err.Error())
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
+
+func (a *API) reply(w http.ResponseWriter, code int, v any) { writeJSON(w, code, v) }
+
+// decode reads a JSON object body into v. It refuses anything that is not an
+// object (null included), unknown fields, trailing data and oversized bodies,
+// with a message that names the problem.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return err
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return store.BadRequest("the request body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return store.BadRequest("%s", jsonProblem(err))
+	}
+	if dec.More() {
+		return store.BadRequest("the request body has data after the JSON object")
+	}
+	return nil
+}
+
+// decodeOptional is decode for routes whose body may be absent.
+func decodeOptional(w http.ResponseWriter, r *http.Request, v any) error {
+	if !hasBody(r) {
+		return nil
+	}
+	return decode(w, r, v)
+}
+
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return "the request body must be a JSON object"
+		}
+		return fmt.Sprintf("field '%s' must be %s, not %s", typ.Field, friendlyType(typ.Type), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: the body ends too soon"
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	return msg
+}
+
+func friendlyType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if strings.HasPrefix(t.Name(), "Opt[") && t.NumField() == 3 {
+		t = t.Field(2).Type
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64:
+		return "a number"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(friendlyType(t.Elem()), "a ") + "s"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return t.String()
+}
+
+// actorOf resolves attribution: agent when the header or the body says so,
+// human otherwise. Callers never claim system.
+func actorOf(r *http.Request, bodyActor string) string {
+	if strings.EqualFold(r.Header.Get("x-actor"), wire.ActorAgent) || strings.EqualFold(bodyActor, wire.ActorAgent) {
+		return wire.ActorAgent
+	}
+	return wire.ActorHuman
+}
+
+// serveCached answers a read from the cache of encoded bodies for the
+// current version, with an ETag so an unchanged list costs a 304.
+func (a *API) serveCached(w http.ResponseWriter, r *http.Request, d *wire.Doc, build func() (any, error)) {
+	key := r.URL.Path + "?" + r.URL.RawQuery
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	etag := fmt.Sprintf(`"v%d-%x"`, d.Version, h.Sum32())
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	a.cacheMu.Lock()
+	if a.cacheV != d.Version {
+		a.cacheV, a.cache = d.Version, map[string][]byte{}
+	}
+	body, ok := a.cache[key]
+	a.cacheMu.Unlock()
+	if !ok {
+		v, err := build()
+		if err != nil {
+			a.fail(w, err)
+			return
+		}
+		var buf bytes.Buffer
+		if err := json.NewEncoder(&buf).Encode(v); err != nil {
+			a.fail(w, fmt.Errorf("encode response: %w", err))
+			return
+		}
+		body = buf.Bytes()
+		a.cacheMu.Lock()
+		if a.cacheV == d.Version && len(a.cache) < 256 {
+			a.cache[key] = body
+		}
+		a.cacheMu.Unlock()
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Write(body)
+}
+
+// boolQuery reads 1/true/yes as true.
+func boolQuery(r *http.Request, name string) bool {
+	switch strings.ToLower(r.URL.Query().Get(name)) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+func intQuery(r *http.Request, name string, def int) (int, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, store.BadRequest("query '%s' must be an integer", name)
+	}
+	return n, nil
+}

@@ -1,0 +1,210 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/cases?status=&domain=&kind=&parentId=&label=&starred=&includeArchived=
+func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		q := r.URL.Query()
+		for name, allowed := range map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds} {
+			if v := q.Get(name); v != "" && !slices.Contains(allowed, v) {
+				return nil, store.BadRequest("query '%s' must be one of %v", name, allowed)
+			}
+		}
+		_, parentGiven := q["parentId"]
+		out := []*wire.Case{}
+		for _, c := range d.Cases {
+			switch {
+			case c.ArchivedAt != "" && !boolQuery(r, "includeArchived"),
+				q.Get("status") != "" && c.Status != q.Get("status"),
+				q.Get("domain") != "" && c.Domain != q.Get("domain"),
+				q.Get("kind") != "" && c.Kind != q.Get("kind"),
+				parentGiven && c.ParentID != q.Get("parentId"),
+				q.Get("label") != "" && !slices.Contains(c.Labels, q.Get("label")),
+				q.Get("starred") != "" && c.Starred != boolQuery(r, "starred"):
+				continue
+			}
+			out = append(out, c)
+		}
+		return map[string]any{"cases": out, "version": d.Version}, nil
+	})
+}
+
+// GET /api/cases/{id}
+func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	id := mux.Vars(r)["id"]
+	var c *wire.Case
+	for _, x := range d.Cases {
+		if x.ID == id {
+			c = x
+		}
+	}
+	if c == nil {
+		a.fail(w, store.NotFound("case %s not found", id))
+		return
+	}
+	messages, events, reminders := []*wire.Message{}, []*wire.Event{}, []*wire.Reminder{}
+	for _, m := range d.Messages {
+		if m.CaseID == id {
+			messages = append(messages, m)
+		}
+	}
+	for _, e := range d.Events {
+		if e.CaseID == id {
+			events = append(events, e)
+		}
+	}
+	for _, rem := range d.Reminders {
+		if rem.CaseID == id {
+			reminders = append(reminders, rem)
+		}
+	}
+	manual := []wire.Activity{}
+	for _, act := range c.Activity {
+		if act.Actor == wire.ActorHuman {
+			manual = append(manual, act)
+		}
+	}
+	a.reply(w, http.StatusOK, map[string]any{
+		"case": c, "messages": messages, "manualActions": manual, "events": events, "reminders": reminders, "version": d.Version,
+	})
+}
+
+// POST /api/cases
+func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
+	var in wire.CaseCreate
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	c, existing, v, err := a.store.CreateCase(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	if existing {
+		a.reply(w, http.StatusOK, map[string]any{"case": c, "existing": true, "version": v})
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"case": c, "version": v})
+}
+
+// PATCH /api/cases/{id}
+func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
+	var in wire.CasePatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	c, v, err := a.store.PatchCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+}
+
+// PATCH /api/cases: { ids, patch }, all or nothing.
+func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
+	var in wire.CaseBatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	cs, v, err := a.store.PatchCases(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"cases": cs, "version": v})
+}
+
+// actorBody is the body a bodyless-in-spirit write may carry: just the actor.
+type actorBody struct {
+	Actor string `json:"actor,omitempty"`
+}
+
+// DELETE /api/cases/{id} archives; ?hard=1 removes for good.
+func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	id := mux.Vars(r)["id"]
+	if boolQuery(r, "hard") {
+		v, err := a.store.DeleteCase(r.Context(), actorOf(r, in.Actor), id)
+		if err != nil {
+			a.fail(w, err)
+			return
+		}
+		a.reply(w, http.StatusOK, map[string]any{"ok": true, "deleted": id, "version": v})
+		return
+	}
+	c, v, err := a.store.ArchiveCase(r.Context(), actorOf(r, in.Actor), id)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+}
+
+// POST /api/cases/{id}/restore
+func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	c, v, err := a.store.RestoreCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+}
+
+// POST /api/cases/clean: { ids } of the done cases in view.
+func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		IDs   []string `json:"ids"`
+		Actor string   `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	res, v, err := a.store.CleanCases(r.Context(), actorOf(r, in.Actor), in.IDs)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"removed": res.Removed, "messagesRemoved": res.MessagesRemoved, "version": v})
+}
+
+// POST /api/cases/{id}/merge: { targetId }
+func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		TargetID string `json:"targetId"`
+		Actor    string `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	c, v, err := a.store.MergeCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.TargetID)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+}

@@ -1,0 +1,120 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/labels
+func (a *API) listLabels(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		return map[string]any{"labels": d.Labels, "version": d.Version}, nil
+	})
+}
+
+// POST /api/labels: { title, description?, color? }
+func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Title       string `json:"title"`
+		Description string `json:"description,omitempty"`
+		Color       string `json:"color,omitempty"`
+		Actor       string `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	l, v, err := a.store.CreateLabel(r.Context(), actorOf(r, in.Actor), in.Title, in.Description, in.Color)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"label": l, "version": v})
+}
+
+// PATCH /api/labels/{id}
+func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
+	var in store.LabelPatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	l, v, err := a.store.PatchLabel(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"label": l, "version": v})
+}
+
+// DELETE /api/labels/{id}?scrub=1
+func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeleteLabel(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], boolQuery(r, "scrub"))
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}
+
+// GET /api/labels/bundles
+func (a *API) listBundles(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	src := wire.LabelSources{}
+	if d.LabelSources != nil {
+		src = *d.LabelSources
+	}
+	st := labels.Statuses(a.store.Bundles(), d.Labels, src)
+	if st == nil {
+		st = []labels.Status{}
+	}
+	a.reply(w, http.StatusOK, map[string]any{"bundles": st, "version": d.Version})
+}
+
+// POST /api/labels/bundles: { id }
+func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		ID    string `json:"id"`
+		Actor string `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	if in.ID == "" {
+		a.fail(w, store.BadRequest("Field 'id' is required."))
+		return
+	}
+	res, v, err := a.store.InstallBundle(r.Context(), actorOf(r, in.Actor), in.ID)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"bundle": res.Bundle, "added": res.Added, "conflicts": res.Conflicts, "version": v})
+}
+
+// DELETE /api/labels/bundles/{id}?scrub=0
+func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	scrub := r.URL.Query().Get("scrub") != "0"
+	removed, v, err := a.store.UninstallBundle(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], scrub)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"removed": removed, "version": v})
+}

@@ -1,0 +1,69 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/messages?caseId=&reminderId=&unread=
+func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		q := r.URL.Query()
+		_, byCase := q["caseId"]
+		_, byReminder := q["reminderId"]
+		unread := boolQuery(r, "unread")
+		out := []*wire.Message{}
+		for _, m := range d.Messages {
+			if (byCase && m.CaseID != q.Get("caseId")) || (byReminder && m.ReminderID != q.Get("reminderId")) || (unread && m.Read) {
+				continue
+			}
+			out = append(out, m)
+		}
+		return map[string]any{"messages": out, "version": d.Version}, nil
+	})
+}
+
+// GET /api/unread-count
+func (a *API) unreadCount(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	n := 0
+	for _, m := range d.Messages {
+		if !m.Read {
+			n++
+		}
+	}
+	a.reply(w, http.StatusOK, map[string]any{"count": n, "version": d.Version})
+}
+
+// POST /api/cases/{id}/messages
+func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
+	var in wire.MessageInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	m, v, err := a.store.AddCaseMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"message": m, "version": v})
+}
+
+// PATCH /api/messages/{id}
+func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
+	var in wire.MessagePatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	m, v, err := a.store.PatchMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"message": m, "version": v})
+}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// POST /api/cases/{id}/tasks
+func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		wire.TaskInput
+		Actor string `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	t, v, err := a.store.AddTask(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.TaskInput)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"task": t, "version": v})
+}
+
+// PATCH /api/cases/{id}/tasks/{taskId}
+func (a *API) patchTask(w http.ResponseWriter, r *http.Request) {
+	var in wire.TaskPatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	vars := mux.Vars(r)
+	t, v, err := a.store.PatchTask(r.Context(), actorOf(r, in.Actor), vars["id"], vars["taskId"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"task": t, "version": v})
+}
+
+// DELETE /api/cases/{id}/tasks/{taskId}
+func (a *API) deleteTask(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	vars := mux.Vars(r)
+	v, err := a.store.DeleteTask(r.Context(), actorOf(r, in.Actor), vars["id"], vars["taskId"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}
+
+// POST /api/cases/{id}/notes: { text }
+func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Text  string `json:"text"`
+		Actor string `json:"actor,omitempty"`
+	}
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	n, v, err := a.store.AddNote(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.Text)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"note": n, "version": v})
+}

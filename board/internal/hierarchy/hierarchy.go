@@ -1,0 +1,206 @@
+// Package hierarchy holds the pure rules of the initiative > workstream > case
+// tree: the one invariant check every write calls, the whole-tree check, and
+// the tree with its rollups.
+package hierarchy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Node is the intended kind and parent of a node that a write is about to set.
+type Node struct {
+	ID       string
+	Kind     string // initiative, workstream or case ("" reads as case)
+	ParentID string // "" means top-level
+}
+
+// Violation returns "" when n may take the given kind and parent among cases,
+// or a message saying why not (spec: Hierarchy invariants 1-6). cases may hold
+// n's current record; its children are read from cases. An archived parent is
+// still a valid parent.
+func Violation(cases []*wire.Case, n Node) string {
+	kind := n.Kind
+	if kind == "" {
+		kind = "case"
+	}
+	byID := make(map[string]*wire.Case, len(cases))
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	var children []*wire.Case
+	for _, c := range cases {
+		if c.ParentID == n.ID && c.ID != n.ID {
+			children = append(children, c)
+		}
+	}
+	switch kind {
+	case "initiative", "workstream", "case":
+	default:
+		return fmt.Sprintf("kind %q is not valid: use initiative, workstream or case", n.Kind)
+	}
+	if n.ParentID != "" {
+		if n.ParentID == n.ID {
+			return fmt.Sprintf("%s cannot be its own parent", n.ID)
+		}
+		parent, ok := byID[n.ParentID]
+		if !ok {
+			return fmt.Sprintf("parent %s not found", n.ParentID)
+		}
+		if !parent.IsContainer() {
+			return fmt.Sprintf("parent %s is a case; only an initiative or a workstream can hold children", parent.ID)
+		}
+		for p, hops := parent, 0; p != nil && hops <= len(cases); hops++ {
+			if p.ID == n.ID {
+				return fmt.Sprintf("moving %s under %s would make a cycle", n.ID, n.ParentID)
+			}
+			p = byID[p.ParentID]
+		}
+	}
+	switch kind {
+	case "initiative":
+		if n.ParentID != "" {
+			return fmt.Sprintf("initiative %s cannot have a parent: an initiative is always a root", n.ID)
+		}
+	case "workstream":
+		if n.ParentID == "" {
+			return fmt.Sprintf("workstream %s needs a parent initiative: convert it to an initiative first or move it under another initiative", n.ID)
+		}
+		if p := byID[n.ParentID]; p.Kind != "initiative" {
+			return fmt.Sprintf("workstream %s must sit under an initiative; %s is a %s", n.ID, p.ID, p.Kind)
+		}
+		for _, c := range children {
+			if c.Kind != "case" {
+				return fmt.Sprintf("workstream %s can contain cases only; child %s is a %s", n.ID, c.ID, c.Kind)
+			}
+		}
+	case "case":
+		if len(children) > 0 {
+			return fmt.Sprintf("%s has %d children (%s); a case cannot contain other nodes: move or detach them first", n.ID, len(children), ids(children))
+		}
+	}
+	return ""
+}
+
+func ids(cs []*wire.Case) string {
+	var out []string
+	for i, c := range cs {
+		if i == 3 {
+			out = append(out, "...")
+			break
+		}
+		out = append(out, c.ID)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Check asserts every invariant over the whole tree: each node's kind and
+// parent must be allowed where it stands. It returns the first violation.
+func Check(cases []*wire.Case) error {
+	for _, c := range cases {
+		if msg := Violation(cases, Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+			return fmt.Errorf("%s", msg)
+		}
+	}
+	return nil
+}
+
+// Rollup summarizes a node's non-archived descendant leaf cases at any depth.
+type Rollup struct {
+	TotalCases int     `json:"totalCases"`
+	DoneCases  int     `json:"doneCases"`
+	TotalTasks int     `json:"totalTasks"`
+	DoneTasks  int     `json:"doneTasks"`
+	Ratio      float64 `json:"ratio"`
+	ChildCount int     `json:"childCount"`
+}
+
+// TreeNode is a case node with its children and its rollup.
+type TreeNode struct {
+	*wire.Case
+	Children []*TreeNode `json:"children"`
+	Rollup   Rollup      `json:"rollup"`
+}
+
+// TreeOptions filter the tree.
+type TreeOptions struct {
+	IncludeArchived bool
+	Domain          string // filters roots by the root's own domain
+	RootID          string // limits the tree to one subtree
+}
+
+// Tree builds the forest of case nodes in the cases' stored order. A node
+// whose parent is missing (or filtered out as archived) is shown as a root.
+func Tree(cases []*wire.Case, opt TreeOptions) []*TreeNode {
+	nodes := make(map[string]*TreeNode, len(cases))
+	var order []*TreeNode
+	for _, c := range cases {
+		if c.ArchivedAt != "" && !opt.IncludeArchived {
+			continue
+		}
+		n := &TreeNode{Case: c, Children: []*TreeNode{}}
+		nodes[c.ID] = n
+		order = append(order, n)
+	}
+	var roots []*TreeNode
+	for _, n := range order {
+		if p, ok := nodes[n.ParentID]; ok && n.ParentID != "" {
+			p.Children = append(p.Children, n)
+			continue
+		}
+		roots = append(roots, n)
+	}
+	for _, r := range roots {
+		fill(r)
+	}
+	if opt.RootID != "" {
+		if n, ok := nodes[opt.RootID]; ok {
+			return []*TreeNode{n}
+		}
+		return []*TreeNode{}
+	}
+	out := []*TreeNode{}
+	for _, r := range roots {
+		if opt.Domain == "" || r.Domain == opt.Domain {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fill computes rollups bottom-up. Archived descendants never reach here
+// unless asked for, and are still left out of the counts.
+func fill(n *TreeNode) Rollup {
+	var r Rollup
+	r.ChildCount = len(n.Children)
+	for _, ch := range n.Children {
+		cr := fill(ch)
+		if ch.ArchivedAt != "" {
+			continue
+		}
+		if ch.Kind == "case" {
+			r.TotalCases++
+			if ch.Status == "done" {
+				r.DoneCases++
+			}
+			for _, t := range ch.Tasks {
+				r.TotalTasks++
+				if t.CompletedAt != "" {
+					r.DoneTasks++
+				}
+			}
+			continue
+		}
+		r.TotalCases += cr.TotalCases
+		r.DoneCases += cr.DoneCases
+		r.TotalTasks += cr.TotalTasks
+		r.DoneTasks += cr.DoneTasks
+	}
+	if r.TotalCases > 0 {
+		r.Ratio = float64(r.DoneCases) / float64(r.TotalCases)
+	}
+	n.Rollup = r
+	return r
+}

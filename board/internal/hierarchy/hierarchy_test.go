@@ -1,0 +1,101 @@
+package hierarchy
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+func fixture() []*wire.Case {
+	return []*wire.Case{
+		{ID: "CASE-1", Kind: "initiative"},
+		{ID: "CASE-2", Kind: "workstream", ParentID: "CASE-1"},
+		{ID: "CASE-3", Kind: "case", ParentID: "CASE-2"},
+		{ID: "CASE-4", Kind: "case"},
+		{ID: "CASE-5", Kind: "initiative", ArchivedAt: "2026-01-01T00:00:00Z"},
+		{ID: "CASE-6", Kind: "case", ParentID: "CASE-1"},
+		{ID: "CASE-7", Kind: "initiative"},
+		{ID: "CASE-8", Kind: "workstream", ParentID: "CASE-7"},
+	}
+}
+
+func TestViolation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		node Node
+		want string
+	}{
+		{"1 initiative at the root", Node{ID: "CASE-9", Kind: "initiative"}, ""},
+		{"1 initiative cannot have a parent", Node{ID: "CASE-9", Kind: "initiative", ParentID: "CASE-1"}, "initiative CASE-9 cannot have a parent: an initiative is always a root"},
+		{"2 workstream under an initiative", Node{ID: "CASE-9", Kind: "workstream", ParentID: "CASE-1"}, ""},
+		{"2 workstream without initiative", Node{ID: "CASE-9", Kind: "workstream"}, "workstream CASE-9 needs a parent initiative: convert it to an initiative first or move it under another initiative"},
+		{"2 workstream under a workstream", Node{ID: "CASE-9", Kind: "workstream", ParentID: "CASE-2"}, "workstream CASE-9 must sit under an initiative; CASE-2 is a workstream"},
+		{"3 case at the root", Node{ID: "CASE-9", Kind: "case"}, ""},
+		{"3 case under a workstream", Node{ID: "CASE-9", Kind: "case", ParentID: "CASE-2"}, ""},
+		{"3 case under an initiative", Node{ID: "CASE-9", Kind: "case", ParentID: "CASE-1"}, ""},
+		{"3 case under a case", Node{ID: "CASE-9", Kind: "case", ParentID: "CASE-4"}, "parent CASE-4 is a case; only an initiative or a workstream can hold children"},
+		{"3 empty kind reads as case", Node{ID: "CASE-9", ParentID: "CASE-4"}, "parent CASE-4 is a case; only an initiative or a workstream can hold children"},
+		{"4 parent must exist", Node{ID: "CASE-9", Kind: "case", ParentID: "CASE-99"}, "parent CASE-99 not found"},
+		{"4 self parent", Node{ID: "CASE-2", Kind: "workstream", ParentID: "CASE-2"}, "CASE-2 cannot be its own parent"},
+		{"4 cycle", Node{ID: "CASE-1", Kind: "workstream", ParentID: "CASE-2"}, "moving CASE-1 under CASE-2 would make a cycle"},
+		{"4 archived parent tolerated", Node{ID: "CASE-9", Kind: "case", ParentID: "CASE-5"}, ""},
+		{"5 container with children cannot become a case", Node{ID: "CASE-2", Kind: "case", ParentID: "CASE-1"}, "CASE-2 has 1 children (CASE-3); a case cannot contain other nodes: move or detach them first"},
+		{"5 initiative with a workstream cannot become a workstream", Node{ID: "CASE-7", Kind: "workstream", ParentID: "CASE-1"}, "workstream CASE-7 can contain cases only; child CASE-8 is a workstream"},
+		{"5 initiative holding a workstream cannot move under another initiative", Node{ID: "CASE-1", Kind: "workstream", ParentID: "CASE-7"}, "workstream CASE-1 can contain cases only; child CASE-2 is a workstream"},
+		{"5 workstream may become an initiative", Node{ID: "CASE-2", Kind: "initiative"}, ""},
+		{"6 clearing a workstream's parent", Node{ID: "CASE-2", Kind: "workstream"}, "workstream CASE-2 needs a parent initiative: convert it to an initiative first or move it under another initiative"},
+		{"unknown kind", Node{ID: "CASE-9", Kind: "epic"}, `kind "epic" is not valid: use initiative, workstream or case`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Violation(fixture(), tc.node)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckFindsABrokenTree(t *testing.T) {
+	if err := Check(fixture()); err != nil {
+		t.Fatalf("valid fixture: %v", err)
+	}
+	bad := append(fixture(), &wire.Case{ID: "CASE-10", Kind: "workstream"})
+	if err := Check(bad); err == nil {
+		t.Fatal("orphan workstream not reported")
+	}
+}
+
+func TestTreeRollups(t *testing.T) {
+	done := "2026-01-01T00:00:00Z"
+	cases := []*wire.Case{
+		{ID: "CASE-1", Kind: "initiative", Domain: "work"},
+		{ID: "CASE-2", Kind: "workstream", ParentID: "CASE-1", Domain: "work"},
+		{ID: "CASE-3", Kind: "case", ParentID: "CASE-2", Status: "done", Tasks: []wire.Task{{ID: "a", CompletedAt: done}, {ID: "b"}}},
+		{ID: "CASE-4", Kind: "case", ParentID: "CASE-2", Status: "todo", Tasks: []wire.Task{{ID: "c"}}},
+		{ID: "CASE-5", Kind: "case", ParentID: "CASE-1", Status: "done"},
+		{ID: "CASE-6", Kind: "case", ParentID: "CASE-1", Status: "done", ArchivedAt: done},
+		{ID: "CASE-7", Kind: "case", Domain: "life"},
+	}
+	tree := Tree(cases, TreeOptions{})
+	if len(tree) != 2 {
+		t.Fatalf("%d roots, want 2", len(tree))
+	}
+	want := Rollup{TotalCases: 3, DoneCases: 2, TotalTasks: 3, DoneTasks: 1, Ratio: 2.0 / 3, ChildCount: 2}
+	if diff := cmp.Diff(want, tree[0].Rollup); diff != "" {
+		t.Errorf("initiative rollup (-want +got)\n%s", diff)
+	}
+	ws := tree[0].Children[0]
+	if diff := cmp.Diff(Rollup{TotalCases: 2, DoneCases: 1, TotalTasks: 3, DoneTasks: 1, Ratio: 0.5, ChildCount: 2}, ws.Rollup); diff != "" {
+		t.Errorf("workstream rollup (-want +got)\n%s", diff)
+	}
+	withArchived := Tree(cases, TreeOptions{IncludeArchived: true})
+	if got := withArchived[0].Rollup; got.ChildCount != 3 || got.TotalCases != 3 {
+		t.Errorf("archived child must be listed but not counted: %+v", got)
+	}
+	if got := Tree(cases, TreeOptions{Domain: "life"}); len(got) != 1 || got[0].ID != "CASE-7" {
+		t.Errorf("domain filter: %v", got)
+	}
+	if got := Tree(cases, TreeOptions{RootID: "CASE-2"}); len(got) != 1 || got[0].Rollup.TotalCases != 2 {
+		t.Errorf("rootId subtree: %v", got)
+	}
+}

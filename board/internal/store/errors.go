@@ -1,0 +1,45 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+// BadRequestError is an invalid body shape or a relational violation (400).
+type BadRequestError struct{ Msg string }
+
+func (e *BadRequestError) Error() string { return e.Msg }
+
+// NotFoundError is an unknown id (404).
+type NotFoundError struct{ Msg string }
+
+func (e *NotFoundError) Error() string { return e.Msg }
+
+// VersionConflictError is a stale expectedVersion (409).
+type VersionConflictError struct{ Expected, Current int64 }
+
+func (e *VersionConflictError) Error() string {
+	return fmt.Sprintf("version conflict: expected %d, current %d; refetch and retry", e.Expected, e.Current)
+}
+
+// UnavailableError means the store cannot take writes right now (503), for
+// example after the disk refused a journal write.
+type UnavailableError struct{ Msg string }
+
+func (e *UnavailableError) Error() string { return e.Msg }
+
+// BadRequest builds a BadRequestError.
+func BadRequest(format string, args ...any) error {
+	return &BadRequestError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// NotFound builds a NotFoundError.
+func NotFound(format string, args ...any) error {
+	return &NotFoundError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// IsNotFound reports whether err is a NotFoundError.
+func IsNotFound(err error) bool {
+	var nf *NotFoundError
+	return errors.As(err, &nf)
+}

@@ -1,0 +1,328 @@
+// Package store keeps the board's state: one JSON document on disk, a journal
+// of committed writes beside it, and local snapshots. Every write runs in one
+// serialized critical section and is durable (journal fsync, shared by
+// concurrent writers) before it is acknowledged or visible to readers.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Config says where the store lives and how it behaves. Zero durations take
+// the defaults noted on each field.
+type Config struct {
+	Path   string           // the document, e.g. ~/.local/share/opsboard/board.json
+	Now    func() time.Time // clock; time.Now when nil
+	Logger *slog.Logger
+
+	CompactIdle    time.Duration // compact after this long without writes (1s)
+	CompactEntries int           // or after this many journal entries (2000)
+	SnapshotEvery  time.Duration // at most one snapshot per interval while writes happen (15m)
+
+	// Bundles are the built-in label bundles (installable packs).
+	Bundles []labels.Bundle
+	// Seed fills a brand-new document (the universal label bundle).
+	Seed func(tx *Tx) error
+	// Verify, when set, runs on the draft after every write and rejects the
+	// write when it fails; tests use it to assert whole-tree invariants.
+	Verify func(d *wire.Doc) error
+}
+
+// Store is the board's state. Reads take the current snapshot and never wait
+// on a write; writes go through Update.
+type Store struct {
+	cfg  Config
+	path string
+	dir  string
+	log  *slog.Logger
+	now  func() time.Time
+
+	lockFile *os.File
+
+	writeMu sync.Mutex // the critical section
+	head    *wire.Doc  // newest committed state; may not be durable yet
+	failed  error      // set when the journal cannot be written
+
+	visible atomic.Pointer[wire.Doc] // newest durable state: what readers see
+
+	j *journal
+
+	compactMu     sync.Mutex // serializes compaction, reload and snapshot writes
+	written       string     // stamp of the document as the board last wrote it
+	compacted     int64      // version of the document on disk
+	snapVersion   int64      // version of the newest snapshot
+	snapTime      time.Time  // when it was taken
+	pendingCompac atomic.Int64
+
+	health healthState
+
+	listenMu  sync.Mutex
+	listeners map[int]func(version int64)
+	nextL     int
+
+	fresh  bool          // no document, journal or snapshot existed at open
+	kick   chan struct{} // wakes the compactor
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	closed atomic.Bool
+}
+
+// Open loads the store at cfg.Path, recovering from a torn journal tail or a
+// broken document, and takes an advisory lock so a second daemon on the same
+// file refuses to start.
+func Open(cfg Config) (*Store, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CompactIdle <= 0 {
+		cfg.CompactIdle = time.Second
+	}
+	if cfg.CompactEntries <= 0 {
+		cfg.CompactEntries = 2000
+	}
+	if cfg.SnapshotEvery <= 0 {
+		cfg.SnapshotEvery = 15 * time.Minute
+	}
+	abs, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		return nil, fmt.Errorf("store path %s: %w", cfg.Path, err)
+	}
+	s := &Store{
+		cfg: cfg, path: abs, dir: filepath.Dir(abs), log: cfg.Logger, now: cfg.Now,
+		listeners: map[int]func(int64){}, kick: make(chan struct{}, 1), stop: make(chan struct{}),
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	if err := s.load(); err != nil {
+		s.unlock()
+		return nil, err
+	}
+	s.wg.Add(2)
+	go s.j.run(s)
+	go s.compactor()
+	if s.fresh && cfg.Seed != nil {
+		if _, err := s.Update(context.Background(), wire.ActorSystem, nil, cfg.Seed); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("seed new store: %w", err)
+		}
+	}
+	if err := s.watch(); err != nil {
+		s.log.Warn("store.watch", "err", err) // hand edits are then picked up at restart only
+		s.health.set("watch", "hand edits are not watched: "+err.Error())
+	}
+	return s, nil
+}
+
+func (s *Store) lock() error {
+	lp := s.path + ".lock"
+	f, err := os.OpenFile(lp, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("open lock %s: %w", lp, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("another board is already running on %s (lock %s is held): stop it or point SVC_BOARD_DATA elsewhere", s.path, lp)
+	}
+	s.lockFile = f
+	return nil
+}
+
+func (s *Store) unlock() {
+	if s.lockFile != nil {
+		syscall.Flock(int(s.lockFile.Fd()), syscall.LOCK_UN)
+		s.lockFile.Close()
+	}
+}
+
+// load builds the starting state: the document (or, when it is broken or
+// missing while history exists, the newest good snapshot) with the journal
+// replayed on top.
+func (s *Store) load() error {
+	snaps := s.listSnapshots()
+	if len(snaps) > 0 {
+		s.snapVersion, s.snapTime = snaps[len(snaps)-1].version, snaps[len(snaps)-1].at
+	}
+	d, err := storefile.ReadDoc(s.path)
+	fresh := false
+	switch {
+	case err == nil:
+		s.written = storefile.Stamp(s.path)
+		s.compacted = d.Version
+	case errors.Is(err, fs.ErrNotExist):
+		d = s.newestGoodSnapshot(snaps)
+		if d == nil {
+			d = storefile.New()
+			fresh = !fileExists(storefile.JournalPath(s.path))
+		} else {
+			s.log.Warn("store.missing", "path", s.path, "restored_from_snapshot_version", d.Version)
+		}
+	default:
+		s.markBroken(err)
+		d = s.newestGoodSnapshot(snaps)
+		if d == nil {
+			d = storefile.New()
+		}
+	}
+	entries, ends, err := storefile.ReadJournalFile(storefile.JournalPath(s.path))
+	if err != nil {
+		return fmt.Errorf("replay journal: %w", err)
+	}
+	applied := storefile.Replay(d, entries)
+	j, err := openJournal(storefile.JournalPath(s.path), entries, ends)
+	if err != nil {
+		return err
+	}
+	s.j = j
+	s.log.Info("store.open", "path", s.path, "version", d.Version, "journal_entries", applied)
+	s.head = d
+	s.visible.Store(d)
+	s.fresh = fresh
+	return nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Path is the document's location.
+func (s *Store) Path() string { return s.path }
+
+// Dir is the directory that holds everything the board keeps.
+func (s *Store) Dir() string { return s.dir }
+
+// Snapshot is the newest durable state. It is immutable: never change it.
+func (s *Store) Snapshot() *wire.Doc { return s.visible.Load() }
+
+// Version is the newest durable version.
+func (s *Store) Version() int64 { return s.visible.Load().Version }
+
+// OnChange registers f to run after every durable change, with the new
+// version. f must not block. The returned func unregisters it.
+func (s *Store) OnChange(f func(version int64)) (cancel func()) {
+	s.listenMu.Lock()
+	defer s.listenMu.Unlock()
+	id := s.nextL
+	s.nextL++
+	s.listeners[id] = f
+	return func() {
+		s.listenMu.Lock()
+		defer s.listenMu.Unlock()
+		delete(s.listeners, id)
+	}
+}
+
+func (s *Store) notify(v int64) {
+	s.listenMu.Lock()
+	fs := make([]func(int64), 0, len(s.listeners))
+	for _, f := range s.listeners {
+		fs = append(fs, f)
+	}
+	s.listenMu.Unlock()
+	for _, f := range fs {
+		f(v)
+	}
+}
+
+// Update runs fn as one write: it checks expectedVersion, lets fn validate
+// and mutate a draft, bumps the version, and returns once the write is
+// durable and visible. When fn (or the check) fails, nothing changes.
+func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
+	if actor == "" {
+		actor = wire.ActorHuman
+	}
+	s.writeMu.Lock()
+	if s.closed.Load() {
+		s.writeMu.Unlock()
+		return 0, &UnavailableError{Msg: "the board is shutting down"}
+	}
+	if s.failed != nil {
+		s.writeMu.Unlock()
+		return 0, &UnavailableError{Msg: "the store cannot write to disk: " + s.failed.Error()}
+	}
+	if err := ctx.Err(); err != nil {
+		s.writeMu.Unlock()
+		return 0, err
+	}
+	if expectedVersion != nil && *expectedVersion != s.head.Version {
+		cur := s.head.Version
+		s.writeMu.Unlock()
+		return 0, &VersionConflictError{Expected: *expectedVersion, Current: cur}
+	}
+	tx := newTx(s.head, s.now(), actor)
+	if err := fn(tx); err != nil {
+		s.writeMu.Unlock()
+		return 0, err
+	}
+	if s.cfg.Verify != nil {
+		if err := s.cfg.Verify(tx.d); err != nil {
+			s.writeMu.Unlock()
+			return 0, fmt.Errorf("invariant broken by this write: %w", err)
+		}
+	}
+	v := s.head.Version + 1
+	tx.d.Version = v
+	line, err := storefile.AppendEntry(nil, tx.entry(v))
+	if err != nil {
+		s.writeMu.Unlock()
+		return 0, err
+	}
+	s.head = tx.d
+	done := s.j.enqueue(line, tx.d)
+	s.writeMu.Unlock()
+	// Durability does not honour ctx: once queued, the write completes.
+	if err := <-done; err != nil {
+		return 0, &UnavailableError{Msg: "the write was not saved: " + err.Error()}
+	}
+	return v, nil
+}
+
+// commitFailed rolls the head back to the last durable state after the
+// journal refused a batch; the writes queued behind it fail too.
+func (s *Store) commitFailed(err error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.log.Error("store.commit", "err", err)
+	s.head = s.visible.Load()
+	s.health.set("journal", "a write could not be saved: "+err.Error())
+}
+
+// Close stops accepting writes, waits for queued writes to be durable,
+// compacts the journal into the document and releases the lock.
+func (s *Store) Close() error {
+	s.writeMu.Lock()
+	if s.closed.Swap(true) {
+		s.writeMu.Unlock()
+		return nil
+	}
+	s.writeMu.Unlock()
+	close(s.stop)
+	s.wg.Wait() // committer drained, compactor stopped, watcher stopped
+	err := s.compact()
+	if cerr := s.j.close(); err == nil {
+		err = cerr
+	}
+	s.unlock()
+	return err
+}

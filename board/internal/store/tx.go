@@ -1,0 +1,336 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Tx is one write in progress: a draft of the document that only becomes
+// visible when the write commits and is durable. Records returned by the
+// getters are private copies; put them back to change them.
+type Tx struct {
+	d     *wire.Doc
+	now   time.Time
+	actor string
+
+	cases      table[*wire.Case]
+	messages   table[*wire.Message]
+	events     table[*wire.Event]
+	reminders  table[*wire.Reminder]
+	priorities table[*wire.Priority]
+	labels     table[*wire.LabelDef]
+	pending    table[*wire.Proposal]
+	views      table[*wire.View]
+	templates  table[*wire.Template]
+
+	countersDirty, sourcesDirty, prefsDirty bool
+}
+
+func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
+	d := *head // shallow: collections are copied on first write
+	tx := &Tx{d: &d, now: now, actor: actor}
+	tx.cases = table[*wire.Case]{name: "cases", list: &d.Cases}
+	tx.messages = table[*wire.Message]{name: "messages", list: &d.Messages}
+	tx.events = table[*wire.Event]{name: "events", list: &d.Events}
+	tx.reminders = table[*wire.Reminder]{name: "reminders", list: &d.Reminders}
+	tx.priorities = table[*wire.Priority]{name: "priorities", list: &d.Priorities}
+	tx.labels = table[*wire.LabelDef]{name: "labels", list: &d.Labels}
+	tx.pending = table[*wire.Proposal]{name: "pending", list: &d.Pending}
+	tx.views = table[*wire.View]{name: "views", list: &d.Views}
+	tx.templates = table[*wire.Template]{name: "templates", list: &d.Templates}
+	return tx
+}
+
+// Now is the write's timestamp, one value for the whole write.
+func (tx *Tx) Now() string { return tx.now.UTC().Format(time.RFC3339Nano) }
+
+// Actor is who the write is attributed to.
+func (tx *Tx) Actor() string { return tx.actor }
+
+// Doc is the draft, for read-only scans. Do not mutate what it holds.
+func (tx *Tx) Doc() *wire.Doc { return tx.d }
+
+// NextID mints the next id for prefix (CASE, M, EVT, ...). Ids are never reused.
+func (tx *Tx) NextID(prefix string) string {
+	if !tx.countersDirty {
+		c := make(map[string]int64, len(tx.d.Counters)+1)
+		for k, v := range tx.d.Counters {
+			c[k] = v
+		}
+		tx.d.Counters = c
+		tx.countersDirty = true
+	}
+	tx.d.Counters[prefix]++
+	return fmt.Sprintf("%s-%d", prefix, tx.d.Counters[prefix])
+}
+
+// Case returns a private copy of a case node.
+func (tx *Tx) Case(id string) (*wire.Case, bool) {
+	c, ok := tx.cases.get(id)
+	if !ok {
+		return nil, false
+	}
+	return CloneCase(c), true
+}
+
+// PutCase inserts or replaces a case node.
+func (tx *Tx) PutCase(c *wire.Case) { tx.cases.put(c) }
+
+// DeleteCase removes a case node.
+func (tx *Tx) DeleteCase(id string) { tx.cases.del(id) }
+
+// Message returns a private copy of a message.
+func (tx *Tx) Message(id string) (*wire.Message, bool) {
+	m, ok := tx.messages.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *m
+	return &cp, true
+}
+
+// PutMessage inserts or replaces a message.
+func (tx *Tx) PutMessage(m *wire.Message) { tx.messages.put(m) }
+
+// DeleteMessage removes a message.
+func (tx *Tx) DeleteMessage(id string) { tx.messages.del(id) }
+
+// Event returns a private copy of an event.
+func (tx *Tx) Event(id string) (*wire.Event, bool) {
+	e, ok := tx.events.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *e
+	return &cp, true
+}
+
+// PutEvent inserts or replaces an event.
+func (tx *Tx) PutEvent(e *wire.Event) { tx.events.put(e) }
+
+// DeleteEvent removes an event.
+func (tx *Tx) DeleteEvent(id string) { tx.events.del(id) }
+
+// Reminder returns a private copy of a reminder.
+func (tx *Tx) Reminder(id string) (*wire.Reminder, bool) {
+	r, ok := tx.reminders.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *r
+	cp.Labels = append([]string(nil), r.Labels...)
+	cp.Tasks = append([]wire.ReminderTask(nil), r.Tasks...)
+	return &cp, true
+}
+
+// PutReminder inserts or replaces a reminder.
+func (tx *Tx) PutReminder(r *wire.Reminder) { tx.reminders.put(r) }
+
+// DeleteReminder removes a reminder.
+func (tx *Tx) DeleteReminder(id string) { tx.reminders.del(id) }
+
+// Priority returns a private copy of a priority note.
+func (tx *Tx) Priority(id string) (*wire.Priority, bool) {
+	p, ok := tx.priorities.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *p
+	return &cp, true
+}
+
+// PutPriority inserts or replaces a priority note.
+func (tx *Tx) PutPriority(p *wire.Priority) { tx.priorities.put(p) }
+
+// DeletePriority removes a priority note.
+func (tx *Tx) DeletePriority(id string) { tx.priorities.del(id) }
+
+// Label returns a private copy of a catalog label.
+func (tx *Tx) Label(id string) (*wire.LabelDef, bool) {
+	l, ok := tx.labels.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *l
+	return &cp, true
+}
+
+// PutLabel inserts or replaces a catalog label.
+func (tx *Tx) PutLabel(l *wire.LabelDef) { tx.labels.put(l) }
+
+// DeleteLabel removes a catalog label.
+func (tx *Tx) DeleteLabel(id string) { tx.labels.del(id) }
+
+// SetLabelSources replaces the label provenance record.
+func (tx *Tx) SetLabelSources(s *wire.LabelSources) { tx.d.LabelSources = s; tx.sourcesDirty = true }
+
+// Proposal returns a private copy of a pending proposal.
+func (tx *Tx) Proposal(id string) (*wire.Proposal, bool) {
+	p, ok := tx.pending.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *p
+	return &cp, true
+}
+
+// PutProposal inserts or replaces a pending proposal.
+func (tx *Tx) PutProposal(p *wire.Proposal) { tx.pending.put(p) }
+
+// DeleteProposal removes a pending proposal.
+func (tx *Tx) DeleteProposal(id string) { tx.pending.del(id) }
+
+// View returns a private copy of a saved view.
+func (tx *Tx) View(id string) (*wire.View, bool) {
+	v, ok := tx.views.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *v
+	return &cp, true
+}
+
+// PutView inserts or replaces a saved view.
+func (tx *Tx) PutView(v *wire.View) { tx.views.put(v) }
+
+// DeleteView removes a saved view.
+func (tx *Tx) DeleteView(id string) { tx.views.del(id) }
+
+// Template returns a private copy of a case template.
+func (tx *Tx) Template(id string) (*wire.Template, bool) {
+	t, ok := tx.templates.get(id)
+	if !ok {
+		return nil, false
+	}
+	cp := *t
+	return &cp, true
+}
+
+// PutTemplate inserts or replaces a case template.
+func (tx *Tx) PutTemplate(t *wire.Template) { tx.templates.put(t) }
+
+// DeleteTemplate removes a case template.
+func (tx *Tx) DeleteTemplate(id string) { tx.templates.del(id) }
+
+// SetPrefs replaces the board preferences object.
+func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true }
+
+// entry is the journal record of everything this write changed.
+func (tx *Tx) entry(version int64) *storefile.Entry {
+	e := &storefile.Entry{Version: version}
+	e.Cases = tx.cases.changed(e)
+	e.Messages = tx.messages.changed(e)
+	e.Events = tx.events.changed(e)
+	e.Reminders = tx.reminders.changed(e)
+	e.Priorities = tx.priorities.changed(e)
+	e.Labels = tx.labels.changed(e)
+	e.Pending = tx.pending.changed(e)
+	e.Views = tx.views.changed(e)
+	e.Templates = tx.templates.changed(e)
+	if tx.countersDirty {
+		e.Counters = tx.d.Counters
+	}
+	if tx.sourcesDirty {
+		e.LabelSources = tx.d.LabelSources
+		if e.LabelSources == nil {
+			e.LabelSources = &wire.LabelSources{}
+		}
+	}
+	if tx.prefsDirty {
+		e.Prefs = tx.d.Prefs
+		if e.Prefs == nil {
+			e.Prefs = json.RawMessage(`{}`)
+		}
+	}
+	return e
+}
+
+// table is one collection of the draft, copied on its first change so the
+// committed snapshot it came from stays untouched.
+type table[T storefile.Keyed] struct {
+	name    string
+	list    *[]T
+	copied  bool
+	dirty   map[string]bool
+	deleted []string
+}
+
+func (t *table[T]) get(id string) (T, bool) {
+	for _, r := range *t.list {
+		if r.Key() == id {
+			return r, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+func (t *table[T]) own() {
+	if t.copied {
+		return
+	}
+	*t.list = append(make([]T, 0, len(*t.list)+1), *t.list...)
+	t.copied = true
+	t.dirty = map[string]bool{}
+}
+
+func (t *table[T]) put(rec T) {
+	t.own()
+	t.dirty[rec.Key()] = true
+	for i, r := range *t.list {
+		if r.Key() == rec.Key() {
+			(*t.list)[i] = rec
+			return
+		}
+	}
+	*t.list = append(*t.list, rec)
+}
+
+func (t *table[T]) del(id string) {
+	t.own()
+	list := *t.list
+	for i, r := range list {
+		if r.Key() == id {
+			*t.list = append(list[:i], list[i+1:]...) // the slice is this draft's own copy
+			delete(t.dirty, id)
+			t.deleted = append(t.deleted, id)
+			return
+		}
+	}
+}
+
+// changed lists the records this write upserted and notes its deletions in e.
+func (t *table[T]) changed(e *storefile.Entry) []T {
+	if len(t.deleted) > 0 {
+		if e.Deleted == nil {
+			e.Deleted = map[string][]string{}
+		}
+		e.Deleted[t.name] = t.deleted
+	}
+	if len(t.dirty) == 0 {
+		return nil
+	}
+	out := make([]T, 0, len(t.dirty))
+	for _, r := range *t.list {
+		if t.dirty[r.Key()] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// CloneCase deep-copies a case node so a write can change it freely.
+func CloneCase(c *wire.Case) *wire.Case {
+	cp := *c
+	cp.Tags = append([]string(nil), c.Tags...)
+	cp.Labels = append([]string(nil), c.Labels...)
+	cp.VaultLinks = append([]string(nil), c.VaultLinks...)
+	cp.Tasks = append([]wire.Task(nil), c.Tasks...)
+	cp.Notes = append([]wire.Note(nil), c.Notes...)
+	cp.Activity = append([]wire.Activity(nil), c.Activity...)
+	return &cp
+}

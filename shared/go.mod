@@ -1,0 +1,3 @@
+module github.com/opsboard/opsboard/shared
+
+go 1.26.8

@@ -1,0 +1,221 @@
+// Package storefile reads the board's on-disk state: the JSON document,
+// migrated to the current schema, with the journal of newer committed writes
+// replayed on top. Only the board writes these files; other processes (the
+// search sidecar) use this package to see the current state read-only.
+package storefile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// JournalPath is where the journal of a document lives: beside it.
+func JournalPath(docPath string) string { return docPath + ".journal" }
+
+// New returns an empty document at the current schema.
+func New() *wire.Doc {
+	d := &wire.Doc{SchemaVersion: wire.SchemaVersion}
+	normalize(d)
+	return d
+}
+
+// Decode parses a document and migrates it to the current schema. A file
+// without a schema version reads as version 0. A file from a newer schema is
+// refused: rewriting it would drop what this code does not understand.
+func Decode(data []byte) (*wire.Doc, error) {
+	var d wire.Doc
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("parse document: %w", err)
+	}
+	if d.SchemaVersion > wire.SchemaVersion {
+		return nil, fmt.Errorf("document schema %d is newer than this board understands (%d)", d.SchemaVersion, wire.SchemaVersion)
+	}
+	if d.SchemaVersion < 0 {
+		return nil, fmt.Errorf("document schema %d is not valid", d.SchemaVersion)
+	}
+	migrate(&d)
+	return &d, nil
+}
+
+// migrate brings a document of any older schema to the current one. Every
+// schema step (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
+// message reminderId, 7 priorities and starred) was additive, so migration is
+// filling defaults: missing arrays read as empty, a missing domain is work,
+// an absent kind is a leaf case.
+func migrate(d *wire.Doc) {
+	normalize(d)
+	d.SchemaVersion = wire.SchemaVersion
+}
+
+func normalize(d *wire.Doc) {
+	if d.Cases == nil {
+		d.Cases = []*wire.Case{}
+	}
+	if d.Messages == nil {
+		d.Messages = []*wire.Message{}
+	}
+	if d.Events == nil {
+		d.Events = []*wire.Event{}
+	}
+	if d.Reminders == nil {
+		d.Reminders = []*wire.Reminder{}
+	}
+	if d.Priorities == nil {
+		d.Priorities = []*wire.Priority{}
+	}
+	if d.Labels == nil {
+		d.Labels = []*wire.LabelDef{}
+	}
+	d.Cases = dropNil(d.Cases)
+	d.Messages = dropNil(d.Messages)
+	d.Events = dropNil(d.Events)
+	d.Reminders = dropNil(d.Reminders)
+	d.Priorities = dropNil(d.Priorities)
+	d.Labels = dropNil(d.Labels)
+	d.Pending = dropNil(d.Pending)
+	d.Views = dropNil(d.Views)
+	d.Templates = dropNil(d.Templates)
+	for _, c := range d.Cases {
+		if c.Domain == "" {
+			c.Domain = "work"
+		}
+		if c.Kind == "" {
+			c.Kind = "case"
+		}
+		if c.Status == "" {
+			c.Status = "todo"
+		}
+	}
+	for _, r := range d.Reminders {
+		if r.Status == "" {
+			r.Status = "open"
+		}
+	}
+	d.Counters = Counters(d)
+}
+
+func dropNil[T any](list []*T) []*T {
+	out := list[:0]
+	for _, r := range list {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+var idNumber = regexp.MustCompile(`^([A-Z]+)-(\d+)$`)
+
+// Counters returns the document's id counters raised to at least the highest
+// id present, so a record added by hand never collides with a minted one.
+func Counters(d *wire.Doc) map[string]int64 {
+	out := make(map[string]int64, len(d.Counters)+8)
+	for k, v := range d.Counters {
+		out[k] = v
+	}
+	see := func(id string) {
+		m := idNumber.FindStringSubmatch(id)
+		if m == nil {
+			return
+		}
+		n, err := strconv.ParseInt(m[2], 10, 64)
+		if err == nil && n > out[m[1]] {
+			out[m[1]] = n
+		}
+	}
+	for _, c := range d.Cases {
+		see(c.ID)
+	}
+	for _, m := range d.Messages {
+		see(m.ID)
+	}
+	for _, e := range d.Events {
+		see(e.ID)
+	}
+	for _, r := range d.Reminders {
+		see(r.ID)
+	}
+	for _, p := range d.Priorities {
+		see(p.ID)
+	}
+	for _, p := range d.Pending {
+		see(p.ID)
+	}
+	for _, v := range d.Views {
+		see(v.ID)
+	}
+	for _, t := range d.Templates {
+		see(t.ID)
+	}
+	return out
+}
+
+// ReadDoc reads and migrates the document at path. A missing file is
+// reported with an error wrapping fs.ErrNotExist.
+func ReadDoc(path string) (*wire.Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	d, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// Replay applies the journal entries newer than d over it and reports how
+// many it applied.
+func Replay(d *wire.Doc, entries []Entry) (applied int) {
+	for i := range entries {
+		if entries[i].Version > d.Version {
+			Apply(d, &entries[i])
+			applied++
+		}
+	}
+	d.Counters = Counters(d)
+	return applied
+}
+
+// Load returns the current state: the document with the journal replayed.
+// A missing document is an empty one, so a journal alone still loads.
+func Load(path string) (*wire.Doc, error) {
+	d, err := ReadDoc(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		d, err = New(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	entries, _, err := ReadJournalFile(JournalPath(path))
+	if err != nil {
+		return nil, err
+	}
+	Replay(d, entries)
+	return d, nil
+}
+
+// Stamp identifies the on-disk state cheaply (size, modification time and
+// inode of the document and the journal): when the stamp is unchanged, so is
+// the state, and a reader can skip re-reading it.
+func Stamp(path string) string {
+	return stampOf(path) + "|" + stampOf(JournalPath(path))
+}
+
+// FileStamp identifies one file's current content cheaply; "-" when absent.
+func FileStamp(p string) string { return stampOf(p) }
+
+func stampOf(p string) string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "-"
+	}
+	return fmt.Sprintf("%d:%d:%d", fi.Size(), fi.ModTime().UnixNano(), inode(fi))
+}

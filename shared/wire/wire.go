@@ -1,0 +1,290 @@
+// Package wire holds the board's records exactly as the spec names their JSON
+// fields. It is shared by the board daemon, its tool servers and its sidecars.
+package wire
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// SchemaVersion is the store schema this code writes. Older files migrate on read.
+const SchemaVersion = 7
+
+// Lanes of the kanban, in board order.
+var Lanes = []string{"urgent", "todo", "in_progress", "waiting_for_input", "done"}
+
+// Kinds of case node, from the top of the tree down.
+var Kinds = []string{"initiative", "workstream", "case"}
+
+// Domains a case, event or reminder belongs to.
+var Domains = []string{"work", "life"}
+
+// ReminderStatuses is the reminder status space (distinct from case lanes).
+var ReminderStatuses = []string{"open", "done", "dismissed"}
+
+// Actors recorded on activity.
+const (
+	ActorHuman  = "human"
+	ActorAgent  = "agent"
+	ActorSystem = "system"
+)
+
+// Case is a node of the board: an initiative, a workstream or a leaf case.
+type Case struct {
+	ID         string     `json:"id"`
+	Title      string     `json:"title"`
+	Summary    string     `json:"summary,omitempty"`
+	Status     string     `json:"status"`
+	Domain     string     `json:"domain"`
+	Tags       []string   `json:"tags,omitempty"`
+	Labels     []string   `json:"labels,omitempty"`
+	Eta        string     `json:"eta,omitempty"`
+	DueAt      string     `json:"dueAt,omitempty"`
+	VaultLinks []string   `json:"vaultLinks,omitempty"`
+	Tasks      []Task     `json:"tasks,omitempty"`
+	Notes      []Note     `json:"notes,omitempty"`
+	Activity   []Activity `json:"activity,omitempty"`
+	Kind       string     `json:"kind"`
+	ParentID   string     `json:"parentId,omitempty"`
+	Starred    bool       `json:"starred,omitempty"`
+	ArchivedAt string     `json:"archivedAt,omitempty"`
+	MergedInto string     `json:"mergedInto,omitempty"`
+	Position   *float64   `json:"position,omitempty"`
+	CreatedAt  string     `json:"createdAt"`
+	UpdatedAt  string     `json:"updatedAt"`
+}
+
+// Key is the record's id; every stored collection has one.
+func (c *Case) Key() string { return c.ID }
+
+// IsContainer reports whether the node may hold children.
+func (c *Case) IsContainer() bool { return c.Kind == "initiative" || c.Kind == "workstream" }
+
+// Task is one row of a case's checklist.
+type Task struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Detail      string   `json:"detail,omitempty"`
+	CompletedAt string   `json:"completedAt,omitempty"`
+	DueAt       string   `json:"dueAt,omitempty"`
+	Position    *float64 `json:"position,omitempty"`
+	CreatedAt   string   `json:"createdAt,omitempty"`
+}
+
+// Note is a free-form entry on a case by a human or the agent.
+type Note struct {
+	ID        string `json:"id"`
+	Text      string `json:"text"`
+	Actor     string `json:"actor"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// Activity is one entry of a case's audit log (the last 50 are kept).
+type Activity struct {
+	Actor  string `json:"actor"`
+	Verb   string `json:"verb"`
+	TS     string `json:"ts"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Addresses is a list of email participants. It also reads a single
+// comma-separated string, which is how many mail tools hand them over.
+type Addresses []string
+
+// UnmarshalJSON accepts an array of strings or one comma-separated string.
+func (a *Addresses) UnmarshalJSON(b []byte) error {
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		*a = cleanAddresses(list)
+		return nil
+	}
+	var s *string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == nil {
+		*a = nil
+		return nil
+	}
+	*a = cleanAddresses(strings.Split(*s, ","))
+	return nil
+}
+
+func cleanAddresses(in []string) Addresses {
+	var out Addresses
+	for _, s := range in {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Message is a linked email (or other inbound message).
+type Message struct {
+	ID         string    `json:"id"`
+	Source     string    `json:"source,omitempty"`
+	From       string    `json:"from,omitempty"`
+	To         Addresses `json:"to,omitempty"`
+	Cc         Addresses `json:"cc,omitempty"`
+	Subject    string    `json:"subject,omitempty"`
+	Preview    string    `json:"preview,omitempty"`
+	Body       string    `json:"body,omitempty"`
+	ReceivedAt string    `json:"receivedAt,omitempty"`
+	Read       bool      `json:"read"`
+	CaseID     string    `json:"caseId,omitempty"`
+	ReminderID string    `json:"reminderId,omitempty"`
+	Outbound   bool      `json:"outbound,omitempty"`
+	URL        string    `json:"url,omitempty"`
+}
+
+// Key is the record's id.
+func (m *Message) Key() string { return m.ID }
+
+// Event is a calendar event, optionally linked to a case node.
+type Event struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Date        string `json:"date"`
+	AllDay      bool   `json:"allDay"`
+	StartTime   string `json:"startTime,omitempty"`
+	EndTime     string `json:"endTime,omitempty"`
+	Description string `json:"description,omitempty"`
+	Location    string `json:"location,omitempty"`
+	CaseID      string `json:"caseId,omitempty"`
+	Domain      string `json:"domain,omitempty"`
+	CreatedAt   string `json:"createdAt"`
+	UpdatedAt   string `json:"updatedAt"`
+}
+
+// Key is the record's id.
+func (e *Event) Key() string { return e.ID }
+
+// Reminder is a lightweight nudge with an optional checklist.
+type Reminder struct {
+	ID          string         `json:"id"`
+	Title       string         `json:"title"`
+	Detail      string         `json:"detail,omitempty"`
+	Status      string         `json:"status"`
+	CaseID      string         `json:"caseId,omitempty"`
+	DueAt       string         `json:"dueAt,omitempty"`
+	Domain      string         `json:"domain,omitempty"`
+	Labels      []string       `json:"labels,omitempty"`
+	Tasks       []ReminderTask `json:"tasks,omitempty"`
+	CreatedAt   string         `json:"createdAt"`
+	UpdatedAt   string         `json:"updatedAt"`
+	CompletedAt string         `json:"completedAt,omitempty"`
+}
+
+// Key is the record's id.
+func (r *Reminder) Key() string { return r.ID }
+
+// ReminderTask is one row of a reminder's short checklist.
+type ReminderTask struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Done  bool   `json:"done"`
+}
+
+// Priority is a free-text priority note in the user's own words.
+type Priority struct {
+	ID        string   `json:"id"`
+	Text      string   `json:"text"`
+	Position  *float64 `json:"position,omitempty"`
+	CreatedAt string   `json:"createdAt"`
+	UpdatedAt string   `json:"updatedAt"`
+}
+
+// Key is the record's id.
+func (p *Priority) Key() string { return p.ID }
+
+// LabelColors is the fixed palette a label's color comes from.
+var LabelColors = []string{"amber", "blue", "sky", "teal", "violet", "red", "fuchsia", "orange", "green", "indigo", "pink", "gray"}
+
+// LabelDef is one entry of the label catalog.
+type LabelDef struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Color       string `json:"color"`
+}
+
+// Key is the record's id.
+func (l *LabelDef) Key() string { return l.ID }
+
+// LabelSources records which installed bundles own which catalog ids, and which
+// ids were defined by hand, so an uninstall removes only what a bundle owns.
+type LabelSources struct {
+	Bundles map[string][]string `json:"bundles,omitempty"` // bundle id -> label ids it owns
+	Custom  []string            `json:"custom,omitempty"`  // ids created through POST /api/labels
+}
+
+// Proposal is a mutation proposed for the human's approval.
+type Proposal struct {
+	ID        string          `json:"id"`
+	Verb      string          `json:"verb"`
+	Payload   json.RawMessage `json:"payload"`
+	Summary   string          `json:"summary"`
+	Actor     string          `json:"actor"`
+	CreatedAt string          `json:"createdAt"`
+	// Target and Before record what the proposal would change as it was when
+	// proposed, so the approval view can show what the human changed since.
+	Target          string                     `json:"target,omitempty"`
+	TargetUpdatedAt string                     `json:"targetUpdatedAt,omitempty"`
+	Before          map[string]json.RawMessage `json:"before,omitempty"`
+}
+
+// Key is the record's id.
+func (p *Proposal) Key() string { return p.ID }
+
+// View is a saved set of board filters.
+type View struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Filters   json.RawMessage `json:"filters"`
+	CreatedAt string          `json:"createdAt"`
+	UpdatedAt string          `json:"updatedAt"`
+}
+
+// Key is the record's id.
+func (v *View) Key() string { return v.ID }
+
+// Template is a reusable starting point for a new case.
+type Template struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Title     string   `json:"title,omitempty"`
+	Summary   string   `json:"summary,omitempty"`
+	Status    string   `json:"status,omitempty"`
+	Domain    string   `json:"domain,omitempty"`
+	Kind      string   `json:"kind,omitempty"`
+	Labels    []string `json:"labels,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	Tasks     []string `json:"tasks,omitempty"`
+	CreatedAt string   `json:"createdAt"`
+	UpdatedAt string   `json:"updatedAt"`
+}
+
+// Key is the record's id.
+func (t *Template) Key() string { return t.ID }
+
+// Doc is the store root: the one JSON document the board keeps on disk.
+// Fields after Labels are additive optional fields (no schema bump needed).
+type Doc struct {
+	SchemaVersion int           `json:"schemaVersion"`
+	Version       int64         `json:"version"`
+	Cases         []*Case       `json:"cases"`
+	Messages      []*Message    `json:"messages"`
+	Events        []*Event      `json:"events"`
+	Reminders     []*Reminder   `json:"reminders"`
+	Priorities    []*Priority   `json:"priorities"`
+	Labels        []*LabelDef   `json:"labels"`
+	LabelSources  *LabelSources `json:"labelSources,omitempty"`
+	// Counters holds the last id minted per prefix (CASE, M, EVT, ...), so an
+	// id is never reused, even after the record holding it is deleted.
+	Counters  map[string]int64 `json:"counters,omitempty"`
+	Pending   []*Proposal      `json:"pending,omitempty"`
+	Prefs     json.RawMessage  `json:"prefs,omitempty"`
+	Views     []*View          `json:"views,omitempty"`
+	Templates []*Template      `json:"templates,omitempty"`
+}
