@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -36,13 +37,13 @@ func newBoard(t testing.TB) *board {
 	}
 	dir := t.TempDir()
 	st, err := store.Open(store.Config{
-		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles),
+		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, router := api.New(api.Config{Store: st, Version: "test"})
+	_, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet})
 	srv := httptest.NewServer(router)
 	t.Cleanup(func() {
 		srv.Close()
@@ -85,6 +86,10 @@ func (b *board) do(method, path string, body any, hdr ...string) res {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
+		if strings.EqualFold(hdr[i], "Host") {
+			req.Host = hdr[i+1] // the client sends req.Host, not a Host header
+			continue
+		}
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -122,6 +127,9 @@ func (b *board) fails(code int, msg, method, path string, body any, hdr ...strin
 		b.t.Fatalf("%s %s: refused write moved version %d -> %d", method, path, before, after)
 	}
 }
+
+// quiet keeps test output to what the tests say.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // agent is the header pair an agent tool sends.
 var agent = []string{"x-actor", "agent"}
