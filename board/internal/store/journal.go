@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -25,6 +27,8 @@ type journal struct {
 	// so compaction can trim the entries it no longer needs.
 	ends  []entryEnd
 	queue []pendingWrite
+	// dirDirty is set when a trim's rename is not yet known to be durable.
+	dirDirty bool
 }
 
 type entryEnd struct {
@@ -39,8 +43,11 @@ type pendingWrite struct {
 }
 
 // openJournal opens the journal for appending and cuts any torn tail beyond
-// the good entries, which no acknowledged write can be part of.
-func openJournal(path string, entries []storefile.Entry, ends []int64) (*journal, error) {
+// the good entries, which no acknowledged write can be part of: an entry is
+// acknowledged only after its fsync, and a crash tears at most the batch
+// being written. When more than one line follows the first bad one, the cut
+// bytes are copied aside first, since that looks like damage, not a tear.
+func openJournal(path string, entries []storefile.Entry, ends []int64, now func() time.Time, log *slog.Logger) (*journal, error) {
 	var good int64
 	if len(ends) > 0 {
 		good = ends[len(ends)-1]
@@ -55,6 +62,10 @@ func openJournal(path string, entries []storefile.Entry, ends []int64) (*journal
 		return nil, fmt.Errorf("stat journal: %w", err)
 	}
 	if fi.Size() > good {
+		if err := keepDamagedTail(f, path, good, fi.Size(), now, log); err != nil {
+			f.Close()
+			return nil, err
+		}
 		if err := f.Truncate(good); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("cut torn journal tail: %w", err)
@@ -74,6 +85,25 @@ func openJournal(path string, entries []storefile.Entry, ends []int64) (*journal
 		j.ends = append(j.ends, entryEnd{version: e.Version, end: ends[i]})
 	}
 	return j, nil
+}
+
+// keepDamagedTail copies the bytes after the good prefix to
+// <journal>.damaged-<time> when they hold more than one line.
+func keepDamagedTail(f *os.File, path string, good, size int64, now func() time.Time, log *slog.Logger) error {
+	tail := make([]byte, size-good)
+	if _, err := f.ReadAt(tail, good); err != nil && err != io.EOF {
+		return fmt.Errorf("read journal tail: %w", err)
+	}
+	if bytes.Count(bytes.TrimRight(tail, "\n\x00"), []byte{'\n'}) == 0 {
+		log.Warn("store.journal_torn_tail", "path", path, "bytes", len(tail))
+		return nil
+	}
+	aside := path + ".damaged-" + now().UTC().Format("20060102T150405.000Z")
+	if err := writeFileSync(aside, tail); err != nil {
+		return fmt.Errorf("keep damaged journal tail: %w", err)
+	}
+	log.Error("store.journal_damaged", "path", path, "bytes", len(tail), "copy", aside)
+	return nil
 }
 
 func (j *journal) enqueue(line []byte, d *wire.Doc) <-chan error {
@@ -97,6 +127,7 @@ func (j *journal) run(s *Store) {
 		j.cond.Broadcast()
 	}()
 	var buf bytes.Buffer
+	failing := false
 	for {
 		j.mu.Lock()
 		for len(j.queue) == 0 {
@@ -117,6 +148,7 @@ func (j *journal) run(s *Store) {
 		err := j.appendLocked(buf.Bytes(), batch)
 		j.mu.Unlock()
 		if err != nil {
+			failing = true
 			s.commitFailed(err)
 			// Writes queued behind the failed batch were built on it.
 			j.mu.Lock()
@@ -128,13 +160,16 @@ func (j *journal) run(s *Store) {
 			}
 			continue
 		}
+		if failing {
+			failing = false
+			s.health.clear(problemJournal)
+		}
 		last := batch[len(batch)-1].doc
 		s.visible.Store(last)
 		for _, w := range batch {
 			w.done <- nil
 		}
 		s.notify(last.Version)
-		s.pendingCompac.Add(int64(len(batch)))
 		select {
 		case s.kick <- struct{}{}:
 		default:
@@ -148,6 +183,13 @@ func (j *journal) appendLocked(p []byte, batch []pendingWrite) error {
 	n, err := j.f.WriteAt(p, j.size)
 	if err == nil {
 		err = j.f.Sync()
+	}
+	if err == nil && j.dirDirty {
+		// The last trim's rename must be durable before anything appended to
+		// the new file is acknowledged.
+		if err = syncDir(filepath.Dir(j.path)); err == nil {
+			j.dirDirty = false
+		}
 	}
 	if err != nil {
 		if n > 0 {
@@ -165,8 +207,9 @@ func (j *journal) appendLocked(p []byte, batch []pendingWrite) error {
 }
 
 // trim drops the entries at or below version keep, which a durable document
-// and snapshot already hold, by rewriting the tail to a new file and renaming
-// it into place. Writers wait meanwhile; the tail is small.
+// and snapshot already hold, by writing the rest to a new file and renaming
+// it into place. Writers wait meanwhile; the rest is small, since trim runs
+// right after compaction.
 func (j *journal) trim(keep int64) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -186,15 +229,17 @@ func (j *journal) trim(keep int64) error {
 	if err := writeFileSync(tmp, tail); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, j.path); err != nil {
-		return fmt.Errorf("replace journal: %w", err)
-	}
-	if err := syncDir(filepath.Dir(j.path)); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(j.path, os.O_RDWR, 0o600)
+	// Open the new file before it takes the journal's name, so that once
+	// the rename happens nothing can leave appends going to the old inode.
+	f, err := os.OpenFile(tmp, os.O_RDWR, 0o600)
 	if err != nil {
-		return fmt.Errorf("reopen journal: %w", err)
+		os.Remove(tmp)
+		return fmt.Errorf("open new journal: %w", err)
+	}
+	if err := os.Rename(tmp, j.path); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("replace journal: %w", err)
 	}
 	j.f.Close()
 	j.f = f
@@ -203,6 +248,10 @@ func (j *journal) trim(keep int64) error {
 	j.ends = make([]entryEnd, len(rest))
 	for k, e := range rest {
 		j.ends[k] = entryEnd{version: e.version, end: e.end - cut}
+	}
+	if err := syncDir(filepath.Dir(j.path)); err != nil {
+		j.dirDirty = true // the next append retries before it acknowledges
+		return err
 	}
 	return nil
 }

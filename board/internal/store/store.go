@@ -29,9 +29,10 @@ type Config struct {
 	Now    func() time.Time // clock; time.Now when nil
 	Logger *slog.Logger
 
-	CompactIdle    time.Duration // compact after this long without writes (1s)
-	CompactEntries int           // or after this many journal entries (2000)
-	SnapshotEvery  time.Duration // at most one snapshot per interval while writes happen (15m)
+	CompactIdle     time.Duration // compact after this long without writes (1s)
+	CompactMaxDelay time.Duration // but no later than this after the first write not yet compacted (2s)
+	CompactEntries  int           // or once this many journal entries wait (2000)
+	SnapshotEvery   time.Duration // at most one snapshot per interval while writes happen (15m)
 
 	// Bundles are the built-in label bundles (installable packs).
 	Bundles []labels.Bundle
@@ -55,18 +56,18 @@ type Store struct {
 
 	writeMu sync.Mutex // the critical section
 	head    *wire.Doc  // newest committed state; may not be durable yet
-	failed  error      // set when the journal cannot be written
+	idx     *indexes   // locate the head's records by id
 
 	visible atomic.Pointer[wire.Doc] // newest durable state: what readers see
 
 	j *journal
 
-	compactMu     sync.Mutex // serializes compaction, reload and snapshot writes
-	written       string     // stamp of the document as the board last wrote it
-	compacted     int64      // version of the document on disk
-	snapVersion   int64      // version of the newest snapshot
-	snapTime      time.Time  // when it was taken
-	pendingCompac atomic.Int64
+	compactMu   sync.Mutex   // serializes compaction, reload and snapshot writes
+	written     string       // stamp of the document as the board last wrote or read it; "-" when absent
+	compacted   atomic.Int64 // version of the document on disk (written under compactMu)
+	snapVersion int64        // version of the newest snapshot
+	snapTime    time.Time    // when it was taken
+	enc         docEncoder   // keeps record encodings between compactions
 
 	health healthState
 
@@ -74,11 +75,12 @@ type Store struct {
 	listeners map[int]func(version int64)
 	nextL     int
 
-	fresh  bool          // no document, journal or snapshot existed at open
-	kick   chan struct{} // wakes the compactor
-	stop   chan struct{}
-	wg     sync.WaitGroup
-	closed atomic.Bool
+	fresh   bool          // no document, journal or snapshot existed at open
+	kick    chan struct{} // wakes the compactor
+	recheck chan struct{} // asks the watcher to look at a document someone else changed
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	closed  atomic.Bool
 }
 
 // Open loads the store at cfg.Path, recovering from a torn journal tail or a
@@ -94,6 +96,12 @@ func Open(cfg Config) (*Store, error) {
 	if cfg.CompactIdle <= 0 {
 		cfg.CompactIdle = time.Second
 	}
+	if cfg.CompactMaxDelay <= 0 {
+		cfg.CompactMaxDelay = 2 * time.Second
+	}
+	if cfg.CompactMaxDelay < cfg.CompactIdle {
+		cfg.CompactMaxDelay = cfg.CompactIdle
+	}
 	if cfg.CompactEntries <= 0 {
 		cfg.CompactEntries = 2000
 	}
@@ -106,7 +114,7 @@ func Open(cfg Config) (*Store, error) {
 	}
 	s := &Store{
 		cfg: cfg, path: abs, dir: filepath.Dir(abs), log: cfg.Logger, now: cfg.Now,
-		listeners: map[int]func(int64){}, kick: make(chan struct{}, 1), stop: make(chan struct{}),
+		listeners: map[int]func(int64){}, kick: make(chan struct{}, 1), recheck: make(chan struct{}, 1), stop: make(chan struct{}),
 	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
@@ -163,17 +171,19 @@ func (s *Store) load() error {
 	if len(snaps) > 0 {
 		s.snapVersion, s.snapTime = snaps[len(snaps)-1].version, snaps[len(snaps)-1].at
 	}
+	// The stamp is taken before the read: if the file changes in between, the
+	// stamps differ and the watcher looks again.
+	s.written = storefile.FileStamp(s.path)
 	d, err := storefile.ReadDoc(s.path)
 	fresh := false
 	switch {
 	case err == nil:
-		s.written = storefile.Stamp(s.path)
-		s.compacted = d.Version
+		s.compacted.Store(d.Version)
 	case errors.Is(err, fs.ErrNotExist):
 		d = s.newestGoodSnapshot(snaps)
 		if d == nil {
 			d = storefile.New()
-			fresh = !fileExists(storefile.JournalPath(s.path))
+			fresh = !fileExists(storefile.JournalPath(s.path)) && len(snaps) == 0
 		} else {
 			s.log.Warn("store.missing", "path", s.path, "restored_from_snapshot_version", d.Version)
 		}
@@ -189,13 +199,19 @@ func (s *Store) load() error {
 		return fmt.Errorf("replay journal: %w", err)
 	}
 	applied := storefile.Replay(d, entries)
-	j, err := openJournal(storefile.JournalPath(s.path), entries, ends)
+	// A document edited by hand while the board was down may carry a lower
+	// version than clients have already seen; versions never go backwards.
+	if d.Version < s.snapVersion {
+		d.Version = s.snapVersion
+	}
+	j, err := openJournal(storefile.JournalPath(s.path), entries, ends, s.now, s.log)
 	if err != nil {
 		return err
 	}
 	s.j = j
 	s.log.Info("store.open", "path", s.path, "version", d.Version, "journal_entries", applied)
 	s.head = d
+	s.idx = buildIndexes(d)
 	s.visible.Store(d)
 	s.fresh = fresh
 	return nil
@@ -257,10 +273,6 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		s.writeMu.Unlock()
 		return 0, &UnavailableError{Msg: "the board is shutting down"}
 	}
-	if s.failed != nil {
-		s.writeMu.Unlock()
-		return 0, &UnavailableError{Msg: "the store cannot write to disk: " + s.failed.Error()}
-	}
 	if err := ctx.Err(); err != nil {
 		s.writeMu.Unlock()
 		return 0, err
@@ -271,6 +283,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		return 0, &VersionConflictError{Expected: *expectedVersion, Current: cur}
 	}
 	tx := newTx(s.head, s.now(), actor)
+	tx.useIndexes(s.idx)
 	if err := fn(tx); err != nil {
 		s.writeMu.Unlock()
 		return 0, err
@@ -289,6 +302,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		return 0, err
 	}
 	s.head = tx.d
+	tx.commitIndexes()
 	done := s.j.enqueue(line, tx.d)
 	s.writeMu.Unlock()
 	// Durability does not honour ctx: once queued, the write completes.
@@ -305,7 +319,8 @@ func (s *Store) commitFailed(err error) {
 	defer s.writeMu.Unlock()
 	s.log.Error("store.commit", "err", err)
 	s.head = s.visible.Load()
-	s.health.set("journal", "a write could not be saved: "+err.Error())
+	s.idx = buildIndexes(s.head)
+	s.health.set(problemJournal, "a write could not be saved: "+err.Error())
 }
 
 // Close stops accepting writes, waits for queued writes to be durable,

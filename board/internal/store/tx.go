@@ -31,18 +31,72 @@ type Tx struct {
 }
 
 func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
-	d := *head // shallow: collections are copied on first write
+	d := *head // shallow: collections are copied on first change
 	tx := &Tx{d: &d, now: now, actor: actor}
-	tx.cases = table[*wire.Case]{name: "cases", list: &d.Cases}
-	tx.messages = table[*wire.Message]{name: "messages", list: &d.Messages}
-	tx.events = table[*wire.Event]{name: "events", list: &d.Events}
-	tx.reminders = table[*wire.Reminder]{name: "reminders", list: &d.Reminders}
-	tx.priorities = table[*wire.Priority]{name: "priorities", list: &d.Priorities}
-	tx.labels = table[*wire.LabelDef]{name: "labels", list: &d.Labels}
-	tx.pending = table[*wire.Proposal]{name: "pending", list: &d.Pending}
-	tx.views = table[*wire.View]{name: "views", list: &d.Views}
-	tx.templates = table[*wire.Template]{name: "templates", list: &d.Templates}
+	tx.cases = table[*wire.Case]{name: "cases", list: &d.Cases, base: d.Cases}
+	tx.messages = table[*wire.Message]{name: "messages", list: &d.Messages, base: d.Messages}
+	tx.events = table[*wire.Event]{name: "events", list: &d.Events, base: d.Events}
+	tx.reminders = table[*wire.Reminder]{name: "reminders", list: &d.Reminders, base: d.Reminders}
+	tx.priorities = table[*wire.Priority]{name: "priorities", list: &d.Priorities, base: d.Priorities}
+	tx.labels = table[*wire.LabelDef]{name: "labels", list: &d.Labels, base: d.Labels}
+	tx.pending = table[*wire.Proposal]{name: "pending", list: &d.Pending, base: d.Pending}
+	tx.views = table[*wire.View]{name: "views", list: &d.Views, base: d.Views}
+	tx.templates = table[*wire.Template]{name: "templates", list: &d.Templates, base: d.Templates}
 	return tx
+}
+
+// indexes locate each record of the head state by id, so a write finds a
+// record without scanning a collection (10k cases hold 100k messages). The
+// store keeps them in step with its head: only writes read or change them,
+// under the write lock.
+type indexes struct {
+	cases, messages, events, reminders, priorities, labels, pending, views, templates index
+}
+
+// index maps a record id to its position in its collection.
+type index map[string]int
+
+func buildIndexes(d *wire.Doc) *indexes {
+	return &indexes{
+		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
+		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
+		pending: indexOf(d.Pending), views: indexOf(d.Views), templates: indexOf(d.Templates),
+	}
+}
+
+func indexOf[T storefile.Keyed](list []T) index {
+	ix := make(index, len(list))
+	for i, r := range list {
+		ix[r.Key()] = i
+	}
+	return ix
+}
+
+// useIndexes lets the tables find records of the head through ix.
+func (tx *Tx) useIndexes(ix *indexes) {
+	tx.cases.ix = &ix.cases
+	tx.messages.ix = &ix.messages
+	tx.events.ix = &ix.events
+	tx.reminders.ix = &ix.reminders
+	tx.priorities.ix = &ix.priorities
+	tx.labels.ix = &ix.labels
+	tx.pending.ix = &ix.pending
+	tx.views.ix = &ix.views
+	tx.templates.ix = &ix.templates
+}
+
+// commitIndexes brings the head's indexes up to this draft, which has just
+// become the head.
+func (tx *Tx) commitIndexes() {
+	tx.cases.commit()
+	tx.messages.commit()
+	tx.events.commit()
+	tx.reminders.commit()
+	tx.priorities.commit()
+	tx.labels.commit()
+	tx.pending.commit()
+	tx.views.commit()
+	tx.templates.commit()
 }
 
 // Now is the write's timestamp, one value for the whole write.
@@ -249,58 +303,143 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 	return e
 }
 
-// table is one collection of the draft, copied on its first change so the
-// committed snapshot it came from stays untouched.
+// table is one collection of the draft. The committed list it starts from is
+// shared with readers, so the draft copies it before replacing or removing a
+// record (a patch costs one pointer copy per record of the collection). A new
+// record is appended in place: it lands past the committed list's length,
+// where no reader of that list looks, so a create copies nothing.
 type table[T storefile.Keyed] struct {
 	name    string
 	list    *[]T
-	copied  bool
-	dirty   map[string]bool
+	base    []T            // the committed list the draft started from
+	ix      *index         // positions in the head list; nil scans instead
+	copied  bool           // *list is this draft's own copy
+	shifted bool           // a removal moved positions, so ix no longer applies
+	added   map[string]int // positions of records this draft appended
+	dirty   map[string]T   // records this draft put, by id
+	order   []string       // dirty ids, first put first: new records replay in this order
 	deleted []string
 }
 
-func (t *table[T]) get(id string) (T, bool) {
-	for _, r := range *t.list {
-		if r.Key() == id {
-			return r, true
+// find returns the position of id in the draft's list, or -1.
+func (t *table[T]) find(id string) int {
+	list := *t.list
+	if t.ix != nil && !t.shifted {
+		if i, ok := t.added[id]; ok {
+			return i
 		}
+		if i, ok := (*t.ix)[id]; ok && i < len(list) && list[i].Key() == id {
+			return i
+		}
+		return -1
+	}
+	for i, r := range list {
+		if r.Key() == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *table[T]) get(id string) (T, bool) {
+	if i := t.find(id); i >= 0 {
+		return (*t.list)[i], true
 	}
 	var zero T
 	return zero, false
 }
 
+// own copies the committed list before the draft changes a record in it,
+// with room to append without another copy.
 func (t *table[T]) own() {
 	if t.copied {
 		return
 	}
-	*t.list = append(make([]T, 0, len(*t.list)+1), *t.list...)
+	list := *t.list
+	*t.list = append(make([]T, 0, len(list)+len(list)/8+8), list...)
 	t.copied = true
-	t.dirty = map[string]bool{}
 }
 
 func (t *table[T]) put(rec T) {
-	t.own()
-	t.dirty[rec.Key()] = true
-	for i, r := range *t.list {
-		if r.Key() == rec.Key() {
-			(*t.list)[i] = rec
-			return
+	id := rec.Key()
+	switch i := t.find(id); {
+	case i >= 0:
+		t.own()
+		(*t.list)[i] = rec
+	case indexOfString(t.deleted, id) >= 0:
+		t.putBack(id, rec)
+	default:
+		*t.list = append(*t.list, rec)
+		if t.added == nil {
+			t.added = map[string]int{}
+		}
+		t.added[id] = len(*t.list) - 1
+	}
+	if t.dirty == nil {
+		t.dirty = map[string]T{}
+	}
+	if _, ok := t.dirty[id]; !ok {
+		t.order = append(t.order, id)
+	}
+	t.dirty[id] = rec
+}
+
+// putBack puts a record removed earlier in this write where replaying the
+// write's journal entry will put it: a committed record at its committed
+// place (the entry upserts it in place and no longer deletes it), a record
+// new in this write at the end, after every other new one.
+func (t *table[T]) putBack(id string, rec T) {
+	k := indexOfString(t.deleted, id)
+	t.deleted = append(t.deleted[:k], t.deleted[k+1:]...)
+	at := t.basePositions()
+	pos, committed := at[id]
+	if !committed {
+		*t.list = append(*t.list, rec)
+		if k := indexOfString(t.order, id); k >= 0 {
+			t.order = append(t.order[:k], t.order[k+1:]...)
+		}
+		return
+	}
+	list := *t.list // owned: the removal copied it
+	j := len(list)
+	for i, r := range list {
+		if p, ok := at[r.Key()]; !ok || p > pos {
+			j = i
+			break
 		}
 	}
-	*t.list = append(*t.list, rec)
+	*t.list = append(list[:j], append([]T{rec}, list[j:]...)...)
+}
+
+// basePositions maps each id of the committed list to its position.
+func (t *table[T]) basePositions() index {
+	if t.ix != nil {
+		return *t.ix
+	}
+	return indexOf(t.base)
 }
 
 func (t *table[T]) del(id string) {
+	i := t.find(id)
+	if i < 0 {
+		return
+	}
 	t.own()
 	list := *t.list
-	for i, r := range list {
-		if r.Key() == id {
-			*t.list = append(list[:i], list[i+1:]...) // the slice is this draft's own copy
-			delete(t.dirty, id)
-			t.deleted = append(t.deleted, id)
-			return
+	*t.list = append(list[:i], list[i+1:]...) // the slice is this draft's own copy
+	clear(list[len(list)-1:])
+	t.shifted = true
+	delete(t.dirty, id)
+	t.deleted = append(t.deleted, id)
+}
+
+func indexOfString(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
 		}
 	}
+	return -1
 }
 
 // changed lists the records this write upserted and notes its deletions in e.
@@ -315,12 +454,25 @@ func (t *table[T]) changed(e *storefile.Entry) []T {
 		return nil
 	}
 	out := make([]T, 0, len(t.dirty))
-	for _, r := range *t.list {
-		if t.dirty[r.Key()] {
+	for _, id := range t.order {
+		if r, ok := t.dirty[id]; ok {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// commit updates the head's index once this draft is the head.
+func (t *table[T]) commit() {
+	switch {
+	case t.ix == nil:
+	case t.shifted:
+		*t.ix = indexOf(*t.list)
+	default:
+		for id, i := range t.added {
+			(*t.ix)[id] = i
+		}
+	}
 }
 
 // CloneCase deep-copies a case node so a write can change it freely.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,54 +16,78 @@ import (
 const watchDebounce = 150 * time.Millisecond
 
 // watch picks up hand edits of the document. The board's own renames are
-// recognised by the file's stamp and ignored.
+// recognised by the file's stamp and ignored. When the file watch cannot be
+// set up, the loop still runs: the compactor notices a foreign change by its
+// stamp and asks for a recheck, so edits are then picked up within a
+// compaction cycle of the next write.
 func (s *Store) watch() error {
+	var events <-chan fsnotify.Event
+	var errs <-chan error
 	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return fmt.Errorf("watch %s: %w", s.dir, err)
-	}
-	if err := w.Add(s.dir); err != nil {
-		w.Close()
-		return fmt.Errorf("watch %s: %w", s.dir, err)
+	if err == nil {
+		if err = w.Add(s.dir); err != nil {
+			w.Close()
+		} else {
+			events, errs = w.Events, w.Errors
+		}
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		defer w.Close()
+		if events != nil {
+			defer w.Close()
+		}
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
+		defer timer.Stop()
+		armed := false
 		for {
 			select {
 			case <-s.stop:
-				timer.Stop()
 				return
-			case ev, ok := <-w.Events:
+			case ev, ok := <-events:
 				if !ok {
-					return
+					events = nil
+					continue
 				}
-				if ev.Name == s.path {
+				if ev.Name == s.path { // an editor still saving pushes the read back
 					timer.Reset(watchDebounce)
+					armed = true
 				}
-			case err, ok := <-w.Errors:
+			case err, ok := <-errs:
 				if !ok {
-					return
+					errs = nil
+					continue
 				}
 				s.log.Warn("store.watch", "err", err)
+			case <-s.recheck:
+				if !armed { // a pending read already covers it; do not push it back
+					timer.Reset(watchDebounce)
+					armed = true
+				}
 			case <-timer.C:
+				armed = false
 				s.checkDocument()
 			}
 		}
 	}()
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", s.dir, err)
+	}
 	return nil
 }
 
 // checkDocument reacts to a change of the document on disk that the board
 // did not make: a good edit is loaded with the journal's newer entries on
-// top; a broken one is copied aside and the board keeps serving; a deleted
-// document is written anew from the current state.
+// top; a broken one is copied aside, the last good state is kept in a
+// snapshot and served; a deleted document is written anew from the current
+// state.
 func (s *Store) checkDocument() {
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
+	if s.closed.Load() {
+		return // the next start reads whatever is there
+	}
 	st := storefile.FileStamp(s.path)
 	if st == s.written {
 		return
@@ -73,8 +96,8 @@ func (s *Store) checkDocument() {
 	if errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("store.document_removed", "path", s.path)
 		s.health.clear(problemDocument)
-		s.written = ""
-		if err := s.compactLocked(); err != nil {
+		s.written = "-"
+		if _, err := s.compactLocked(); err != nil {
 			s.log.Error("store.compact", "err", err)
 		}
 		return
@@ -87,15 +110,28 @@ func (s *Store) checkDocument() {
 	if err != nil {
 		s.markBroken(err)
 		s.written = st
+		// A restart on the broken file starts from the newest snapshot plus
+		// the journal: make that snapshot hold what is being served now.
+		if err := s.snapshotNowLocked(); err != nil {
+			s.log.Error("store.snapshot", "err", err)
+		}
+		return
+	}
+	if err := s.reload(d); err != nil {
+		// s.written still differs from the file, so the compactor's next
+		// cycle asks for another look.
+		s.log.Error("store.reload", "err", err)
 		return
 	}
 	s.health.clear(problemDocument)
 	s.written = st
-	if err := s.reload(d); err != nil {
-		s.log.Error("store.reload", "err", err)
-		return
+	// The edit exists only in the document and the journal holds just the
+	// writes on top of it: snapshot the new state so snapshot plus journal
+	// still rebuild everything if the document breaks later.
+	if err := s.snapshotNowLocked(); err != nil {
+		s.log.Error("store.snapshot", "err", err)
 	}
-	if err := s.compactLocked(); err != nil {
+	if _, err := s.compactLocked(); err != nil {
 		s.log.Error("store.compact", "err", err)
 	}
 }
@@ -109,15 +145,11 @@ func (s *Store) reload(d *wire.Doc) error {
 		s.writeMu.Unlock()
 		return nil
 	}
-	// Let queued writes land first so the journal is complete.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for s.visible.Load() != s.head {
-		if ctx.Err() != nil {
-			s.writeMu.Unlock()
-			return fmt.Errorf("reload: queued writes did not settle")
-		}
-		time.Sleep(time.Millisecond)
+	// Let queued writes land first so the journal file is complete. No new
+	// write can queue while writeMu is held.
+	if err := s.settle(); err != nil {
+		s.writeMu.Unlock()
+		return err
 	}
 	entries, _, err := storefile.ReadJournalFile(storefile.JournalPath(s.path))
 	if err != nil {
@@ -137,11 +169,24 @@ func (s *Store) reload(d *wire.Doc) error {
 		return err
 	}
 	s.head = d
+	s.idx = buildIndexes(d)
 	done := s.j.enqueue(line, d)
 	s.writeMu.Unlock()
 	if err := <-done; err != nil {
 		return err
 	}
 	s.log.Info("store.reloaded", "path", s.path, "version", d.Version)
+	return nil
+}
+
+// settle waits, with writeMu held, until every queued write is durable.
+func (s *Store) settle() error {
+	deadline := time.Now().Add(5 * time.Second)
+	for s.visible.Load() != s.head {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("reload: queued writes did not settle")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	return nil
 }
