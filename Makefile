@@ -4,13 +4,23 @@ MODULES := $(shell sed -n 's/^[[:space:]]*\.\/\([A-Za-z0-9_-]*\).*/\1/p' go.work
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test lint deps bench
+.PHONY: build run run-search run-with-search test lint deps bench
 build:
 	@mkdir -p bin
 	go build -o bin/ $(addsuffix /cmd/...,$(addprefix ./,$(filter-out shared,$(MODULES))))
 
 run: build
 	./bin/board
+
+# run-search runs the semantic search sidecar alone; it reads the board's
+# store read-only (SVC_BOARD_DATA), and the board falls back to keyword
+# search whenever it is not there.
+run-search: build
+	./bin/sidecar-search
+
+# run-with-search runs the sidecar beside the board; Ctrl-C stops both.
+run-with-search: build
+	./bin/sidecar-search & search=$$!; trap 'kill $$search 2>/dev/null; wait $$search' EXIT; ./bin/board
 
 lint:
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -155,6 +155,9 @@ type Event struct {
 	Domain      string `json:"domain,omitempty"`
 	CreatedAt   string `json:"createdAt"`
 	UpdatedAt   string `json:"updatedAt"`
+	// CreatedBy is the actor who created it, for the Activity feed's
+	// lifecycle rows (an event has no log of its own).
+	CreatedBy string `json:"createdBy,omitempty"`
 }
 
 // Key is the record's id.
@@ -174,6 +177,11 @@ type Reminder struct {
 	CreatedAt   string         `json:"createdAt"`
 	UpdatedAt   string         `json:"updatedAt"`
 	CompletedAt string         `json:"completedAt,omitempty"`
+	// CreatedBy and CompletedBy are the actors behind createdAt and
+	// completedAt, for the Activity feed's lifecycle rows (a reminder has no
+	// log of its own).
+	CreatedBy   string `json:"createdBy,omitempty"`
+	CompletedBy string `json:"completedBy,omitempty"`
 }
 
 // Key is the record's id.
@@ -232,6 +240,16 @@ type Proposal struct {
 	Target          string                     `json:"target,omitempty"`
 	TargetUpdatedAt string                     `json:"targetUpdatedAt,omitempty"`
 	Before          map[string]json.RawMessage `json:"before,omitempty"`
+	// Others are the further records a multi-record verb touches (the other
+	// ids of update_cases, the target of merge), recorded the same way.
+	Others []ProposalTarget `json:"others,omitempty"`
+}
+
+// ProposalTarget is one record a proposal touches, as it was when proposed.
+type ProposalTarget struct {
+	ID        string                     `json:"id"`
+	UpdatedAt string                     `json:"updatedAt,omitempty"`
+	Before    map[string]json.RawMessage `json:"before,omitempty"`
 }
 
 // Key is the record's id.

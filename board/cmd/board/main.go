@@ -32,18 +32,21 @@ type config struct {
 	data         string
 	allowedHosts []string
 	verify       bool
+	searchURL    string
 }
 
 func loadConfig(args []string) (config, error) {
 	cfg := config{
-		addr:   envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
-		data:   envOr("SVC_BOARD_DATA", defaultDataPath()),
-		verify: os.Getenv("SVC_BOARD_VERIFY") == "1",
+		addr:      envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
+		data:      envOr("SVC_BOARD_DATA", defaultDataPath()),
+		verify:    os.Getenv("SVC_BOARD_VERIFY") == "1",
+		searchURL: envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
 	}
 	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
 	fs := flag.NewFlagSet("board", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
+	fs.StringVar(&cfg.searchURL, "search-url", cfg.searchURL, "semantic search sidecar (SVC_SEARCH_URL)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -102,13 +105,14 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts})
+	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		st.Close()
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

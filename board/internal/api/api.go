@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -34,6 +35,11 @@ type Config struct {
 	// AllowedHosts are extra Host names (besides loopback) the board answers,
 	// for a person who serves it under a local name.
 	AllowedHosts []string
+	// SearchURL is the semantic search sidecar; "" means keyword search only.
+	SearchURL string
+	// StreamHeartbeat is how often /api/stream sends a heartbeat comment
+	// (10 s when zero; never more than 15 s).
+	StreamHeartbeat time.Duration
 }
 
 // API serves /api.
@@ -46,6 +52,10 @@ type API struct {
 	cacheMu sync.Mutex
 	cacheV  int64
 	cache   map[string][]byte
+
+	search *searcher // /api/search: the keyword index and the sidecar client
+
+	live *liveStream // GET /api/stream
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -55,6 +65,8 @@ func New(cfg Config) (*API, *mux.Router) {
 	if a.log == nil {
 		a.log = slog.Default()
 	}
+	a.search = newSearcher(cfg.SearchURL, a.log)
+	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
 	for _, h := range cfg.AllowedHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			a.hosts[h] = true

@@ -37,6 +37,9 @@ type feedEntry struct {
 	Category  string `json:"category"`
 	CaseID    string `json:"caseId"`
 	CaseTitle string `json:"caseTitle"`
+	// A row synthesized from a reminder's or an event's lifecycle names it.
+	ReminderID string `json:"reminderId,omitempty"`
+	EventID    string `json:"eventId,omitempty"`
 }
 
 // GET /api/activity?since=&actor=&category=&limit=
@@ -58,6 +61,17 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 				}
 				out = append(out, feedEntry{Activity: act, Category: cat, CaseID: c.ID, CaseTitle: c.Title})
 			}
+		}
+		titles := map[string]string{}
+		for _, c := range d.Cases {
+			titles[c.ID] = c.Title
+		}
+		for _, row := range store.Lifecycle(d) {
+			cat := store.ActivityCategory(row.Verb)
+			if (q.Get("since") != "" && row.TS < q.Get("since")) || (q.Get("actor") != "" && row.Actor != q.Get("actor")) || (q.Get("category") != "" && cat != q.Get("category")) {
+				continue
+			}
+			out = append(out, feedEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].TS > out[j].TS })
 		if len(out) > limit {

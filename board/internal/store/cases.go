@@ -18,41 +18,51 @@ var errExisting = errors.New("an exact match exists")
 // normalized title, kind and parent) is returned instead, with existing true.
 func (s *Store) CreateCase(ctx context.Context, actor string, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		if in.TemplateID != "" {
-			t, ok := tx.Template(in.TemplateID)
-			if !ok {
-				return NotFound("template %s not found", in.TemplateID)
-			}
-			applyTemplate(&in, t)
-		}
-		c, err := newCase(tx, in)
-		if err != nil {
-			return err
-		}
-		if in.Dedupe {
-			for _, old := range tx.d.Cases {
-				if normTitle(old.Title) == normTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
-					out, version = CloneCase(old), tx.d.Version
-					return errExisting
-				}
-			}
-		}
-		c.ID = tx.NextID("CASE")
-		for i := range c.Tasks {
-			c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
-		}
-		if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
-			return BadRequest("%s", msg)
-		}
-		logActivity(c, actor, "created", c.Kind, c.CreatedAt)
-		tx.PutCase(c)
+		c, found, err := createCaseTx(tx, in)
 		out = c
-		return nil
+		if found {
+			version = tx.d.Version
+			return errExisting
+		}
+		return err
 	})
 	if errors.Is(err, errExisting) {
 		return out, true, version, nil
 	}
 	return out, false, v, err
+}
+
+// createCaseTx is CreateCase inside a write; found reports an exact match
+// returned instead of a new node (nothing was changed then).
+func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err error) {
+	if in.TemplateID != "" {
+		t, ok := tx.Template(in.TemplateID)
+		if !ok {
+			return nil, false, NotFound("template %s not found", in.TemplateID)
+		}
+		applyTemplate(&in, t)
+	}
+	c, err := newCase(tx, in)
+	if err != nil {
+		return nil, false, err
+	}
+	if in.Dedupe {
+		for _, old := range tx.d.Cases {
+			if normTitle(old.Title) == normTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
+				return CloneCase(old), true, nil
+			}
+		}
+	}
+	c.ID = tx.NextID("CASE")
+	for i := range c.Tasks {
+		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
+	}
+	if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+		return nil, false, BadRequest("%s", msg)
+	}
+	logActivity(c, tx.actor, "created", c.Kind, c.CreatedAt)
+	tx.PutCase(c)
+	return c, false, nil
 }
 
 func applyTemplate(in *wire.CaseCreate, t *wire.Template) {
@@ -121,25 +131,29 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 func (s *Store) PatchCase(ctx context.Context, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
 	var out *wire.Case
 	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *Tx) error {
-		c, ok := tx.Case(id)
-		if !ok {
-			return NotFound("case %s not found", id)
-		}
-		if err := applyCasePatch(tx, c, p, actor); err != nil {
-			return err
-		}
+		c, err := patchCaseTx(tx, id, p)
 		out = c
-		return nil
+		return err
 	})
 	return out, v, err
+}
+
+func patchCaseTx(tx *Tx, id string, p wire.CasePatch) (*wire.Case, error) {
+	c, ok := tx.Case(id)
+	if !ok {
+		return nil, NotFound("case %s not found", id)
+	}
+	if err := applyCasePatch(tx, c, p, tx.actor); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // PatchCases applies one patch to many case nodes, all or nothing; an error
 // names the offending id.
 func (s *Store) PatchCases(ctx context.Context, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
-	ids := cleanList(b.IDs)
-	if len(ids) == 0 {
+	if len(cleanList(b.IDs)) == 0 {
 		return nil, 0, BadRequest("field 'ids' must list at least one case id")
 	}
 	expected := b.ExpectedVersion
@@ -147,19 +161,30 @@ func (s *Store) PatchCases(ctx context.Context, actor string, b wire.CaseBatch) 
 		expected = b.Patch.ExpectedVersion
 	}
 	v, err := s.Update(ctx, actor, expected, func(tx *Tx) error {
-		for _, id := range ids {
-			c, ok := tx.Case(id)
-			if !ok {
-				return NotFound("case %s not found", id)
-			}
-			if err := applyCasePatch(tx, c, b.Patch, actor); err != nil {
-				return prefixID(id, err)
-			}
-			out = append(out, c)
-		}
-		return nil
+		cs, err := patchCasesTx(tx, b)
+		out = cs
+		return err
 	})
 	return out, v, err
+}
+
+func patchCasesTx(tx *Tx, b wire.CaseBatch) ([]*wire.Case, error) {
+	ids := cleanList(b.IDs)
+	if len(ids) == 0 {
+		return nil, BadRequest("field 'ids' must list at least one case id")
+	}
+	var out []*wire.Case
+	for _, id := range ids {
+		c, ok := tx.Case(id)
+		if !ok {
+			return nil, NotFound("case %s not found", id)
+		}
+		if err := applyCasePatch(tx, c, b.Patch, tx.actor); err != nil {
+			return nil, prefixID(id, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func prefixID(id string, err error) error {
@@ -358,13 +383,15 @@ func (s *Store) RestoreCase(ctx context.Context, actor, id string) (*wire.Case, 
 // workstream whose initiative is gone becomes an initiative), linked messages
 // unlinked, and events and reminders lose their link.
 func (s *Store) DeleteCase(ctx context.Context, actor, id string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error {
-		if _, ok := tx.Case(id); !ok {
-			return NotFound("case %s not found", id)
-		}
-		removeCases(tx, []string{id}, false)
-		return nil
-	})
+	return s.Update(ctx, actor, nil, func(tx *Tx) error { return deleteCaseTx(tx, id) })
+}
+
+func deleteCaseTx(tx *Tx, id string) error {
+	if _, ok := tx.Case(id); !ok {
+		return NotFound("case %s not found", id)
+	}
+	removeCases(tx, []string{id}, false)
+	return nil
 }
 
 // CleanResult reports a clean.
@@ -490,89 +517,95 @@ func removeCases(tx *Tx, ids []string, purgeMessages bool) int {
 func (s *Store) MergeCase(ctx context.Context, actor, sourceID, targetID string) (*wire.Case, int64, error) {
 	var out *wire.Case
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		targetID = strings.TrimSpace(targetID)
-		if targetID == "" {
-			return BadRequest("field 'targetId' is required")
-		}
-		if targetID == sourceID {
-			return BadRequest("cannot merge %s into itself", sourceID)
-		}
-		src, ok := tx.Case(sourceID)
-		if !ok {
-			return NotFound("case %s not found", sourceID)
-		}
-		dst, ok := tx.Case(targetID)
-		if !ok {
-			return NotFound("case %s not found", targetID)
-		}
-		if dst.ArchivedAt != "" {
-			return BadRequest("target %s is archived: restore it first", targetID)
-		}
-		now := tx.Now()
-		for _, t := range src.Tasks {
-			t.ID = nextChildID(dst.ID, "T", taskIDs(dst))
-			dst.Tasks = append(dst.Tasks, t)
-		}
-		for _, n := range src.Notes {
-			n.ID = nextChildID(dst.ID, "N", noteIDs(dst))
-			dst.Notes = append(dst.Notes, n)
-		}
-		dst.Tags = cleanList(append(dst.Tags, src.Tags...))
-		dst.Labels = cleanList(append(dst.Labels, src.Labels...))
-		for _, m := range tx.d.Messages {
-			if m.CaseID == src.ID {
-				cp := *m
-				cp.CaseID = dst.ID
-				tx.PutMessage(&cp)
-			}
-		}
-		for _, e := range tx.d.Events {
-			if e.CaseID == src.ID {
-				cp := *e
-				cp.CaseID, cp.UpdatedAt = dst.ID, now
-				tx.PutEvent(&cp)
-			}
-		}
-		for _, r := range tx.d.Reminders {
-			if r.CaseID == src.ID {
-				cp, _ := tx.Reminder(r.ID)
-				cp.CaseID, cp.UpdatedAt = dst.ID, now
-				tx.PutReminder(cp)
-			}
-		}
-		src.Tasks, src.Notes = nil, nil
-		src.ArchivedAt, src.MergedInto, src.UpdatedAt = now, dst.ID, now
-		src.Notes = append(src.Notes, wire.Note{ID: nextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: actor, CreatedAt: now})
-		logActivity(src, actor, "merged_into", dst.ID, now)
-		logActivity(dst, actor, "merged_from", src.ID, now)
-		dst.UpdatedAt = now
-		tx.PutCase(dst)
-		tx.PutCase(src)
-		// Children follow the source, as far as the target can hold them.
-		for _, c := range tx.d.Cases {
-			if c.ParentID != src.ID {
-				continue
-			}
-			child := CloneCase(c)
-			if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
-				child.ParentID = dst.ID
-				logActivity(child, actor, "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
-			} else {
-				child.ParentID = ""
-				if child.Kind == "workstream" {
-					child.Kind = "initiative"
-				}
-				logActivity(child, actor, "parent_changed", src.ID+" → none (merge: "+msg+")", now)
-				dst, _ = tx.Case(dst.ID)
-				dst.Notes = append(dst.Notes, wire.Note{ID: nextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
-				logActivity(dst, wire.ActorSystem, "child_detached", child.ID, now)
-				tx.PutCase(dst)
-			}
-			child.UpdatedAt = now
-			tx.PutCase(child)
-		}
-		out, _ = tx.Case(dst.ID)
-		return nil
+		c, err := mergeCaseTx(tx, sourceID, targetID)
+		out = c
+		return err
 	})
 	return out, v, err
+}
+
+func mergeCaseTx(tx *Tx, sourceID, targetID string) (*wire.Case, error) {
+	targetID = strings.TrimSpace(targetID)
+	if targetID == "" {
+		return nil, BadRequest("field 'targetId' is required")
+	}
+	if targetID == sourceID {
+		return nil, BadRequest("cannot merge %s into itself", sourceID)
+	}
+	src, ok := tx.Case(sourceID)
+	if !ok {
+		return nil, NotFound("case %s not found", sourceID)
+	}
+	dst, ok := tx.Case(targetID)
+	if !ok {
+		return nil, NotFound("case %s not found", targetID)
+	}
+	if dst.ArchivedAt != "" {
+		return nil, BadRequest("target %s is archived: restore it first", targetID)
+	}
+	now := tx.Now()
+	for _, t := range src.Tasks {
+		t.ID = nextChildID(dst.ID, "T", taskIDs(dst))
+		dst.Tasks = append(dst.Tasks, t)
+	}
+	for _, n := range src.Notes {
+		n.ID = nextChildID(dst.ID, "N", noteIDs(dst))
+		dst.Notes = append(dst.Notes, n)
+	}
+	dst.Tags = cleanList(append(dst.Tags, src.Tags...))
+	dst.Labels = cleanList(append(dst.Labels, src.Labels...))
+	for _, m := range tx.d.Messages {
+		if m.CaseID == src.ID {
+			cp := *m
+			cp.CaseID = dst.ID
+			tx.PutMessage(&cp)
+		}
+	}
+	for _, e := range tx.d.Events {
+		if e.CaseID == src.ID {
+			cp := *e
+			cp.CaseID, cp.UpdatedAt = dst.ID, now
+			tx.PutEvent(&cp)
+		}
+	}
+	for _, r := range tx.d.Reminders {
+		if r.CaseID == src.ID {
+			cp, _ := tx.Reminder(r.ID)
+			cp.CaseID, cp.UpdatedAt = dst.ID, now
+			tx.PutReminder(cp)
+		}
+	}
+	src.Tasks, src.Notes = nil, nil
+	src.ArchivedAt, src.MergedInto, src.UpdatedAt = now, dst.ID, now
+	src.Notes = append(src.Notes, wire.Note{ID: nextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: tx.actor, CreatedAt: now})
+	logActivity(src, tx.actor, "merged_into", dst.ID, now)
+	logActivity(dst, tx.actor, "merged_from", src.ID, now)
+	dst.UpdatedAt = now
+	tx.PutCase(dst)
+	tx.PutCase(src)
+	// Children follow the source, as far as the target can hold them.
+	for _, c := range tx.d.Cases {
+		if c.ParentID != src.ID {
+			continue
+		}
+		child := CloneCase(c)
+		if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
+			child.ParentID = dst.ID
+			logActivity(child, tx.actor, "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
+		} else {
+			child.ParentID = ""
+			if child.Kind == "workstream" {
+				child.Kind = "initiative"
+			}
+			logActivity(child, tx.actor, "parent_changed", src.ID+" → none (merge: "+msg+")", now)
+			dst, _ = tx.Case(dst.ID)
+			dst.Notes = append(dst.Notes, wire.Note{ID: nextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
+			logActivity(dst, wire.ActorSystem, "child_detached", child.ID, now)
+			tx.PutCase(dst)
+		}
+		child.UpdatedAt = now
+		tx.PutCase(child)
+	}
+	out, _ := tx.Case(dst.ID)
+	return out, nil
 }

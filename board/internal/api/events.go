@@ -1,0 +1,88 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// eventFilter reads the query of GET /api/events and /api/events.ics.
+func eventFilter(r *http.Request) store.EventFilter {
+	q := r.URL.Query()
+	_, byCase := q["caseId"]
+	return store.EventFilter{From: q.Get("from"), To: q.Get("to"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")}
+}
+
+// GET /api/events?from=&to=&caseId=&domain=
+func (a *API) listEvents(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		events, err := store.Events(d, eventFilter(r))
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"events": events, "version": d.Version}, nil
+	})
+}
+
+// GET /api/events/{id}
+func (a *API) getEvent(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	e, err := store.FindEvent(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"event": e, "version": d.Version})
+}
+
+// POST /api/events
+func (a *API) createEvent(w http.ResponseWriter, r *http.Request) {
+	var in wire.EventCreate
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	e, existing, v, err := a.store.CreateEvent(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	if existing {
+		a.reply(w, http.StatusOK, map[string]any{"event": e, "existing": true, "version": v})
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"event": e, "version": v})
+}
+
+// PATCH /api/events/{id}
+func (a *API) patchEvent(w http.ResponseWriter, r *http.Request) {
+	var in wire.EventPatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	e, v, err := a.store.PatchEvent(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"event": e, "version": v})
+}
+
+// DELETE /api/events/{id}
+func (a *API) deleteEvent(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeleteEvent(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}

@@ -1,0 +1,63 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/priorities: the notes in order and the starred nodes.
+func (a *API) listPriorities(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		notes, starred := store.Priorities(d)
+		return map[string]any{"priorities": notes, "starred": starred, "version": d.Version}, nil
+	})
+}
+
+// POST /api/priorities
+func (a *API) createPriority(w http.ResponseWriter, r *http.Request) {
+	var in wire.PriorityCreate
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	p, v, err := a.store.CreatePriority(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"priority": p, "version": v})
+}
+
+// PATCH /api/priorities/{id}
+func (a *API) patchPriority(w http.ResponseWriter, r *http.Request) {
+	var in wire.PriorityPatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	p, v, err := a.store.PatchPriority(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"priority": p, "version": v})
+}
+
+// DELETE /api/priorities/{id}
+func (a *API) deletePriority(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeletePriority(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/reminders?status=&caseId=&domain=
+func (a *API) listReminders(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		q := r.URL.Query()
+		_, byCase := q["caseId"]
+		list, err := store.Reminders(d, store.ReminderFilter{Status: q.Get("status"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"reminders": list, "version": d.Version}, nil
+	})
+}
+
+// GET /api/reminders/{id}: the reminder with its emails, newest first.
+func (a *API) getReminder(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	rem, err := store.FindReminder(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "messages": store.ReminderMessages(d, rem.ID), "version": d.Version})
+}
+
+// POST /api/reminders
+func (a *API) createReminder(w http.ResponseWriter, r *http.Request) {
+	var in wire.ReminderCreate
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	rem, existing, v, err := a.store.CreateReminder(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	if existing {
+		a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "existing": true, "version": v})
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"reminder": rem, "version": v})
+}
+
+// PATCH /api/reminders/{id}
+func (a *API) patchReminder(w http.ResponseWriter, r *http.Request) {
+	var in wire.ReminderPatch
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	rem, v, err := a.store.PatchReminder(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "version": v})
+}
+
+// DELETE /api/reminders/{id}
+func (a *API) deleteReminder(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeleteReminder(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}
+
+// POST /api/reminders/{id}/messages
+func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
+	var in wire.MessageInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	rem, m, v, err := a.store.AddReminderMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, map[string]any{"reminder": rem, "message": m, "version": v})
+}

@@ -1,0 +1,208 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// GET /api/prefs
+func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	prefs, err := store.Prefs(d)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"prefs": prefs, "version": d.Version})
+}
+
+// PATCH /api/prefs: a JSON merge patch of the preferences. The keys actor
+// and expectedVersion are the request's own, as on every write, and are not
+// stored.
+func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
+	var patch map[string]json.RawMessage
+	if err := decode(w, r, &patch); err != nil {
+		a.fail(w, err)
+		return
+	}
+	var actor string
+	if raw, ok := patch["actor"]; ok {
+		if json.Unmarshal(raw, &actor) != nil {
+			a.fail(w, store.BadRequest("field 'actor' must be a string"))
+			return
+		}
+		delete(patch, "actor")
+	}
+	var expected *int64
+	if raw, ok := patch["expectedVersion"]; ok {
+		if strings.TrimSpace(string(raw)) != "null" {
+			expected = new(int64)
+			if json.Unmarshal(raw, expected) != nil {
+				a.fail(w, store.BadRequest("field 'expectedVersion' must be an integer"))
+				return
+			}
+		}
+		delete(patch, "expectedVersion")
+	}
+	prefs, v, err := a.store.PatchPrefs(r.Context(), actorOf(r, actor), expected, patch)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"prefs": prefs, "version": v})
+}
+
+// GET /api/views
+func (a *API) listViews(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		views := d.Views
+		if views == nil {
+			views = []*wire.View{}
+		}
+		return map[string]any{"views": views, "version": d.Version}, nil
+	})
+}
+
+// GET /api/views/{id}
+func (a *API) getView(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	id := mux.Vars(r)["id"]
+	for _, v := range d.Views {
+		if v.ID == id {
+			a.reply(w, http.StatusOK, map[string]any{"view": v, "version": d.Version})
+			return
+		}
+	}
+	a.fail(w, store.NotFound("view %s not found", id))
+}
+
+// POST /api/views: { name, filters }. A view of the same name is replaced
+// (200); a new name creates one (201).
+func (a *API) saveView(w http.ResponseWriter, r *http.Request) {
+	var in wire.ViewInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	view, created, v, err := a.store.SaveView(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	a.reply(w, code, map[string]any{"view": view, "created": created, "version": v})
+}
+
+// PATCH /api/views/{id}: { name?, filters? }
+func (a *API) patchView(w http.ResponseWriter, r *http.Request) {
+	var in wire.ViewInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	view, v, err := a.store.PatchView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"view": view, "version": v})
+}
+
+// DELETE /api/views/{id}
+func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeleteView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}
+
+// GET /api/templates
+func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		templates := d.Templates
+		if templates == nil {
+			templates = []*wire.Template{}
+		}
+		return map[string]any{"templates": templates, "version": d.Version}, nil
+	})
+}
+
+// GET /api/templates/{id}
+func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	id := mux.Vars(r)["id"]
+	for _, t := range d.Templates {
+		if t.ID == id {
+			a.reply(w, http.StatusOK, map[string]any{"template": t, "version": d.Version})
+			return
+		}
+	}
+	a.fail(w, store.NotFound("template %s not found", id))
+}
+
+// POST /api/templates: a template of the same name is replaced whole (200);
+// a new name creates one (201).
+func (a *API) saveTemplate(w http.ResponseWriter, r *http.Request) {
+	var in wire.TemplateInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	t, created, v, err := a.store.SaveTemplate(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	a.reply(w, code, map[string]any{"template": t, "created": created, "version": v})
+}
+
+// PATCH /api/templates/{id}
+func (a *API) patchTemplate(w http.ResponseWriter, r *http.Request) {
+	var in wire.TemplateInput
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	t, v, err := a.store.PatchTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"template": t, "version": v})
+}
+
+// DELETE /api/templates/{id}
+func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
+	var in actorBody
+	if err := decodeOptional(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	v, err := a.store.DeleteTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+}

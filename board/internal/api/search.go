@@ -1,0 +1,164 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/search"
+	"github.com/opsboard/opsboard/board/internal/store"
+)
+
+// sidecarTimeout bounds the whole semantic call; past it the board answers
+// from its keyword path (the spec's limit).
+const sidecarTimeout = 800 * time.Millisecond
+
+// maxSidecarAnswer bounds what the board reads from the sidecar.
+const maxSidecarAnswer = 8 << 20
+
+// searcher is the board's search state: the keyword index of the newest
+// snapshot and the client of the optional semantic sidecar.
+type searcher struct {
+	url    string // "" when no sidecar is configured
+	client *http.Client
+	index  search.Indexer
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	lastFail string // why the last sidecar call failed; "" after a success
+}
+
+func newSearcher(url string, log *slog.Logger) *searcher {
+	return &searcher{
+		url: strings.TrimRight(strings.TrimSpace(url), "/"),
+		log: log,
+		client: &http.Client{
+			Timeout: sidecarTimeout,
+			// The sidecar is local: never through a proxy, never a redirect.
+			Transport:     &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+	}
+}
+
+// GET /api/search?q=
+func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	a.serveCached(w, r, d, func() (any, error) {
+		return search.Scan(d, r.URL.Query().Get("q")), nil
+	})
+}
+
+// POST /api/search
+func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	var body search.Body
+	if err := decode(w, r, &body); err != nil {
+		a.fail(w, err)
+		return
+	}
+	req, err := search.Parse(body)
+	if err != nil {
+		a.fail(w, store.BadRequest("%s", err.Error()))
+		return
+	}
+	ix := a.search.index.For(a.store.Snapshot())
+	var sem *search.Semantic
+	if req.Semantic && a.search.url != "" {
+		sem = a.search.semantic(r.Context(), req)
+	}
+	env := a.search.rank(ix, req, sem)
+	env.TookMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
+	a.reply(w, http.StatusOK, env)
+}
+
+// rank ranks with the sidecar's answer and, should that go wrong in any
+// way, without it: search fails open.
+func (s *searcher) rank(ix *search.Index, req search.Request, sem *search.Semantic) (env search.Envelope) {
+	if sem == nil {
+		return search.Rank(ix, req, nil)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.noteFailure(fmt.Errorf("ranking the sidecar's answer: %v", p))
+			env = search.Rank(ix, req, nil)
+		}
+	}()
+	return search.Rank(ix, req, sem)
+}
+
+// semantic asks the sidecar; nil means use the keyword path.
+func (s *searcher) semantic(ctx context.Context, req search.Request) *search.Semantic {
+	sem, err := s.ask(ctx, req)
+	if err != nil {
+		s.noteFailure(err)
+		return nil
+	}
+	s.mu.Lock()
+	if s.lastFail != "" {
+		s.log.Info("search.sidecar", "state", "answering again", "embedder", sem.Embedder)
+		s.lastFail = ""
+	}
+	s.mu.Unlock()
+	return sem
+}
+
+func (s *searcher) ask(ctx context.Context, req search.Request) (*search.Semantic, error) {
+	ctx, cancel := context.WithTimeout(ctx, sidecarTimeout)
+	defer cancel()
+	body, err := json.Marshal(search.NewSidecarRequest(req))
+	if err != nil {
+		return nil, fmt.Errorf("encode sidecar request: %w", err)
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url+"/search", bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("sidecar request: %w", err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	resp, err := s.client.Do(hr)
+	if err != nil {
+		return nil, fmt.Errorf("call sidecar: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("sidecar answered %s", resp.Status)
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxSidecarAnswer+1))
+	if err != nil {
+		return nil, fmt.Errorf("read sidecar answer: %w", err)
+	}
+	if len(raw) > maxSidecarAnswer {
+		return nil, errors.New("sidecar answer is too large")
+	}
+	var out search.SidecarResponse
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("decode sidecar answer: %w", err)
+	}
+	sem, err := out.Semantic(req.Queries)
+	if err != nil {
+		return nil, fmt.Errorf("sidecar answer: %w", err)
+	}
+	return sem, nil
+}
+
+// noteFailure logs a fallback when its cause changes, not on every search:
+// a board without a sidecar is a normal setup.
+func (s *searcher) noteFailure(err error) {
+	msg := err.Error()
+	s.mu.Lock()
+	changed := s.lastFail != msg
+	s.lastFail = msg
+	s.mu.Unlock()
+	if changed {
+		s.log.Info("search.sidecar", "state", "keyword fallback", "err", msg)
+	}
+}

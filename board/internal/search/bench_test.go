@@ -1,0 +1,97 @@
+package search_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/search"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// board1k10k is 1,000 cases (three tasks each) and 10,000 linked messages
+// with text drawn from a Zipf-distributed vocabulary of made-up words.
+func board1k10k() *wire.Doc {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := make([]string, 4000)
+	for i := range words {
+		var b strings.Builder
+		for range 3 + r.IntN(6) {
+			b.WriteByte(byte('a' + r.IntN(26)))
+		}
+		words[i] = b.String()
+	}
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
+	text := func(k int) string {
+		ws := make([]string, k)
+		for i := range ws {
+			ws[i] = words[zipf.Uint64()]
+		}
+		return strings.Join(ws, " ")
+	}
+	d := &wire.Doc{}
+	for i := range 1000 {
+		id := fmt.Sprintf("CASE-%d", i+1)
+		c := &wire.Case{ID: id, Title: text(5), Summary: text(30), Tags: []string{words[r.IntN(40)]}, Status: wire.Lanes[i%5], Domain: wire.Domains[i%2], Kind: "case"}
+		for t := range 3 {
+			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, t+1), Title: text(5)})
+		}
+		d.Cases = append(d.Cases, c)
+	}
+	for i := range 10000 {
+		d.Messages = append(d.Messages, &wire.Message{ID: fmt.Sprintf("M-%d", i+1), Subject: text(8), From: words[r.IntN(300)] + "@example.com", Preview: text(30), Body: text(120), CaseID: fmt.Sprintf("CASE-%d", r.IntN(1000)+1)})
+	}
+	return d
+}
+
+func p50(lat []time.Duration) float64 {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return float64(lat[len(lat)/2].Microseconds()) / 1000
+}
+
+// BenchmarkKeywordSearch1kCases10kMessages is a POST /api/search on the
+// keyword path over a warm index: three queries, k 10.
+func BenchmarkKeywordSearch1kCases10kMessages(b *testing.B) {
+	d := board1k10k()
+	var x search.Indexer
+	x.For(d)
+	req, err := search.Parse(search.Body{Queries: []string{d.Cases[10].Title, "invoice overdue payment", "CASE-42"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lat []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		search.Rank(x.For(d), req, nil)
+		lat = append(lat, time.Since(t0))
+	}
+	b.ReportMetric(p50(lat), "p50-ms")
+}
+
+// BenchmarkIndexBuild1kCases10kMessages is the first search after start:
+// every record analysed.
+func BenchmarkIndexBuild1kCases10kMessages(b *testing.B) {
+	d := board1k10k()
+	for b.Loop() {
+		search.Build(d, nil)
+	}
+}
+
+// BenchmarkIndexAfterOneWrite is the first search after a write: the
+// index of the new snapshot reuses every unchanged record's analysis.
+func BenchmarkIndexAfterOneWrite(b *testing.B) {
+	d := board1k10k()
+	prev := search.Build(d, nil)
+	next := *d
+	next.Cases = slices.Clone(d.Cases)
+	c := *d.Cases[7]
+	c.Title = "edited title"
+	next.Cases[7] = &c
+	for b.Loop() {
+		search.Build(&next, prev)
+	}
+}

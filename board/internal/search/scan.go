@@ -1,0 +1,53 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Scan is GET /api/search: a case-insensitive substring match of q over
+// cases (id, title, summary, tags, labels), tasks (id, title, detail),
+// messages (id, subject, from, to, cc, preview, body) and reminders (id,
+// title, detail, labels, task titles), in store order. Archived cases are
+// included: search still surfaces them. An empty q matches nothing.
+func Scan(d *wire.Doc, q string) Records {
+	out := emptyRecords()
+	q = strings.ToLower(strings.TrimSpace(q))
+	if q == "" {
+		return out
+	}
+	has := func(fields ...string) bool {
+		for _, f := range fields {
+			if strings.Contains(strings.ToLower(f), q) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range d.Cases {
+		if has(c.ID, c.Title, c.Summary) || has(c.Tags...) || has(c.Labels...) {
+			out.Cases = append(out.Cases, c)
+		}
+		for _, t := range c.Tasks {
+			if has(t.ID, t.Title, t.Detail) {
+				out.Tasks = append(out.Tasks, TaskRef{CaseID: c.ID, Task: t})
+			}
+		}
+	}
+	for _, m := range d.Messages {
+		if has(m.ID, m.Subject, m.From, m.Preview, m.Body) || has(m.To...) || has(m.Cc...) {
+			out.Messages = append(out.Messages, m)
+		}
+	}
+	for _, r := range d.Reminders {
+		match := has(r.ID, r.Title, r.Detail) || has(r.Labels...)
+		for _, t := range r.Tasks {
+			match = match || has(t.Title)
+		}
+		if match {
+			out.Reminders = append(out.Reminders, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,253 @@
+// Package search is the board's search: the in-process substring scan
+// behind GET /api/search, and the hybrid ranking behind POST /api/search
+// (exact id, then id substring, then title match, then the sidecar's
+// semantic cosine when it answered, then BM25 token overlap), with the hit
+// and envelope shapes of the spec and the merged view built from the
+// board's own records. It is pure: no HTTP, no disk.
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Document types.
+const (
+	TypeCase     = "case"
+	TypeTask     = "task"
+	TypeMessage  = "message"
+	TypeReminder = "reminder"
+)
+
+// Types lists every document type.
+var Types = []string{TypeCase, TypeTask, TypeMessage, TypeReminder}
+
+// Limits of POST /api/search.
+const (
+	MaxQueries = 32
+	DefaultK   = 10
+	MaxK       = 50
+)
+
+// Body is the JSON body of POST /api/search.
+type Body struct {
+	Queries         []string `json:"queries"`
+	Q               *string  `json:"q"`
+	K               *float64 `json:"k"`
+	Types           []string `json:"types"`
+	Domain          string   `json:"domain"`
+	Status          string   `json:"status"`
+	IncludeArchived bool     `json:"includeArchived"`
+	Semantic        *bool    `json:"semantic"`
+	Actor           string   `json:"actor,omitempty"` // tool clients stamp every body
+}
+
+// Request is a parsed search: usable queries, k, filters, and whether the
+// semantic sidecar may be asked.
+type Request struct {
+	Queries  []string
+	K        int
+	Filter   Filter
+	Semantic bool
+}
+
+// InvalidError is a body that breaks a rule; the message says which.
+type InvalidError struct{ Msg string }
+
+func (e *InvalidError) Error() string { return e.Msg }
+
+func invalid(format string, args ...any) error {
+	return &InvalidError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parse applies the body rules: the first 32 queries, each trimmed,
+// empties dropped (q, when queries leaves none, is the single query); k
+// defaults to 10 and is clamped to 1..50; types, domain and status must be
+// known values; semantic false forces the keyword path.
+func Parse(b Body) (Request, error) {
+	req := Request{K: DefaultK, Semantic: b.Semantic == nil || *b.Semantic}
+	qs := b.Queries
+	if len(qs) > MaxQueries {
+		qs = qs[:MaxQueries]
+	}
+	for _, q := range qs {
+		if q = strings.TrimSpace(q); q != "" {
+			req.Queries = append(req.Queries, q)
+		}
+	}
+	if len(req.Queries) == 0 && b.Q != nil {
+		if q := strings.TrimSpace(*b.Q); q != "" {
+			req.Queries = []string{q}
+		}
+	}
+	if len(req.Queries) == 0 {
+		return req, invalid("a search needs at least one non-empty query: send 'queries' (an array of strings) or 'q'")
+	}
+	if b.K != nil {
+		k := *b.K
+		if math.IsNaN(k) {
+			k = DefaultK
+		}
+		req.K = int(math.Max(1, math.Min(MaxK, math.Floor(k))))
+	}
+	for _, t := range b.Types {
+		if !slices.Contains(Types, t) {
+			return req, invalid("field 'types' holds %q; allowed: %s", t, strings.Join(Types, ", "))
+		}
+		if req.Filter.Types == nil {
+			req.Filter.Types = map[string]bool{}
+		}
+		req.Filter.Types[t] = true
+	}
+	if b.Domain != "" && !slices.Contains(wire.Domains, b.Domain) {
+		return req, invalid("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	}
+	if b.Status != "" && !slices.Contains(wire.Lanes, b.Status) {
+		return req, invalid("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
+	}
+	req.Filter.Domain, req.Filter.Status, req.Filter.IncludeArchived = b.Domain, b.Status, b.IncludeArchived
+	return req, nil
+}
+
+// Filter drops documents. By domain only when both the filter and the
+// document's own domain are set and differ (messages have none, and a
+// domainless reminder is never dropped); never a reminder by status (its
+// status space is not the case lanes); includeArchived governs archived
+// cases only.
+type Filter struct {
+	Types           map[string]bool // empty: every type
+	Domain          string
+	Status          string
+	IncludeArchived bool
+}
+
+func (f *Filter) match(e *entry) bool {
+	switch {
+	case len(f.Types) > 0 && !f.Types[e.typ],
+		e.typ == TypeCase && e.archived && !f.IncludeArchived,
+		f.Domain != "" && e.domain != "" && e.domain != f.Domain,
+		f.Status != "" && e.typ != TypeReminder && e.status != "" && e.status != f.Status:
+		return false
+	}
+	return true
+}
+
+// Why values.
+const (
+	WhyExactID     = "exact-id"
+	WhyIDSubstring = "id-substring"
+	WhyTitle       = "title-match"
+	WhySemantic    = "semantic"
+	WhyKeyword     = "keyword"
+)
+
+// Hit is one ranked object. Exactly one projection is set: the full case
+// record for a case; for a task its ids, titles, detail and dates; for a
+// message its header fields and preview (not the body); for a reminder
+// exactly {id, title, status, dueAt, domain, caseId, labels, detail}.
+type Hit struct {
+	Type     string              `json:"type"`
+	ID       string              `json:"id"`
+	CaseID   *string             `json:"caseId"` // the owning case; null when none
+	Score    float64             `json:"score"`
+	Cosine   float64             `json:"cosine"`
+	Why      []string            `json:"why"`
+	Snippet  string              `json:"snippet"`
+	Case     *wire.Case          `json:"case,omitempty"`
+	Task     *TaskProjection     `json:"task,omitempty"`
+	Message  *MessageProjection  `json:"message,omitempty"`
+	Reminder *ReminderProjection `json:"reminder,omitempty"`
+}
+
+// TaskProjection is what a task hit shows: enough to act on the task and
+// to name its case without a second call.
+type TaskProjection struct {
+	ID          string `json:"id"`
+	CaseID      string `json:"caseId"`
+	CaseTitle   string `json:"caseTitle"`
+	Title       string `json:"title"`
+	Detail      string `json:"detail,omitempty"`
+	CompletedAt string `json:"completedAt,omitempty"`
+	DueAt       string `json:"dueAt,omitempty"`
+}
+
+// MessageProjection is a message hit's header: who, what, when, where it
+// is linked; the body stays out of search answers.
+type MessageProjection struct {
+	ID         string `json:"id"`
+	Subject    string `json:"subject"`
+	From       string `json:"from"`
+	ReceivedAt string `json:"receivedAt,omitempty"`
+	CaseID     string `json:"caseId,omitempty"`
+	ReminderID string `json:"reminderId,omitempty"`
+	Read       bool   `json:"read"`
+	Outbound   bool   `json:"outbound,omitempty"`
+	Preview    string `json:"preview,omitempty"`
+}
+
+// ReminderProjection is the spec's reminder projection; every key is
+// present, absent values as null (labels as an empty array).
+type ReminderProjection struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title"`
+	Status string   `json:"status"`
+	DueAt  *string  `json:"dueAt"`
+	Domain *string  `json:"domain"`
+	CaseID *string  `json:"caseId"`
+	Labels []string `json:"labels"`
+	Detail *string  `json:"detail"`
+}
+
+// QueryResult is the ranking of one query, best first, at most k hits.
+type QueryResult struct {
+	Query string `json:"query"`
+	Hits  []Hit  `json:"hits"`
+}
+
+// TaskRef is a task with its case, the shape tasks take in list answers.
+type TaskRef struct {
+	CaseID string    `json:"caseId"`
+	Task   wire.Task `json:"task"`
+}
+
+// Records is the four lists of full records: the GET scan's answer and the
+// POST envelope's merged view.
+type Records struct {
+	Cases     []*wire.Case     `json:"cases"`
+	Tasks     []TaskRef        `json:"tasks"`
+	Messages  []*wire.Message  `json:"messages"`
+	Reminders []*wire.Reminder `json:"reminders"`
+}
+
+func emptyRecords() Records {
+	return Records{Cases: []*wire.Case{}, Tasks: []TaskRef{}, Messages: []*wire.Message{}, Reminders: []*wire.Reminder{}}
+}
+
+// Envelope is the answer of POST /api/search.
+type Envelope struct {
+	Engine        string        `json:"engine"`   // semantic or keyword
+	Embedder      string        `json:"embedder"` // the sidecar's embedder, or none
+	IndexedDigest string        `json:"indexedDigest"`
+	TookMs        float64       `json:"tookMs"`
+	Results       []QueryResult `json:"results"`
+	Merged        Records       `json:"merged"`
+}
+
+// Semantic is what the sidecar answered: per query (aligned with
+// Request.Queries), document id -> cosine.
+type Semantic struct {
+	Embedder string
+	Digest   string
+	Cosines  []map[string]float64
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,170 @@
+package store
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// CommandHelp is the command bar's help text, also the body of the 400 an
+// unknown command gets.
+const CommandHelp = `Commands:
+  new <title>              create a case
+  move <CASE-n> <lane>     move a case to urgent, todo, in_progress, waiting_for_input or done
+  done <CASE-n>            move a case to done
+  star <CASE-n>            star a case (unstar <CASE-n> clears it)
+  archive <CASE-n>         move a case to the Trash (restore <CASE-n> brings it back)
+  remind <title> <date>    create a reminder due on a date (YYYY-MM-DD or an ISO datetime)
+  note <CASE-n> <text>     add a note to a case
+  find <text>              search case titles and ids, tasks, messages and reminders
+  help                     this list`
+
+// Command is one parsed line of the command bar.
+type Command struct {
+	Verb string // new, move, done, star, unstar, archive, restore, remind, note, find, help
+	ID   string // the case, for verbs that take one
+	Lane string // move
+	Text string // the title (new, remind), note text or search text
+	Date string // remind
+}
+
+var caseRef = regexp.MustCompile(`^(?i:case-)?([0-9]+)$`)
+
+// laneOf reads the spellings people type for a lane.
+func laneOf(key string) (string, bool) {
+	switch key {
+	case "in_progress", "inprogress", "progress", "doing":
+		return "in_progress", true
+	case "waiting_for_input", "waiting":
+		return "waiting_for_input", true
+	case "todo", "to_do":
+		return "todo", true
+	case "urgent", "done":
+		return key, true
+	}
+	return "", false
+}
+
+// ParseCommand reads one command line. An unknown verb, or a known one with
+// missing or malformed arguments, is a BadRequestError carrying the help.
+func ParseCommand(text string) (Command, error) {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return Command{}, BadRequest("Field 'text' is required.\n\n%s", CommandHelp)
+	}
+	verb := strings.ToLower(fields[0])
+	args := fields[1:]
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), fields[0]))
+	usage := func(form string) (Command, error) {
+		return Command{}, BadRequest("usage: %s\n\n%s", form, CommandHelp)
+	}
+	ref := func(s string) (string, bool) {
+		m := caseRef.FindStringSubmatch(s)
+		if m == nil {
+			return "", false
+		}
+		return "CASE-" + m[1], true
+	}
+	c := Command{Verb: verb}
+	switch verb {
+	case "help", "?":
+		c.Verb = "help"
+	case "new":
+		if rest == "" {
+			return usage("new <title>")
+		}
+		c.Text = rest
+	case "find", "search":
+		if rest == "" {
+			return usage("find <text>")
+		}
+		c.Verb, c.Text = "find", rest
+	case "done", "star", "unstar", "archive", "restore":
+		id, ok := "", len(args) == 1
+		if ok {
+			id, ok = ref(args[0])
+		}
+		if !ok {
+			return usage(verb + " <CASE-n>")
+		}
+		c.ID = id
+	case "move":
+		if len(args) < 2 {
+			return usage("move <CASE-n> <lane>")
+		}
+		id, ok := ref(args[0])
+		if !ok {
+			return usage("move <CASE-n> <lane>")
+		}
+		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.Join(args[1:], "_")))
+		lane, ok := laneOf(key)
+		if !ok {
+			return Command{}, BadRequest("unknown lane %q: use one of %s", strings.Join(args[1:], " "), strings.Join(wire.Lanes, ", "))
+		}
+		c.ID, c.Lane = id, lane
+	case "note":
+		if len(args) < 2 {
+			return usage("note <CASE-n> <text>")
+		}
+		id, ok := ref(args[0])
+		if !ok {
+			return usage("note <CASE-n> <text>")
+		}
+		c.ID = id
+		c.Text = strings.TrimSpace(strings.TrimPrefix(rest, args[0]))
+	case "remind":
+		if len(args) < 2 || !validDate(args[len(args)-1]) {
+			return usage("remind <title> <date>, the date last (YYYY-MM-DD or an ISO datetime)")
+		}
+		c.Date = args[len(args)-1]
+		c.Text = strings.TrimSpace(strings.TrimSuffix(rest, c.Date))
+	default:
+		return Command{}, BadRequest("unknown command %q.\n\n%s", fields[0], CommandHelp)
+	}
+	return c, nil
+}
+
+// findLimit bounds each list of a find, so an answer stays readable.
+const findLimit = 50
+
+// Find is the command bar's search: a case-insensitive substring scan over
+// case titles and ids, task titles and details, message subjects, senders
+// and previews, and reminder ids, titles and details. Archived cases are
+// included, so an archived match is restored rather than duplicated.
+func Find(d *wire.Doc, text string) wire.SearchResults {
+	q := strings.ToLower(strings.TrimSpace(text))
+	res := wire.SearchResults{Cases: []*wire.Case{}, Tasks: []wire.CaseTask{}, Messages: []*wire.Message{}, Reminders: []*wire.Reminder{}}
+	if q == "" {
+		return res
+	}
+	has := func(fields ...string) bool {
+		for _, f := range fields {
+			if strings.Contains(strings.ToLower(f), q) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range d.Cases {
+		if len(res.Cases) < findLimit && has(c.ID, c.Title) {
+			res.Cases = append(res.Cases, c)
+		}
+		for _, t := range c.Tasks {
+			if len(res.Tasks) < findLimit && has(t.Title, t.Detail) {
+				res.Tasks = append(res.Tasks, wire.CaseTask{CaseID: c.ID, Task: t})
+			}
+		}
+	}
+	for _, m := range d.Messages {
+		if len(res.Messages) < findLimit && has(m.Subject, m.From, m.Preview) {
+			res.Messages = append(res.Messages, m)
+		}
+	}
+	for _, r := range d.Reminders {
+		if len(res.Reminders) < findLimit && has(r.ID, r.Title, r.Detail) {
+			res.Reminders = append(res.Reminders, r)
+		}
+	}
+	return res
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// CreatePriority adds a priority note.
+func (s *Store) CreatePriority(ctx context.Context, actor string, in wire.PriorityCreate) (*wire.Priority, int64, error) {
+	var out *wire.Priority
+	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
+		text := strings.TrimSpace(in.Text)
+		if text == "" {
+			return BadRequest("Field 'text' is required.")
+		}
+		now := tx.Now()
+		out = &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
+		tx.PutPriority(out)
+		return nil
+	})
+	return out, v, err
+}
+
+// PatchPriority edits a priority note. Empty or whitespace text is ignored
+// (the old text stays); a position that is not a number clears it.
+func (s *Store) PatchPriority(ctx context.Context, actor, id string, p wire.PriorityPatch) (*wire.Priority, int64, error) {
+	var out *wire.Priority
+	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *Tx) error {
+		pr, ok := tx.Priority(id)
+		if !ok {
+			return NotFound("priority %s not found", id)
+		}
+		old := *pr
+		if t := optText(p.Text, ""); t != "" {
+			pr.Text = t
+		}
+		if p.Position.Set {
+			pr.Position = nil
+			var n float64
+			if !p.Position.Null && json.Unmarshal(p.Position.V, &n) == nil {
+				pr.Position = &n
+			}
+		}
+		if pr.Text != old.Text || !samePosition(pr.Position, old.Position) {
+			pr.UpdatedAt = tx.Now()
+		}
+		tx.PutPriority(pr)
+		out = pr
+		return nil
+	})
+	return out, v, err
+}
+
+func samePosition(a, b *float64) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// DeletePriority removes a priority note for good.
+func (s *Store) DeletePriority(ctx context.Context, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *Tx) error {
+		if _, ok := tx.Priority(id); !ok {
+			return NotFound("priority %s not found", id)
+		}
+		tx.DeletePriority(id)
+		return nil
+	})
+}
+
+// Priorities returns the notes by position ascending (absent last, ties by
+// createdAt) and the starred nodes: the non-archived starred cases by tier
+// (initiative, workstream, case), then most recently updated first.
+func Priorities(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
+	notes = append([]*wire.Priority{}, d.Priorities...)
+	sort.SliceStable(notes, func(i, j int) bool {
+		a, b := notes[i], notes[j]
+		if (a.Position == nil) != (b.Position == nil) {
+			return b.Position == nil
+		}
+		if a.Position != nil && *a.Position != *b.Position {
+			return *a.Position < *b.Position
+		}
+		if a.CreatedAt != b.CreatedAt {
+			return a.CreatedAt < b.CreatedAt
+		}
+		return idNumber(a.ID) < idNumber(b.ID)
+	})
+	starred = []*wire.Case{}
+	for _, c := range d.Cases {
+		if c.Starred && c.ArchivedAt == "" {
+			starred = append(starred, c)
+		}
+	}
+	tier := map[string]int{"initiative": 0, "workstream": 1, "case": 2}
+	sort.SliceStable(starred, func(i, j int) bool {
+		a, b := starred[i], starred[j]
+		if tier[a.Kind] != tier[b.Kind] {
+			return tier[a.Kind] < tier[b.Kind]
+		}
+		return a.UpdatedAt > b.UpdatedAt
+	})
+	return notes, starred
+}
+
+// idNumber is n of an id PREFIX-n, so PRI-10 sorts after PRI-9.
+func idNumber(id string) int {
+	n := 0
+	_, num, _ := strings.Cut(id, "-")
+	for _, r := range num {
+		if r < '0' || r > '9' {
+			return n
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}

@@ -1,0 +1,124 @@
+// Command sidecar-search is the board's optional semantic search sidecar:
+// an in-memory vector index over the board's store, read-only, on a
+// loopback port.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/opsboard/opsboard/sidecar-search/internal/server"
+)
+
+type config struct {
+	addr     string
+	data     string
+	embedder string
+	modelDir string
+}
+
+func loadConfig(args []string) (config, error) {
+	cfg := config{
+		addr:     envOr("SVC_SEARCH_ADDR", "127.0.0.1:8008"),
+		data:     envOr("SVC_BOARD_DATA", filepath.Join(dataHome(), "opsboard", "board.json")),
+		embedder: envOr("SVC_SEARCH_EMBEDDER", "auto"),
+		modelDir: envOr("SVC_SEARCH_MODEL_DIR", filepath.Join(dataHome(), "opsboard", "models", "potion-base-8M")),
+	}
+	fs := flag.NewFlagSet("sidecar-search", flag.ContinueOnError)
+	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_SEARCH_ADDR)")
+	fs.StringVar(&cfg.data, "data", cfg.data, "path of the board's store document (SVC_BOARD_DATA)")
+	fs.StringVar(&cfg.embedder, "embedder", cfg.embedder, "auto, model2vec or hash (SVC_SEARCH_EMBEDDER)")
+	fs.StringVar(&cfg.modelDir, "model-dir", cfg.modelDir, "model2vec model directory (SVC_SEARCH_MODEL_DIR)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// dataHome follows the XDG base directory convention, as the board does,
+// so both find the same store by default.
+func dataHome() string {
+	if base := os.Getenv("XDG_DATA_HOME"); base != "" {
+		return base
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "."
+	}
+	return filepath.Join(home, ".local", "share")
+}
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(log, os.Args[1:]); err != nil {
+		log.Error("sidecar-search", "err", err)
+		fmt.Fprintln(os.Stderr, "sidecar-search:", err)
+		os.Exit(1)
+	}
+}
+
+// memoryLimit is the soft heap limit when GOMEMLIMIT does not set one: the
+// index of 100k documents lives in about 130 MB, and re-reading the store
+// briefly needs as much again; the limit makes the collector return that
+// to the system instead of letting the process grow to twice its heap.
+const memoryLimit = 256 << 20
+
+func run(log *slog.Logger, args []string) error {
+	cfg, err := loadConfig(args)
+	if err != nil {
+		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
+	srv := server.New(server.Config{DataPath: cfg.data, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Logger: log})
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 2)
+	go func() { errc <- hs.Serve(ln) }()
+	// The index warms in the background: /healthz answers 503 until then.
+	go func() {
+		if err := srv.Run(ctx); err != nil {
+			errc <- err
+		}
+	}()
+	log.Info("search.listening", "url", "http://"+ln.Addr().String(), "data", cfg.data, "embedder", cfg.embedder)
+	var runErr error
+	select {
+	case runErr = <-errc:
+	case <-ctx.Done():
+	}
+	log.Info("search.shutdown")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("search.shutdown", "err", err)
+	}
+	if errors.Is(runErr, http.ErrServerClosed) {
+		runErr = nil
+	}
+	return runErr
+}

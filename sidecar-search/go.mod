@@ -1,0 +1,11 @@
+module github.com/opsboard/opsboard/sidecar-search
+
+go 1.26.8
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/opsboard/opsboard/shared v0.0.0
+	golang.org/x/text v0.25.0
+)
+
+replace github.com/opsboard/opsboard/shared => ../shared

@@ -1,0 +1,458 @@
+// Package server is the search sidecar's HTTP face: POST /search (after a
+// cheap check that the index matches the store), POST /reindex, GET /stats
+// and GET /healthz, plus the background loop that keeps the index fresh.
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+	"github.com/opsboard/opsboard/sidecar-search/internal/embed"
+	"github.com/opsboard/opsboard/sidecar-search/internal/index"
+)
+
+// Limits of one ranking call.
+const (
+	MaxQueries   = 32
+	DefaultLimit = 10
+	MaxLimit     = 200
+	maxBody      = 1 << 20
+)
+
+// Config says where the store is and which embedder to use.
+type Config struct {
+	DataPath string        // the board's document; its journal sits beside it
+	Embedder string        // auto, model2vec or hash
+	ModelDir string        // model2vec model directory
+	Poll     time.Duration // how often the background loop checks the store (500ms)
+	Logger   *slog.Logger
+}
+
+// Server serves one in-memory index over one store.
+type Server struct {
+	cfg Config
+	log *slog.Logger
+	ix  *index.Index
+
+	life context.Context // Run's context: background re-reads live as long as it
+
+	emb  atomic.Pointer[embedderRef] // nil until the embedder is loaded
+	warm atomic.Bool                 // embedder loaded and warmed, first index built
+
+	refreshMu   sync.Mutex
+	stamp       atomic.Pointer[string] // store stamp the index reflects
+	failedStamp string                 // stamp whose load failed; not retried until it changes
+
+	statsMu sync.Mutex
+	stats   counters
+}
+
+type embedderRef struct{ e embed.Embedder }
+
+type counters struct {
+	Reloads       int64   `json:"reloads"`       // store reads after a stamp change
+	Rebuilds      int64   `json:"rebuilds"`      // reads that changed the digest or embedder (or forced)
+	LastEmbedded  int     `json:"lastEmbedded"`  // documents embedded by the last rebuild
+	EmbeddedTotal int64   `json:"embeddedTotal"` // documents embedded since start
+	StoreVersion  int64   `json:"storeVersion"`  // version of the store state indexed
+	LastRefreshMs float64 `json:"lastRefreshMs"` // duration of the last read and update
+	LastError     string  `json:"lastError"`     // why the last store read failed, "" when it did not
+}
+
+// New returns a server that is cold until Run warms its embedder.
+func New(cfg Config) *Server {
+	if cfg.Poll <= 0 {
+		cfg.Poll = 500 * time.Millisecond
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Server{cfg: cfg, log: cfg.Logger, ix: index.New()}
+}
+
+// Run loads and warms the embedder, builds the first index, then keeps the
+// index fresh until ctx ends. It fails only when the embedder cannot load.
+func (s *Server) Run(ctx context.Context) error {
+	s.life = ctx
+	e, err := embed.Select(s.cfg.Embedder, s.cfg.ModelDir, s.log)
+	if err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+	e.Embed(make([]float32, e.Dim()), "warm up") // first use pages the model in
+	s.emb.Store(&embedderRef{e})
+	if _, err := s.refresh(ctx, true); err != nil {
+		s.log.Warn("search.index", "err", err) // serve an empty index; the loop retries
+	}
+	s.warm.Store(true)
+	st := s.ix.Stats()
+	s.log.Info("search.ready", "embedder", e.Name(), "docs", total(st.Counts), "digest", st.Digest)
+	t := time.NewTicker(s.cfg.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if _, err := s.refresh(ctx, false); err != nil && ctx.Err() == nil {
+				s.log.Debug("search.refresh", "err", err)
+			}
+		}
+	}
+}
+
+func (s *Server) embedder() embed.Embedder {
+	if r := s.emb.Load(); r != nil {
+		return r.e
+	}
+	return nil
+}
+
+// freshWait is how long a search waits for the index to catch up with a
+// store that moved: a small store is re-read in milliseconds, so the write
+// is in this very search; a large one answers from the index as it was, in
+// time for the board's deadline, and the re-read goes on meanwhile.
+const freshWait = 400 * time.Millisecond
+
+// freshen brings the index up to the store, waiting at most freshWait.
+func (s *Server) freshen(ctx context.Context) {
+	if s.indexed(storefile.Stamp(s.cfg.DataPath)) {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := s.refresh(s.life, false); err != nil && s.life.Err() == nil {
+			s.log.Debug("search.refresh", "err", err) // rank on the last good index
+		}
+	}()
+	t := time.NewTimer(freshWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// refresh brings the index to the store when the store's stamp moved (or
+// always, when forced). An unchanged stamp costs two stat calls.
+func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) {
+	e := s.embedder()
+	if e == nil {
+		return index.Report{}, errors.New("embedder is not warm yet")
+	}
+	stamp := storefile.Stamp(s.cfg.DataPath)
+	if !force && s.indexed(stamp) {
+		return index.Report{}, nil
+	}
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	if !force && (s.indexed(stamp) || stamp == s.failedStamp) {
+		return index.Report{}, nil
+	}
+	t0 := time.Now()
+	d, err := storefile.Load(s.cfg.DataPath)
+	if err != nil {
+		s.failedStamp = stamp
+		s.noteError(err)
+		return index.Report{}, fmt.Errorf("read store: %w", err)
+	}
+	version, docs := d.Version, index.Docs(d)
+	d = nil // the documents carry what is indexed: let the store state go before embedding
+	rep, err := s.ix.Update(ctx, docs, e, force)
+	if err != nil {
+		return index.Report{}, err
+	}
+	s.stamp.Store(&stamp)
+	s.failedStamp = ""
+	took := time.Since(t0)
+	s.statsMu.Lock()
+	s.stats.Reloads++
+	if rep.Rebuilt {
+		s.stats.Rebuilds++
+		s.stats.LastEmbedded = rep.Embedded
+		s.stats.EmbeddedTotal += int64(rep.Embedded)
+	}
+	s.stats.StoreVersion = version
+	s.stats.LastRefreshMs = ms(took)
+	s.stats.LastError = ""
+	s.statsMu.Unlock()
+	if rep.Rebuilt {
+		s.log.Info("search.reindex", "docs", rep.Docs, "embedded", rep.Embedded, "removed", rep.Removed, "digest", rep.Digest, "took", took.Round(time.Millisecond))
+	}
+	return rep, nil
+}
+
+func (s *Server) indexed(stamp string) bool {
+	p := s.stamp.Load()
+	return p != nil && *p == stamp
+}
+
+func (s *Server) noteError(err error) {
+	s.statsMu.Lock()
+	changed := s.stats.LastError != err.Error()
+	s.stats.LastError = err.Error()
+	s.statsMu.Unlock()
+	if changed {
+		s.log.Warn("search.store", "err", err, "serving", "the last good index")
+	}
+}
+
+// Handler routes the sidecar's endpoints.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /search", s.search)
+	mux.HandleFunc("POST /reindex", s.reindex)
+	mux.HandleFunc("GET /stats", s.statsHandler)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	return loopbackOnly(mux)
+}
+
+// loopbackOnly refuses a request whose Host is not a loopback name, so a
+// web page cannot reach the index through DNS rebinding.
+func loopbackOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		host = strings.Trim(strings.ToLower(host), "[]")
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("host %q is not allowed: the search sidecar answers on loopback only", host)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// SearchRequest is the body of POST /search.
+type SearchRequest struct {
+	Queries         []string `json:"queries"`
+	Limit           int      `json:"limit,omitempty"`
+	Types           []string `json:"types,omitempty"`
+	Domain          string   `json:"domain,omitempty"`
+	Status          string   `json:"status,omitempty"`
+	IncludeArchived bool     `json:"includeArchived,omitempty"`
+}
+
+// SearchResponse is the answer of POST /search.
+type SearchResponse struct {
+	Engine        string        `json:"engine"` // always "semantic"
+	Embedder      string        `json:"embedder"`
+	Dim           int           `json:"dim"`
+	IndexedDigest string        `json:"indexedDigest"`
+	Docs          int           `json:"docs"`
+	TookMs        float64       `json:"tookMs"`
+	Results       []QueryResult `json:"results"`
+}
+
+// QueryResult is the ranking of one query, best first.
+type QueryResult struct {
+	Query string `json:"query"`
+	Hits  []Hit  `json:"hits"`
+}
+
+// Hit is one document and its cosine with the query.
+type Hit struct {
+	ID     string  `json:"id"`
+	Type   string  `json:"type"`
+	CaseID *string `json:"caseId"`
+	Cosine float64 `json:"cosine"`
+}
+
+type httpError struct {
+	code int
+	msg  string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func bad(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	e := s.embedder()
+	if e == nil || !s.warm.Load() {
+		fail(w, &httpError{http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet"})
+		return
+	}
+	var in SearchRequest
+	if err := decode(w, r, &in); err != nil {
+		fail(w, err)
+		return
+	}
+	queries, f, limit, err := parse(in)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s.freshen(r.Context())
+	res, digest, err := s.ix.Search(r.Context(), queries, f, limit, e)
+	if err != nil {
+		fail(w, &httpError{http.StatusServiceUnavailable, err.Error()})
+		return
+	}
+	out := SearchResponse{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(s.ix.Stats().Counts), Results: make([]QueryResult, len(queries))}
+	for i, q := range queries {
+		hits := make([]Hit, len(res[i]))
+		for j, h := range res[i] {
+			hits[j] = Hit{ID: h.ID, Type: h.Type, Cosine: round6(h.Cosine)}
+			if h.CaseID != "" {
+				c := h.CaseID
+				hits[j].CaseID = &c
+			}
+		}
+		out.Results[i] = QueryResult{Query: q, Hits: hits}
+	}
+	out.TookMs = ms(time.Since(t0))
+	writeJSON(w, http.StatusOK, out)
+}
+
+// parse applies the request rules: the first 32 queries, trimmed, empties
+// dropped; limit defaults to 10 and is clamped to 1..200; types, domain and
+// status must be values the board knows.
+func parse(in SearchRequest) ([]string, index.Filter, int, error) {
+	var f index.Filter
+	qs := in.Queries
+	if len(qs) > MaxQueries {
+		qs = qs[:MaxQueries]
+	}
+	var queries []string
+	for _, q := range qs {
+		if q = strings.TrimSpace(q); q != "" {
+			queries = append(queries, q)
+		}
+	}
+	if len(queries) == 0 {
+		return nil, f, 0, bad("field 'queries' must hold at least one non-empty query")
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	limit = min(max(limit, 1), MaxLimit)
+	for _, t := range in.Types {
+		if !slices.Contains(index.Types, t) {
+			return nil, f, 0, bad("field 'types' holds %q; allowed: %s", t, strings.Join(index.Types, ", "))
+		}
+		if f.Types == nil {
+			f.Types = map[string]bool{}
+		}
+		f.Types[t] = true
+	}
+	if in.Domain != "" && !slices.Contains(wire.Domains, in.Domain) {
+		return nil, f, 0, bad("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	}
+	if in.Status != "" && !slices.Contains(wire.Lanes, in.Status) {
+		return nil, f, 0, bad("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
+	}
+	f.Domain, f.Status, f.IncludeArchived = in.Domain, in.Status, in.IncludeArchived
+	return queries, f, limit, nil
+}
+
+func (s *Server) reindex(w http.ResponseWriter, r *http.Request) {
+	t0 := time.Now()
+	if !s.warm.Load() {
+		fail(w, &httpError{http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet"})
+		return
+	}
+	rep, err := s.refresh(r.Context(), true)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "docs": rep.Docs, "embedded": rep.Embedded, "removed": rep.Removed, "digest": rep.Digest, "tookMs": ms(time.Since(t0))})
+}
+
+func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
+	st := s.ix.Stats()
+	s.statsMu.Lock()
+	c := s.stats
+	s.statsMu.Unlock()
+	name := "none"
+	if e := s.embedder(); e != nil {
+		name = e.Name()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"embedder": name, "dim": embed.Dim, "warm": s.warm.Load(), "digest": st.Digest,
+		"docs": st.Counts, "total": total(st.Counts), "idMapSize": st.Slots,
+		"reloads": c.Reloads, "rebuilds": c.Rebuilds, "lastEmbedded": c.LastEmbedded, "embeddedTotal": c.EmbeddedTotal,
+		"storeVersion": c.StoreVersion, "lastRefreshMs": c.LastRefreshMs, "lastError": c.LastError,
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	e := s.embedder()
+	if e == nil || !s.warm.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "warming up: the embedder is not loaded yet"})
+		return
+	}
+	st := s.ix.Stats()
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "embedder": e.Name(), "docs": total(st.Counts), "digest": st.Digest})
+}
+
+func total(counts map[string]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
+
+func round6(x float32) float64 { return math.Round(float64(x)*1e6) / 1e6 }
+
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", maxBody)}
+		}
+		return bad("read body: %v", err)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return bad("the body must be a JSON object: %v", err)
+	}
+	return nil
+}
+
+func fail(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	var he *httpError
+	if errors.As(err, &he) {
+		code = he.code
+	}
+	writeJSON(w, code, map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		code = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\":%q}\n", "encode response: "+err.Error())
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
