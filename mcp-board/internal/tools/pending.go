@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/mcp-board/internal/render"
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// proposalVerbs are the verbs the approval queue commits, each through the
+// route of the same name.
+func proposalVerbs() []string {
+	return []string{"update_case", "update_cases", "set_parent", "archive", "restore", "delete", "merge", "create_case", "update_reminder", "update_event"}
+}
+
+func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("propose",
+		mcp.WithDescription("Propose a change for the person's approval instead of making it. Use it when the change would override a human's manual action (get_case lists them) or the person should decide. The payload is exactly the body of the verb's route, plus id where the route has one: update_case {id, ...fields}, update_cases {ids, patch}, set_parent {id, parentId}, archive {id}, restore {id}, delete {id}, merge {id, targetId}, create_case {title, ...}, update_reminder {id, ...fields}, update_event {id, ...fields}. The board checks it now, so a proposal that could never apply is refused."),
+		mcp.WithString("verb", mcp.Required(), mcp.Description("What to do."), mcp.Enum(proposalVerbs()...)),
+		mcp.WithObject("payload", mcp.Required(), mcp.Description("The route's body for the verb (see above)."), mcp.AdditionalProperties(true)),
+		mcp.WithString("summary", mcp.Required(), mcp.Description("One line the person reads: what and why."), mcp.MinLength(1)),
+		additive(notIdempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		verb, summary, payload := a.str("verb"), a.text("summary"), a.object("payload")
+		if a.err != nil {
+			return "", a.err
+		}
+		raw, err := json.Marshal(payload)
+		if err != nil {
+			return "", fmt.Errorf("payload: %w", err)
+		}
+		ans, err := c.Propose(ctx, wire.ProposalCreate{Verb: verb, Payload: raw, Summary: summary})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Proposed %s; it waits for the person's approval (list_pending shows it).", render.ProposalLine(ans.Proposal)), nil
+	})
+}
+
+func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("list_pending",
+		mcp.WithDescription("List the proposals awaiting the person's approval, oldest first, each with whether its target changed since it was proposed."),
+		limitArg(),
+		readOnly(),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		limit := a.intOr("limit", 50)
+		if a.err != nil {
+			return "", a.err
+		}
+		items, err := c.Pending(ctx)
+		if err != nil {
+			return "", err
+		}
+		if len(items) == 0 {
+			return "No proposals are pending.", nil
+		}
+		n := min(limit, len(items))
+		lines := make([]string, 0, n+1)
+		for _, it := range items[:n] {
+			lines = append(lines, pendingLine(it))
+		}
+		if m := render.More(n, len(items), "raise limit"); m != "" {
+			lines = append(lines, m)
+		}
+		return strings.Join(lines, "\n"), nil
+	})
+}
+
+func pendingLine(it wire.PendingItem) string {
+	s := render.ProposalLine(it.Proposal)
+	for _, t := range it.Targets {
+		switch {
+		case t.Gone:
+			s += " - " + t.ID + " is gone (approval would fail: reject it)"
+		case len(t.ChangedFields) > 0:
+			s += " - " + t.ID + " changed since: " + strings.Join(t.ChangedFields, ",")
+		case t.ChangedSince:
+			s += " - " + t.ID + " changed since"
+		}
+	}
+	return s
+}
+
+func approvePending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("approve_pending",
+		mcp.WithDescription("Approve a pending proposal: it is committed through its verb's route with the proposer's attribution. Only when the person asked for it: the approval queue is their decision. Check list_pending for changes since the proposal first."),
+		required("id", "Proposal id, e.g. PROP-2."),
+		expectedArg(),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id, expected := a.str("id"), a.expected()
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.Approve(ctx, id, wire.ProposalDecision{ExpectedVersion: expected})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Approved and committed %s", render.ProposalLine(ans.Proposal)), nil
+	})
+}
+
+func rejectPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("reject_pending",
+		mcp.WithDescription("Reject a pending proposal: it is discarded and nothing is committed. Only when the person asked for it, or to withdraw your own proposal."),
+		required("id", "Proposal id, e.g. PROP-2."),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.Reject(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		return "Rejected " + render.ProposalLine(ans.Proposal), nil
+	})
+}

@@ -1,0 +1,138 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/mcp-board/internal/render"
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+func getPriorities(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("get_priorities",
+		mcp.WithDescription("The person's priorities: starred nodes as `id - [tier] - title - [lane]` (initiatives first, then workstreams, then cases), then priority notes in their own words as `PRI-id - text`, highest first."),
+		readOnly(),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		if a.err != nil {
+			return "", a.err
+		}
+		p, err := c.Priorities(ctx)
+		if err != nil {
+			return "", err
+		}
+		return render.Priorities(p), nil
+	})
+}
+
+func addPriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("add_priority",
+		mcp.WithDescription("Add a priority note in the person's own words. Check get_priorities first so you do not add one that is already there."),
+		mcp.WithString("text", mcp.Required(), mcp.Description("The priority, non-empty."), mcp.MinLength(1)),
+		mcp.WithNumber("position", mcp.Description("Rank: smaller means higher priority; omitted sorts last.")),
+		additive(notIdempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		in := wire.PriorityCreate{Text: a.text("text"), Position: a.num("position")}
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.CreatePriority(ctx, in)
+		if err != nil {
+			return "", err
+		}
+		return "Added " + priorityLine(ans.Priority), nil
+	})
+}
+
+func priorityLine(p wire.Priority) string {
+	s := fmt.Sprintf("%s - %s", p.ID, p.Text)
+	if p.Position != nil {
+		s += " (position " + strconv.FormatFloat(*p.Position, 'g', -1, 64) + ")"
+	}
+	return s
+}
+
+func updatePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("update_priority",
+		mcp.WithDescription("Edit a priority note's text or position. Passing neither is an error. "+manualRule),
+		required("id", "Priority note id, e.g. PRI-2."),
+		mcp.WithString("text", mcp.Description("New text (non-empty)."), mcp.MinLength(1)),
+		mcp.WithNumber("position", mcp.Description("New rank: smaller means higher priority.")),
+		expectedArg(),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		p := wire.PriorityPatch{Text: a.optStr("text"), ExpectedVersion: a.expected()}
+		if pos := a.num("position"); pos != nil {
+			raw, err := json.Marshal(*pos)
+			if err != nil {
+				return "", fmt.Errorf("position: %w", err)
+			}
+			p.Position = wire.Some(json.RawMessage(raw))
+		}
+		if a.err != nil {
+			return "", a.err
+		}
+		if !p.Text.Set && !p.Position.Set {
+			return "", errors.New("nothing to update: pass text or position")
+		}
+		ans, err := c.PatchPriority(ctx, id, p)
+		if err != nil {
+			return "", err
+		}
+		return "Updated " + priorityLine(ans.Priority), nil
+	})
+}
+
+func removePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("remove_priority",
+		mcp.WithDescription("Remove a priority note for good."),
+		required("id", "Priority note id, e.g. PRI-2."),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		if a.err != nil {
+			return "", a.err
+		}
+		if _, err := c.DeletePriority(ctx, id); err != nil {
+			return "", err
+		}
+		return "Removed priority note " + id + ".", nil
+	})
+}
+
+func setStarred(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("set_starred",
+		mcp.WithDescription("Star or unstar a node (any tier); starred nodes lead get_priorities. "+manualRule),
+		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithBoolean("starred", mcp.Required(), mcp.Description("true stars, false unstars.")),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id, star := a.str("id"), a.optBool("starred")
+		if a.err != nil {
+			return "", a.err
+		}
+		if !star.Set {
+			return "", errors.New("starred is required: true or false")
+		}
+		ans, err := c.PatchCase(ctx, id, wire.CasePatch{Starred: star})
+		if err != nil {
+			return "", err
+		}
+		word := "Unstarred"
+		if ans.Case.Starred {
+			word = "Starred"
+		}
+		return fmt.Sprintf("%s %s - %s", word, ans.Case.ID, ans.Case.Title), nil
+	})
+}

@@ -1,0 +1,258 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/mcp-board/internal/render"
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+const reminderFirst = "Before creating, call search (several queries: the entity name and the topic) and get_tree: set caseId on a strong match and omit it only when nothing matches; update an existing reminder instead of duplicating it. Call list_labels before passing labels."
+
+func reminderStatusArg(desc string) mcp.ToolOption {
+	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.ReminderStatuses...))
+}
+
+func reminderTasks(desc string, withID bool) mcp.ToolOption {
+	props := map[string]any{
+		"title": prop("string", "Checklist row title (a row with an empty title is dropped)."),
+		"done":  prop("boolean", "Row done (default false)."),
+	}
+	if withID {
+		props["id"] = prop("string", "Id of an existing row, e.g. REM-3-T1, to keep it; omit for a new row.")
+	}
+	return mcp.WithArray("tasks", mcp.Description(desc), objectItems(props, "title"))
+}
+
+func reminderTaskInputs(a *args) []wire.ReminderTaskInput {
+	var out []wire.ReminderTaskInput
+	for _, o := range a.objects("tasks") {
+		ta := &args{m: o}
+		out = append(out, wire.ReminderTaskInput{ID: ta.str("id"), Title: ta.str("title"), Done: ta.boolOr("done", false)})
+		if ta.err != nil {
+			a.fail("tasks: %v", ta.err)
+		}
+	}
+	return out
+}
+
+func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("create_reminder",
+		mcp.WithDescription("Create a reminder: a lightweight nudge with optional labels and a short checklist. "+reminderFirst+" An exact match (same title and due date) is answered with the existing reminder instead of a second one."),
+		required("title", "What to be reminded of."),
+		optional("detail", "More detail."),
+		reminderStatusArg(reminderStatusDesc+" Default open."),
+		optional("dueAt", "When to be nudged: YYYY-MM-DD or an ISO datetime."),
+		domainArg(domainDesc),
+		optional("caseId", "Node it belongs to, e.g. CASE-12 (set it on a strong search match)."),
+		labelsArg(),
+		reminderTasks("Short checklist.", false),
+		additive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		in := wire.ReminderCreate{
+			Title: a.str("title"), Detail: a.text("detail"), Status: a.str("status"), DueAt: a.str("dueAt"),
+			Domain: a.str("domain"), CaseID: a.str("caseId"), Labels: a.strs("labels"), Tasks: reminderTaskInputs(a),
+			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+		}
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.CreateReminder(ctx, in)
+		if err != nil {
+			return "", err
+		}
+		if ans.Existing {
+			return fmt.Sprintf("Already existed, nothing created: %s\n%s has the same title and due date; the other fields you passed were not applied: use update_reminder %s to change them.", render.ReminderLine(ans.Reminder), ans.Reminder.ID, ans.Reminder.ID), nil
+		}
+		return "Created " + render.ReminderLine(ans.Reminder), nil
+	})
+}
+
+func listReminders(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("list_reminders",
+		mcp.WithDescription("List reminders, one line each with status, due date, done/total checklist rows, linked node and labels."),
+		reminderStatusArg("Only this status."),
+		optional("caseId", "Only reminders linked to this node."),
+		domainArg("Only this domain."),
+		limitArg(),
+		readOnly(),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		f := client.ReminderFilter{Status: a.str("status"), CaseID: a.str("caseId"), Domain: a.str("domain")}
+		limit := a.intOr("limit", 50)
+		if a.err != nil {
+			return "", a.err
+		}
+		rems, err := c.Reminders(ctx, f)
+		if err != nil {
+			return "", err
+		}
+		if len(rems) == 0 {
+			return "No reminders match.", nil
+		}
+		n := min(limit, len(rems))
+		lines := make([]string, 0, n+1)
+		for _, r := range rems[:n] {
+			lines = append(lines, render.ReminderLine(r))
+		}
+		if m := render.More(n, len(rems), "filter by status, caseId or domain, or raise limit"); m != "" {
+			lines = append(lines, m)
+		}
+		return strings.Join(lines, "\n"), nil
+	})
+}
+
+func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("get_reminder",
+		mcp.WithDescription("Read one reminder: its status, labels, checklist and linked emails (newest first)."),
+		required("id", "Reminder id, e.g. REM-3."),
+		readOnly(),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.Reminder(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		return render.Reminder(ans.Reminder, ans.Messages), nil
+	})
+}
+
+func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("update_reminder",
+		mcp.WithDescription("Update a reminder: only the fields you pass change. labels and tasks replace the whole list (keep a row by passing its id). Call list_labels before passing labels. "+manualRule),
+		required("id", "Reminder id, e.g. REM-3."),
+		optional("title", "New title."),
+		optional("detail", "New detail; \"\" clears it."),
+		reminderStatusArg(reminderStatusDesc),
+		optional("dueAt", "When to be nudged: YYYY-MM-DD or an ISO datetime; \"\" clears it."),
+		domainArg(domainDesc),
+		mcp.WithString("caseId", nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
+		labelsArg(),
+		reminderTasks("The whole checklist, in order.", true),
+		expectedArg(),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		p := wire.ReminderPatch{
+			Title: a.optStr("title"), Detail: a.optStr("detail"), Status: a.optStr("status"), DueAt: a.optStr("dueAt"),
+			Domain: a.optStr("domain"), CaseID: a.link("caseId"), Labels: a.optStrs("labels"), ExpectedVersion: a.expected(),
+		}
+		if a.has("tasks") {
+			tasks := reminderTaskInputs(a)
+			if tasks == nil {
+				tasks = []wire.ReminderTaskInput{}
+			}
+			p.Tasks = wire.Some(tasks)
+		}
+		if a.err != nil {
+			return "", a.err
+		}
+		if !p.Title.Set && !p.Detail.Set && !p.Status.Set && !p.DueAt.Set && !p.Domain.Set && !p.CaseID.Set && !p.Labels.Set && !p.Tasks.Set {
+			return "", errors.New("nothing to update: pass at least one field to change")
+		}
+		ans, err := c.PatchReminder(ctx, id, p)
+		if err != nil {
+			return "", err
+		}
+		return "Updated " + render.ReminderLine(ans.Reminder), nil
+	})
+}
+
+func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("complete_reminder",
+		mcp.WithDescription("Mark a reminder done (stamps completedAt; update_reminder status open reopens it)."),
+		required("id", "Reminder id, e.g. REM-3."),
+		additive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.PatchReminder(ctx, id, wire.ReminderPatch{Status: wire.Some("done")})
+		if err != nil {
+			return "", err
+		}
+		return "Completed " + render.ReminderLine(ans.Reminder), nil
+	})
+}
+
+func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("delete_reminder",
+		mcp.WithDescription("Delete a reminder for good (reminders are never archived); its linked emails stay, unlinked. To finish one, use complete_reminder; to drop one, consider update_reminder status dismissed."),
+		required("id", "Reminder id, e.g. REM-3."),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id := a.str("id")
+		if a.err != nil {
+			return "", a.err
+		}
+		if _, err := c.DeleteReminder(ctx, id); err != nil {
+			return "", err
+		}
+		return "Deleted reminder " + id + " permanently.", nil
+	})
+}
+
+func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("link_reminder",
+		mcp.WithDescription("Link a reminder to a node (any tier), or unlink it when caseId is null, \"\" or omitted."),
+		required("id", "Reminder id, e.g. REM-3."),
+		mcp.WithString("caseId", nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
+		destructive(idempotent),
+	)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id, link := a.str("id"), a.link("caseId")
+		if a.err != nil {
+			return "", a.err
+		}
+		if !link.Set {
+			link = wire.Null[string]()
+		}
+		ans, err := c.PatchReminder(ctx, id, wire.ReminderPatch{CaseID: link})
+		if err != nil {
+			return "", err
+		}
+		if ans.Reminder.CaseID == "" {
+			return "Unlinked " + render.ReminderLine(ans.Reminder), nil
+		}
+		return "Linked " + render.ReminderLine(ans.Reminder), nil
+	})
+}
+
+func linkReminderMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	opts := []mcp.ToolOption{
+		mcp.WithDescription("Record an email and link it to a reminder. It needs a subject, preview or body. To link an existing message, use update_message reminderId."),
+		required("id", "Reminder id, e.g. REM-3."),
+	}
+	opts = append(opts, messageArgs()...)
+	opts = append(opts, additive(notIdempotent))
+	tool := mcp.NewTool("link_reminder_message", opts...)
+	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+		id, in := a.str("id"), messageInput(a)
+		if a.err != nil {
+			return "", a.err
+		}
+		ans, err := c.AddReminderMessage(ctx, id, in)
+		if err != nil {
+			return "", err
+		}
+		if ans.Message == nil {
+			return "Linked a message to " + render.ReminderLine(ans.Reminder), nil
+		}
+		return fmt.Sprintf("Linked %s to %s", render.MessageLine(*ans.Message), ans.Reminder.ID), nil
+	})
+}

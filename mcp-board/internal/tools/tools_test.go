@@ -1,0 +1,288 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// wantTools is the tool list for the board server, family by family.
+func wantTools() map[string][]string {
+	return map[string][]string{
+		"cases": {"create_case", "get_case", "list_cases", "update_case", "update_cases", "archive_case", "restore_case", "delete_case", "merge_cases",
+			"add_task", "update_task", "complete_task", "delete_task", "add_note", "link_message", "update_message",
+			"create_initiative", "create_workstream", "set_parent", "regroup_cases", "get_tree", "list_initiatives", "propose", "list_pending"},
+		"reminders":  {"create_reminder", "list_reminders", "get_reminder", "update_reminder", "complete_reminder", "delete_reminder", "link_reminder", "link_reminder_message"},
+		"priorities": {"get_priorities", "add_priority", "update_priority", "remove_priority", "set_starred"},
+		"labels":     {"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle"},
+		"gestures":   {"approve_pending", "reject_pending", "list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
+		"search":     {"search"},
+	}
+}
+
+func testClient(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.New("http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func allTools(t *testing.T) (read, write []mcp.Tool) {
+	c := testClient(t)
+	for _, st := range ReadTools(c) {
+		read = append(read, st.Tool)
+	}
+	for _, st := range WriteTools(c) {
+		write = append(write, st.Tool)
+	}
+	return read, write
+}
+
+func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
+	var want []string
+	for _, names := range wantTools() {
+		want = append(want, names...)
+	}
+	read, write := allTools(t)
+	var got []string
+	for _, tl := range append(read, write...) {
+		got = append(got, tl.Name)
+	}
+	sort.Strings(want)
+	sort.Strings(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool names (-want +got):\n%s", diff)
+	}
+	if len(got) != 55 {
+		t.Errorf("%d tools, want 55", len(got))
+	}
+}
+
+func TestAnnotationsAreSetAndTruthful(t *testing.T) {
+	read, write := allTools(t)
+	check := func(tl mcp.Tool, readOnly bool) {
+		a := tl.Annotations
+		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+			t.Errorf("%s: an annotation is unset: %+v", tl.Name, a)
+			return
+		}
+		if *a.ReadOnlyHint != readOnly {
+			t.Errorf("%s: readOnlyHint %v, want %v", tl.Name, *a.ReadOnlyHint, readOnly)
+		}
+		if *a.OpenWorldHint {
+			t.Errorf("%s: openWorldHint true for a local board", tl.Name)
+		}
+		if readOnly && (*a.DestructiveHint || !*a.IdempotentHint) {
+			t.Errorf("%s: a read must be non-destructive and idempotent", tl.Name)
+		}
+		removes := strings.HasPrefix(tl.Name, "delete_") || strings.HasPrefix(tl.Name, "remove_") || strings.HasPrefix(tl.Name, "uninstall_") || strings.HasPrefix(tl.Name, "update_") || tl.Name == "archive_case"
+		if removes && !*a.DestructiveHint {
+			t.Errorf("%s: removes or overwrites data but is not marked destructive", tl.Name)
+		}
+		creates := strings.HasPrefix(tl.Name, "create_") || strings.HasPrefix(tl.Name, "add_") || strings.HasPrefix(tl.Name, "link_") && strings.HasSuffix(tl.Name, "message")
+		if creates && *a.DestructiveHint {
+			t.Errorf("%s: only adds but is marked destructive", tl.Name)
+		}
+	}
+	for _, tl := range read {
+		check(tl, true)
+	}
+	for _, tl := range write {
+		check(tl, false)
+	}
+	// The deduplicated creates are idempotent; the plain adds are not.
+	for _, tl := range write {
+		switch tl.Name {
+		case "create_case", "create_initiative", "create_workstream", "create_reminder", "create_label":
+			if !*tl.Annotations.IdempotentHint {
+				t.Errorf("%s deduplicates, so it is idempotent", tl.Name)
+			}
+		case "add_task", "add_note", "add_priority", "link_message", "link_reminder_message", "propose":
+			if *tl.Annotations.IdempotentHint {
+				t.Errorf("%s adds a record per call, so it is not idempotent", tl.Name)
+			}
+		}
+	}
+}
+
+// TestSchemasAreTyped checks what clients reject or models misuse: arrays
+// without items, required names that are not properties, untyped or
+// undescribed properties, unknown arguments allowed, and the enum sets.
+func TestSchemasAreTyped(t *testing.T) {
+	read, write := allTools(t)
+	enums := map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds, "color": wire.LabelColors}
+	for _, tl := range append(read, write...) {
+		s := tl.InputSchema
+		if tl.Description == "" {
+			t.Errorf("%s: no description", tl.Name)
+		}
+		if s.AdditionalProperties != false {
+			t.Errorf("%s: additionalProperties must be false so unknown arguments are refused", tl.Name)
+		}
+		for _, r := range s.Required {
+			if _, ok := s.Properties[r]; !ok {
+				t.Errorf("%s: required %q is not a property", tl.Name, r)
+			}
+		}
+		for name, raw := range s.Properties {
+			p := raw.(map[string]any)
+			if p["type"] == nil || p["description"] == nil {
+				t.Errorf("%s.%s: needs a type and a description", tl.Name, name)
+			}
+			checkItems(t, tl.Name+"."+name, p)
+			if want, ok := enums[name]; ok {
+				switch {
+				case strings.Contains(tl.Name, "reminder") && name == "status":
+					want = wire.ReminderStatuses
+				case tl.Name == "list_label_bundles" && name == "kind":
+					want = []string{"role", "life", "universal"}
+				}
+				if !slices.Equal(toStrings(p["enum"]), want) {
+					t.Errorf("%s.%s: enum %v, want %v", tl.Name, name, p["enum"], want)
+				}
+			}
+		}
+	}
+}
+
+// checkItems walks a property schema: every array declares its items.
+func checkItems(t *testing.T, path string, p map[string]any) {
+	t.Helper()
+	if p["type"] == "array" {
+		items, ok := p["items"].(map[string]any)
+		if !ok {
+			t.Errorf("%s: array without items", path)
+			return
+		}
+		checkItems(t, path+"[]", items)
+	}
+	if props, ok := p["properties"].(map[string]any); ok {
+		for name, raw := range props {
+			if sub, ok := raw.(map[string]any); ok {
+				checkItems(t, path+"."+name, sub)
+			}
+		}
+	}
+}
+
+// TestToolSnapshots keeps every tool's name, description, annotations and
+// input schema in testdata/tools/<name>.json, so any change to what the
+// agent sees is a deliberate diff. UPDATE_SNAPSHOTS=1 rewrites them.
+func TestToolSnapshots(t *testing.T) {
+	read, write := allTools(t)
+	dir := filepath.Join("testdata", "tools")
+	update := os.Getenv("UPDATE_SNAPSHOTS") == "1"
+	if update {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, tl := range append(read, write...) {
+		data, err := json.MarshalIndent(tl, "", "  ")
+		if err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		data = append(data, '\n')
+		path := filepath.Join(dir, tl.Name+".json")
+		seen[tl.Name+".json"] = true
+		if update {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: no snapshot (run with UPDATE_SNAPSHOTS=1): %v", tl.Name, err)
+			continue
+		}
+		if !bytes.Equal(want, data) {
+			t.Errorf("%s changed (run with UPDATE_SNAPSHOTS=1 if deliberate) (-snapshot +now):\n%s", tl.Name, cmp.Diff(string(want), string(data)))
+		}
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !seen[f.Name()] {
+			t.Errorf("snapshot %s belongs to no tool: remove it (UPDATE_SNAPSHOTS=1 does)", f.Name())
+		}
+	}
+}
+
+func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
+	tools := map[string]mcp.Tool{}
+	read, write := allTools(t)
+	for _, tl := range append(read, write...) {
+		tools[tl.Name] = tl
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string // "" means accepted
+	}{
+		{"create_case", map[string]any{"title": "x"}, ""},
+		{"create_case", map[string]any{}, "argument title is required"},
+		{"create_case", map[string]any{"title": 7}, "argument title must be a string, not 7"},
+		{"create_case", map[string]any{"title": "x", "lane": "done"}, "unknown argument lane: the accepted ones are domain, dueAt, eta, kind, labels, parentId, status, summary, tags, tasks, title, vaultLinks"},
+		{"create_case", map[string]any{"title": "x", "status": "finished"}, "argument status must be one of urgent, todo, in_progress, waiting_for_input, done, not \"finished\""},
+		{"create_case", map[string]any{"title": "x", "labels": "blocked"}, "argument labels must be an array, not the string \"blocked\""},
+		{"create_case", map[string]any{"title": "x", "labels": []any{"a", 2.0}}, "argument labels[1] must be a string, not 2"},
+		{"create_case", map[string]any{"title": "x", "tasks": []any{map[string]any{"detail": "d"}}}, "argument tasks[0].title is required"},
+		{"create_case", map[string]any{"title": "x", "tasks": []any{map[string]any{"title": "t", "owner": "me"}}}, "unknown argument owner in tasks[0]"},
+		{"set_parent", map[string]any{"id": "CASE-1", "parentId": nil}, ""},
+		{"set_parent", map[string]any{"id": "CASE-1"}, "argument parentId is required"},
+		{"get_case", map[string]any{"id": nil}, "argument id must not be null"},
+		{"list_cases", map[string]any{"limit": 2.5}, "argument limit must be an integer, not 2.5"},
+		{"list_cases", map[string]any{"limit": 0.0}, "argument limit must be at least 1, not 0"},
+		{"update_cases", map[string]any{"ids": []any{}, "status": "done"}, "argument ids needs at least 1 item(s)"},
+		{"search", map[string]any{"q": "x", "types": []any{"people"}}, "argument types[0] must be one of case, task, message, reminder, not \"people\""},
+		{"add_priority", map[string]any{"text": ""}, "argument text must not be empty"},
+		{"create_label", map[string]any{"title": "x", "color": "neon"}, "argument color must be one of amber"},
+		{"propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-1", "anything": true}, "summary": "s"}, ""},
+	} {
+		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
+			tl := tools[tc.tool]
+			called := false
+			h := validated(tl, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				called = true
+				return mcp.NewToolResultText("ok"), nil
+			})
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = tc.tool, tc.args
+			res, err := h(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Content[0].(mcp.TextContent).Text
+			if tc.want == "" {
+				if res.IsError || !called {
+					t.Errorf("refused: %s", text)
+				}
+				return
+			}
+			if !res.IsError || called || !strings.Contains(text, tc.want) {
+				t.Errorf("got %q (error %v, handler called %v), want an error containing %q", text, res.IsError, called, tc.want)
+			}
+		})
+	}
+}

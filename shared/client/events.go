@@ -1,0 +1,67 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// EventAnswer is the board's answer about one event.
+type EventAnswer struct {
+	Event    wire.Event `json:"event"`
+	Existing bool       `json:"existing"`
+	Version  int64      `json:"version"`
+}
+
+// EventFilter is the query of GET /api/events: From inclusive, To exclusive.
+type EventFilter struct {
+	From   string
+	To     string
+	CaseID string
+	Domain string
+}
+
+// Events lists calendar events.
+func (c *Client) Events(ctx context.Context, f EventFilter) ([]wire.Event, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"from": f.From, "to": f.To, "caseId": f.CaseID, "domain": f.Domain} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	var out struct {
+		Events []wire.Event `json:"events"`
+	}
+	err := c.do(ctx, http.MethodGet, "/api/events", q, nil, &out)
+	return out.Events, err
+}
+
+// Event reads one event.
+func (c *Client) Event(ctx context.Context, id string) (EventAnswer, error) {
+	var out EventAnswer
+	err := c.do(ctx, http.MethodGet, "/api/events/"+seg(id), nil, nil, &out)
+	return out, err
+}
+
+// CreateEvent adds an event.
+func (c *Client) CreateEvent(ctx context.Context, in wire.EventCreate) (EventAnswer, error) {
+	var out EventAnswer
+	err := c.do(ctx, http.MethodPost, "/api/events", nil, in, &out)
+	return out, err
+}
+
+// PatchEvent updates an event.
+func (c *Client) PatchEvent(ctx context.Context, id string, p wire.EventPatch) (EventAnswer, error) {
+	var out EventAnswer
+	err := c.do(ctx, http.MethodPatch, "/api/events/"+seg(id), nil, p, &out)
+	return out, err
+}
+
+// DeleteEvent removes an event.
+func (c *Client) DeleteEvent(ctx context.Context, id string) (int64, error) {
+	var out versionOnly
+	err := c.do(ctx, http.MethodDelete, "/api/events/"+seg(id), nil, nil, &out)
+	return out.Version, err
+}
