@@ -21,6 +21,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/web"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -106,6 +107,7 @@ func run(log *slog.Logger, args []string) error {
 		return err
 	}
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL})
+	web.Mount(router) // the page, for every path outside /api
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		st.Close()

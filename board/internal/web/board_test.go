@@ -1,0 +1,200 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// board is a real board on a loopback port: the store on a temp directory,
+// the /api routes and this page, wired as cmd/board wires them.
+type board struct {
+	t    testing.TB
+	URL  string
+	Path string // the store document
+	addr string
+	st   *store.Store
+	api  *api.API
+	srv  *http.Server
+}
+
+func startBoard(t testing.TB) *board {
+	t.Helper()
+	b := &board{t: t, Path: filepath.Join(t.TempDir(), "board.json"), addr: "127.0.0.1:0"}
+	b.start()
+	t.Cleanup(b.stop)
+	return b
+}
+
+func (b *board) start() {
+	b.t.Helper()
+	bundles, err := labels.Load()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(store.Config{
+		Path: b.Path, Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
+		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
+	})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet})
+	Mount(router)
+	var ln net.Listener
+	for i := 0; ; i++ { // a restart reuses the port, which may take a moment to free
+		ln, err = net.Listen("tcp", b.addr)
+		if err == nil || i == 50 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		st.Close()
+		b.t.Fatal(err)
+	}
+	b.addr = ln.Addr().String()
+	b.URL = "http://" + b.addr
+	b.st, b.api = st, a
+	b.srv = &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	b.srv.RegisterOnShutdown(a.Close)
+	go b.srv.Serve(ln)
+}
+
+// stop shuts the board down as a signal would: open streams are cut.
+func (b *board) stop() {
+	if b.srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	b.api.Close()
+	if err := b.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		b.t.Logf("shutdown: %v", err)
+	}
+	if err := b.st.Close(); err != nil {
+		b.t.Errorf("close store: %v", err)
+	}
+	b.srv = nil
+}
+
+// restart stops the board and starts it again on the same port and data.
+func (b *board) restart() {
+	b.t.Helper()
+	b.stop()
+	b.start()
+}
+
+// call sends a request to the API; as the agent's tools do, when agent is
+// set it carries x-actor: agent. It returns the decoded JSON body.
+func (b *board) call(method, path string, body any, agent bool) map[string]any {
+	b.t.Helper()
+	out, code, err := b.try(method, path, body, agent)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if code >= 300 {
+		b.t.Fatalf("%s %s: %d %v", method, path, code, out)
+	}
+	return out
+}
+
+func (b *board) try(method, path string, body any, agent bool) (map[string]any, int, error) {
+	var rd io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, 0, err
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, b.URL+path, rd)
+	if err != nil {
+		return nil, 0, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if agent {
+		req.Header.Set("x-actor", "agent")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out map[string]any
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, resp.StatusCode, fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+		}
+	}
+	return out, resp.StatusCode, nil
+}
+
+// cases lists the board's cases as records.
+func (b *board) cases() []wire.Case {
+	b.t.Helper()
+	var out struct {
+		Cases []wire.Case `json:"cases"`
+	}
+	b.decode("/api/cases?includeArchived=1", &out)
+	return out.Cases
+}
+
+func (b *board) decode(path string, v any) {
+	b.t.Helper()
+	resp, err := http.Get(b.URL + path)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// eventually retries check until it holds or the generous bound passes.
+func eventually(t testing.TB, what string, check func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !check() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting: %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func str(m map[string]any, path ...string) string {
+	var cur any = m
+	for _, p := range path {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return ""
+		}
+		cur = mm[p]
+	}
+	s, _ := cur.(string)
+	return s
+}

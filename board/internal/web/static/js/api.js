@@ -1,0 +1,60 @@
+// A thin client of /api. The page never stamps an actor: the board attributes
+// every write from here to the human.
+import { advance } from './live.js';
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, 'The board is not answering. Is it running?', null);
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!res.ok) {
+    const msg = (data && data.error) || `${method} ${path}: HTTP ${res.status}`;
+    throw new ApiError(res.status, msg, data);
+  }
+  // A write's answer carries the post-write version: surfaces showing older
+  // data refetch at once, even before the stream's event arrives.
+  if (method !== 'GET' && data && typeof data.version === 'number') advance(data.version);
+  return data;
+}
+
+export const api = {
+  get: (path) => request('GET', path),
+  post: (path, body) => request('POST', path, body === undefined ? {} : body),
+  patch: (path, body) => request('PATCH', path, body),
+  put: (path, body) => request('PUT', path, body),
+  del: (path) => request('DELETE', path),
+};
+
+// qs builds a query string from the set values of an object.
+export function qs(params) {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v === undefined || v === null || v === '' || v === false) continue;
+    u.set(k, v === true ? '1' : String(v));
+  }
+  const s = u.toString();
+  return s ? '?' + s : '';
+}
+
+export const enc = encodeURIComponent;

@@ -1,0 +1,184 @@
+// Words and dates as the page shows them.
+
+export const LANES = [
+  { id: 'urgent', name: 'Urgent' },
+  { id: 'todo', name: 'To do' },
+  { id: 'in_progress', name: 'In progress' },
+  { id: 'waiting_for_input', name: 'Waiting for input' },
+  { id: 'done', name: 'Done' },
+];
+export const laneName = (id) => (LANES.find((l) => l.id === id) || { name: id }).name;
+
+export const KINDS = [
+  { id: 'initiative', name: 'Initiative' },
+  { id: 'workstream', name: 'Workstream' },
+  { id: 'case', name: 'Case' },
+];
+export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: k }).name;
+
+export const ACTORS = ['human', 'agent', 'system'];
+export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
+
+export const CATEGORIES = ['status', 'tasks', 'notes', 'messages', 'events', 'reminders', 'hierarchy', 'labels', 'priority', 'lifecycle', 'edit'];
+
+const pad = (n) => String(n).padStart(2, '0');
+
+// isoDay is a Date's local calendar day as YYYY-MM-DD.
+export function isoDay(d) {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+// parseDay reads YYYY-MM-DD as a local date (not UTC midnight).
+export function parseDay(s) {
+  if (!s) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (m) return new Date(+m[1], +m[2] - 1, +m[3]);
+  const d = new Date(s);
+  return isNaN(d) ? null : d;
+}
+
+export function todayISO() { return isoDay(new Date()); }
+
+export function addDays(d, n) {
+  const x = new Date(d);
+  x.setDate(x.getDate() + n);
+  return x;
+}
+
+const dayFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const dayYearFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const longDayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
+
+// shortDate shows a date without the year when it is this year.
+export function shortDate(s) {
+  const d = parseDay(s);
+  if (!d) return s || '';
+  return d.getFullYear() === new Date().getFullYear() ? dayFmt.format(d) : dayYearFmt.format(d);
+}
+
+export function timeOf(s) {
+  const d = new Date(s);
+  return isNaN(d) ? '' : timeFmt.format(d);
+}
+
+// dueState tells how close a due date is: overdue, today, soon (2 days) or later.
+export function dueState(s) {
+  const d = parseDay(s);
+  if (!d) return '';
+  const day = new Date(d.getFullYear(), d.getMonth(), d.getDate());
+  const now = new Date();
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const diff = Math.round((day - today) / 86400000);
+  if (diff < 0) return 'overdue';
+  if (diff === 0) return 'today';
+  if (diff <= 2) return 'soon';
+  return 'later';
+}
+
+export function dueLabel(s) {
+  const st = dueState(s);
+  if (st === 'today') return 'Today';
+  const d = parseDay(s);
+  if (d && st === 'soon') {
+    const diff = Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()) - new Date(new Date().toDateString())) / 86400000);
+    if (diff === 1) return 'Tomorrow';
+  }
+  return shortDate(s);
+}
+
+// relTime is "3 min ago", "yesterday", or a date.
+export function relTime(s) {
+  const d = new Date(s);
+  if (isNaN(d)) return '';
+  const sec = Math.round((Date.now() - d.getTime()) / 1000);
+  if (sec < 45) return 'just now';
+  if (sec < 3600) return `${Math.round(sec / 60)} min ago`;
+  if (sec < 86400 && isoDay(d) === todayISO()) return `${Math.round(sec / 3600)} h ago`;
+  if (isoDay(d) === isoDay(addDays(new Date(), -1))) return 'yesterday ' + timeFmt.format(d);
+  return shortDate(isoDay(d));
+}
+
+// dayHeading names a day for the grouped feeds.
+export function dayHeading(day) {
+  if (day === todayISO()) return 'Today';
+  if (day === isoDay(addDays(new Date(), -1))) return 'Yesterday';
+  const d = parseDay(day);
+  return d ? longDayFmt.format(d) : day;
+}
+
+// verbText turns an activity verb into words.
+export function verbText(verb) {
+  const words = {
+    created: 'created',
+    archived: 'archived',
+    restored: 'restored',
+    status_changed: 'moved',
+    title_changed: 'renamed',
+    summary_changed: 'edited the summary of',
+    domain_changed: 'changed the domain of',
+    eta_changed: 'changed the ETA of',
+    due_changed: 'changed the due date of',
+    tags_changed: 'retagged',
+    labels_changed: 'relabeled',
+    vault_links_changed: 'changed vault links of',
+    starred: 'starred',
+    unstarred: 'unstarred',
+    position_changed: 'reordered',
+    kind_changed: 'changed the tier of',
+    parent_changed: 'regrouped',
+    child_detached: 'detached a child from',
+    child_adopted: 'adopted a child into',
+    merged_into: 'merged',
+    merged_from: 'merged another case into',
+    task_added: 'added a task to',
+    task_completed: 'completed a task on',
+    task_reopened: 'reopened a task on',
+    task_updated: 'edited a task on',
+    task_deleted: 'deleted a task from',
+    note_added: 'added a note to',
+    message_linked: 'linked an email to',
+    message_unlinked: 'unlinked an email from',
+    event_linked: 'linked an event to',
+    event_unlinked: 'unlinked an event from',
+    event_updated: 'updated an event on',
+    reminder_linked: 'linked a reminder to',
+    reminder_unlinked: 'unlinked a reminder from',
+    reminder_completed: 'completed a reminder on',
+    reminder_updated: 'updated a reminder on',
+  };
+  return words[verb] || String(verb || '').replace(/_/g, ' ');
+}
+
+// prettyDetail makes an activity detail read well: "todo → done" as lane names.
+export function prettyDetail(verb, detail) {
+  // Edits of a text field name the field, which the verb already says.
+  if (!detail || ['summary_changed', 'eta_changed', 'due_changed', 'vault_links_changed', 'position_changed'].includes(verb)) return '';
+  if (verb === 'domain_changed') return detail === 'life' ? 'to Life' : 'to Work';
+  if (verb === 'status_changed') {
+    return detail.split(' → ').map(laneName).join(' → ');
+  }
+  return detail;
+}
+
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many || one + 's'}`;
+}
+
+// categoryOf groups activity verbs the way the board's Activity feed does.
+export function categoryOf(verb) {
+  const v = String(verb || '');
+  if (v === 'status_changed') return 'status';
+  if (v.startsWith('task_')) return 'tasks';
+  if (v.startsWith('note_')) return 'notes';
+  if (v.startsWith('message_')) return 'messages';
+  if (v.startsWith('event_')) return 'events';
+  if (v.startsWith('reminder_')) return 'reminders';
+  if (['kind_changed', 'parent_changed', 'child_detached', 'child_adopted'].includes(v) || v.startsWith('merged_')) return 'hierarchy';
+  if (v === 'labels_changed') return 'labels';
+  if (v === 'starred' || v === 'unstarred') return 'priority';
+  if (['created', 'archived', 'restored'].includes(v)) return 'lifecycle';
+  return 'edit';
+}
+
+export const categoryName = (c) => (c ? c[0].toUpperCase() + c.slice(1) : '');

@@ -1,0 +1,240 @@
+// The live-change stream. One EventSource('/api/stream') for the page; every
+// surface subscribes and refetches when the version advances past the one it
+// last saw. There is no polling: after a board restart the stream reconnects
+// and the page re-syncs from /api/health's version.
+import { useEffect, useRef, useState, useCallback } from 'preact/hooks';
+
+let latest = 0;
+let source = null;
+let retry = 1000;
+let status = 'connecting';
+const subs = new Set();
+const statusSubs = new Set();
+
+function notify(v, force) {
+  for (const fn of [...subs]) {
+    try { fn(v, force); } catch (e) { console.warn('live subscriber', e); }
+  }
+}
+
+// advance records a version seen in the stream or in a write's answer.
+export function advance(v) {
+  if (typeof v !== 'number' || !(v > latest)) return;
+  latest = v;
+  notify(v, false);
+}
+
+export function latestVersion() { return latest; }
+
+function setStatus(s) {
+  if (s === status) return;
+  status = s;
+  for (const fn of [...statusSubs]) fn(s);
+}
+
+export function onStatus(fn) {
+  statusSubs.add(fn);
+  return () => statusSubs.delete(fn);
+}
+
+export function liveStatus() { return status; }
+
+// resync asks the board where it stands; a version that went backwards (a
+// board started on other data) forces every surface to refetch.
+async function resync() {
+  try {
+    const res = await fetch('/api/health', { headers: { Accept: 'application/json' } });
+    const h = await res.json();
+    for (const fn of [...healthSubs]) fn(h);
+    if (typeof h.version !== 'number') return;
+    if (h.version < latest) {
+      latest = h.version;
+      notify(h.version, true);
+    } else {
+      advance(h.version);
+    }
+  } catch {
+    /* the stream's own reconnect will bring us back here */
+  }
+}
+
+const healthSubs = new Set();
+export function onHealth(fn) {
+  healthSubs.add(fn);
+  return () => healthSubs.delete(fn);
+}
+export const refreshHealth = resync;
+
+export function connect() {
+  if (source) return;
+  const es = new EventSource('/api/stream');
+  source = es;
+  es.addEventListener('change', (e) => {
+    let v;
+    try { v = JSON.parse(e.data).version; } catch { return; }
+    advance(v);
+    if (healthSubs.size) checkHealthSoon();
+  });
+  // A board that reports a change of health (a hand edit that does not
+  // parse, or its repair) on the stream is heard at once.
+  es.addEventListener('health', () => resync());
+  es.addEventListener('open', () => {
+    retry = 1000;
+    setStatus('live');
+    resync();
+  });
+  es.addEventListener('error', () => {
+    setStatus('reconnecting');
+    // The browser retries a dropped stream by itself; a refused one (an
+    // error answer while the board restarts) is closed for good, so open a
+    // new one after a growing pause.
+    if (es.readyState === EventSource.CLOSED) {
+      es.close();
+      source = null;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    }
+  });
+}
+
+// A page left for another (or kept in the back-forward cache) gives its
+// stream back at once: a browser allows only a few connections per host, and
+// a stream that outlives its page would starve the next page's requests.
+addEventListener('pagehide', () => {
+  if (source) {
+    source.close();
+    source = null;
+  }
+});
+addEventListener('pageshow', (e) => {
+  if (e.persisted) connect();
+});
+
+let healthTimer = 0;
+function checkHealthSoon() {
+  clearTimeout(healthTimer);
+  healthTimer = setTimeout(resync, 300);
+}
+
+export function subscribe(fn) {
+  subs.add(fn);
+  return () => subs.delete(fn);
+}
+
+function versionOf(data) {
+  return data && typeof data.version === 'number' ? data.version : latest;
+}
+
+// createLoader runs load() at most once at a time and again only when the
+// board moved past the version the last answer reflected, so a burst of
+// change events costs one or two requests, not one each.
+function createLoader(load, apply) {
+  const s = { gen: 0, seen: -1, wanted: -1, busy: false };
+  const run = async () => {
+    if (s.busy) return;
+    s.busy = true;
+    const g = s.gen;
+    let ok = false;
+    let data;
+    let error;
+    try {
+      data = await load();
+      ok = true;
+    } catch (e) {
+      error = e;
+    }
+    if (g !== s.gen) return; // superseded by a reset
+    s.busy = false;
+    // A failed load waits for the next change rather than retrying in a loop.
+    s.seen = ok ? versionOf(data) : Math.max(s.seen, s.wanted);
+    apply(ok, data, error);
+    if (s.wanted > s.seen) run();
+  };
+  return {
+    reset() {
+      s.gen++;
+      s.busy = false;
+      s.seen = -1;
+      run();
+    },
+    notify(v, force) {
+      if (force) return this.reset();
+      if (v > s.wanted) s.wanted = v;
+      if (!s.busy && v > s.seen) run();
+      return undefined;
+    },
+    dispose() {
+      s.gen++;
+    },
+  };
+}
+
+// useLive loads data with loader() and loads it again whenever the board's
+// version moves past the version the data came with. loader returns an object
+// whose `version` is the board version it reflects; deps are the values it
+// reads, as for useEffect.
+export function useLive(loader, deps) {
+  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const current = useRef(loader);
+  current.current = loader;
+  const ref = useRef(null);
+  useEffect(() => {
+    const l = createLoader(() => current.current(), (ok, data, error) =>
+      setState((st) => (ok ? { data, error: null, loading: false } : { data: st.data, error, loading: false })));
+    ref.current = l;
+    setState((st) => (st.loading ? st : { ...st, loading: true }));
+    l.reset();
+    const off = subscribe((v, force) => l.notify(v, force));
+    return () => {
+      off();
+      l.dispose();
+    };
+  }, deps);
+  const reload = useCallback(() => ref.current && ref.current.reset(), []);
+  return { ...state, reload };
+}
+
+export function useLiveStatus() {
+  const [s, set] = useState(status);
+  useEffect(() => onStatus(set), []);
+  return s;
+}
+
+// resource is data several surfaces share (the case list, the catalog, the
+// counters): one fetch per version for all of them, live while anyone uses it.
+export function resource(loader) {
+  let state = { data: null, error: null, loading: true };
+  let l = null;
+  let off = null;
+  const subs = new Set();
+  const set = (st) => {
+    state = st;
+    for (const fn of [...subs]) fn(st);
+  };
+  const reload = () => l && l.reset();
+  return {
+    reload,
+    get: () => state,
+    use() {
+      const [st, setSt] = useState(state);
+      useEffect(() => {
+        subs.add(setSt);
+        setSt(state);
+        if (!l) {
+          l = createLoader(loader, (ok, data, error) => set(ok ? { data, error: null, loading: false } : { data: state.data, error, loading: false }));
+          off = subscribe((v, force) => l.notify(v, force));
+          l.reset();
+        }
+        return () => {
+          subs.delete(setSt);
+          if (!subs.size && l) {
+            off();
+            l.dispose();
+            l = null;
+          }
+        };
+      }, []);
+      return { ...st, reload };
+    },
+  };
+}

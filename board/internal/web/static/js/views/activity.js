@@ -1,0 +1,75 @@
+// Activity: the feed across cases, with reminder and event lifecycle rows,
+// grouped by day and filtered by actor and category.
+import { html, Icon, ActorBadge, Problem, Spinner, Empty, Segmented } from '../ui.js';
+import { api, enc, qs } from '../api.js';
+import { useLive } from '../live.js';
+import { setQuery } from '../router.js';
+import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
+
+export function ActivityPage({ route }) {
+  const actor = route.query.get('actor') || '';
+  const category = route.query.get('category') || '';
+  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: 400 })), [actor, category]);
+  const rows = (data && data.activity) || [];
+  const days = [];
+  for (const r of rows) {
+    const day = isoDay(new Date(r.ts));
+    if (!days.length || days[days.length - 1].day !== day) days.push({ day, rows: [] });
+    days[days.length - 1].rows.push(r);
+  }
+  return html`<section class="page page-narrow" aria-labelledby="page-title">
+    <header class="page-head"><div class="page-title-row"><h1 id="page-title">Activity</h1></div>
+      <div class="filters">
+        <${Segmented} label="Filter by actor" value=${actor} onChange=${(v) => setQuery({ actor: v || null })}
+          options=${[{ value: '', label: 'Everyone' }, { value: 'human', label: 'You' }, { value: 'agent', label: 'Agent' }, { value: 'system', label: 'System' }]} />
+        <select aria-label="Filter by category" value=${category} onChange=${(e) => setQuery({ category: e.target.value || null })}>
+          <option value="">All categories</option>
+          ${CATEGORIES.map((c) => html`<option value=${c}>${categoryName(c)}</option>`)}
+        </select>
+      </div>
+    </header>
+    <${Problem} error=${error} what="The activity feed" />
+    ${loading && !data ? html`<${Spinner} />` : null}
+    ${data && !rows.length ? html`<${Empty} icon="activity" title="Nothing yet">${actor || category ? 'No activity matches these filters.' : 'Changes to the board, by you or the agent, show up here.'}</${Empty}>` : null}
+    ${days.map((g) => html`<section class="feed-day" key=${g.day} aria-label=${dayHeading(g.day)}>
+      <h2 class="section-title">${dayHeading(g.day)} <span class="count">${g.rows.length}</span></h2>
+      <ol class="feed">${g.rows.map((r, i) => html`<${Row} key=${i} r=${r} />`)}</ol>
+    </section>`)}
+  </section>`;
+}
+
+// Reminder and event rows name their record in the detail, as
+// "REM-2 Pay quarterly VAT" or "EVT-3 Auditor kickoff call (2026-11-25)".
+const RECORD_VERBS = {
+  reminder_created: 'created the reminder',
+  reminder_completed: 'completed the reminder',
+  reminder_linked: 'linked the reminder',
+  reminder_unlinked: 'unlinked the reminder',
+  reminder_updated: 'updated the reminder',
+  event_created: 'added the event',
+  event_linked: 'linked the event',
+  event_unlinked: 'unlinked the event',
+  event_updated: 'updated the event',
+};
+
+function Row({ r }) {
+  const cat = r.category || categoryOf(r.verb);
+  const caseId = r.caseId || r.CaseID;
+  const icon = { status: 'board', tasks: 'checkCircle', notes: 'note', messages: 'mail', events: 'calendar', reminders: 'bell', hierarchy: 'layers', labels: 'bookmark', priority: 'star', lifecycle: 'sparkle' }[cat] || 'edit';
+  const caseLink = r.caseTitle && caseId ? html`<button type="button" class="linkish strong" onClick=${() => setQuery({ case: caseId })}>${r.caseTitle}</button>` : null;
+  const rec = RECORD_VERBS[r.verb] && /^((?:REM|EVT)-\d+)\s+(.*?)(?:\s+\((\d{4}-\d{2}-\d{2})\))?$/.exec(r.detail || '');
+  let body;
+  if (rec) {
+    const [, id, title, date] = rec;
+    const href = id.startsWith('REM-') ? '/reminders?id=' + enc(id) : '/calendar' + (date ? '?d=' + date : '');
+    body = html`<span>${RECORD_VERBS[r.verb]}</span> <a class="strong" href=${href}>${title || id}</a>
+      ${caseLink ? html`<span class="muted"> ${r.verb.endsWith('unlinked') ? 'from' : r.verb.endsWith('linked') ? 'to' : 'on'} </span>${caseLink}` : null}`;
+  } else {
+    body = html`<span>${verbText(r.verb)}</span> ${caseLink}${r.detail ? html`<span class="muted"> · ${prettyDetail(r.verb, r.detail)}</span>` : null}`;
+  }
+  return html`<li class="feed-row">
+    <span class=${'feed-icon cat-' + cat} aria-hidden="true"><${Icon} name=${icon} size=${14} /></span>
+    <div class="feed-main"><${ActorBadge} actor=${r.actor} /> ${body}</div>
+    <time datetime=${r.ts} title=${new Date(r.ts).toLocaleString()}>${timeOf(r.ts)}</time>
+  </li>`;
+}

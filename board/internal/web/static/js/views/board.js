@@ -1,0 +1,356 @@
+// My Issues: the five-lane kanban, its filters, quick add, clean, saved views
+// and new-from-template. Every gesture calls the route the agent's verb uses.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { html, Icon, TierBadge, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
+import { api, enc } from '../api.js';
+import { LANES, laneName, plural } from '../format.js';
+import { dragStart } from '../dnd.js';
+import { setQuery, hrefWith, navigate } from '../router.js';
+import { useCases, useCatalog, toast, fail, confirmDialog, promptDialog, prefs, views, overlay } from '../state.js';
+import { Strategy } from './strategy.js';
+
+// Filters read from the address, so a saved view or a shared link restores them.
+export function readFilters(query) {
+  return {
+    q: query.get('q') || '',
+    domain: query.get('domain') || '',
+    label: query.get('label') || '',
+    starred: query.get('starred') === '1',
+  };
+}
+
+export function matches(c, f, byLabel) {
+  if (f.domain && (c.domain || 'work') !== f.domain) return false;
+  if (f.label && !(c.labels || []).includes(f.label)) return false;
+  if (f.starred && !c.starred) return false;
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    const hay = [c.id, c.title, c.summary, ...(c.tags || []), ...(c.labels || []).map((id) => (byLabel[id] || {}).title || id)]
+      .join(' ')
+      .toLowerCase();
+    if (!needle.split(/\s+/).every((w) => hay.includes(w))) return false;
+  }
+  return true;
+}
+
+// orderKey places a card in its lane: its manual position when it has one,
+// otherwise its creation time in seconds, so every card has a place and a
+// drop needs one write (a position between its new neighbours).
+export function orderKey(c) {
+  if (typeof c.position === 'number') return c.position;
+  const t = Date.parse(c.createdAt);
+  return isNaN(t) ? 0 : t / 1000;
+}
+
+export function sortLane(list) {
+  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || a.id.localeCompare(b.id));
+}
+
+// positionAt is the position for a card dropped at index of a lane's other cards.
+export function positionAt(others, index) {
+  const prev = others[index - 1];
+  const next = others[index];
+  if (!prev && !next) return undefined;
+  if (!prev) return orderKey(next) - 1;
+  if (!next) return orderKey(prev) + 1;
+  return (orderKey(prev) + orderKey(next)) / 2;
+}
+
+// The operational or strategy toggle lives in /api/prefs as `view`.
+export function boardMode(data) {
+  const p = (data && data.prefs) || {};
+  return p.view === 'strategy' ? 'strategy' : 'operational';
+}
+
+export async function setBoardMode(mode) {
+  navigate(hrefWith(mode === 'strategy' ? '/strategy' : '/board', {}));
+  try {
+    await api.patch('/api/prefs', { view: mode });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export function BoardPage({ route }) {
+  const p = prefs.use();
+  const saved = views.use();
+  const f = readFilters(route.query);
+  const viewId = route.query.get('view');
+  const view = viewId && ((saved.data && saved.data.views) || []).find((v) => v.id === viewId);
+  let mode = route.path === '/strategy' ? 'strategy' : route.path === '/board' ? 'operational' : boardMode(p.data);
+  return html`<section class="page page-board" aria-labelledby="page-title">
+    <header class="page-head">
+      <div class="page-title-row">
+        <h1 id="page-title">My Issues</h1>
+        <${Segmented} label="Board mode" value=${mode} onChange=${setBoardMode}
+          options=${[{ value: 'operational', label: 'Operational', icon: 'board' }, { value: 'strategy', label: 'Strategy', icon: 'tree' }]} />
+        ${view ? html`<span class="pill view-pill"><${Icon} name="bookmark" size=${12} />${view.name}</span>` : null}
+        <div class="grow"></div>
+        <${NewCaseButtons} mode=${mode} filters=${f} />
+      </div>
+      <${FilterBar} filters=${f} mode=${mode} />
+    </header>
+    ${mode === 'strategy' ? html`<${Strategy} filters=${f} />` : html`<${Kanban} filters=${f} />`}
+  </section>`;
+}
+
+function NewCaseButtons({ mode, filters }) {
+  return html`<div class="btn-row">
+    <button type="button" class="btn" onClick=${() => overlay.set({ kind: 'template', filters })}>
+      <${Icon} name="template" size=${15} />From template</button>
+    <button type="button" class="btn btn-primary" onClick=${() => overlay.set({ kind: 'newcase', filters, mode })}>
+      <${Icon} name="plus" size=${15} />New ${mode === 'strategy' ? 'node' : 'case'}</button>
+  </div>`;
+}
+
+function FilterBar({ filters: f, mode }) {
+  const { labels } = useCatalog();
+  const { list } = useCases();
+  const used = new Set(list.flatMap((c) => c.labels || []));
+  const shown = labels.filter((l) => used.has(l.id) || l.id === f.label);
+  const active = f.q || f.domain || f.label || f.starred;
+  const [text, setText] = useState(f.q);
+  const timer = useRef(0);
+  const input = useRef(null);
+  // A saved view or the back button changes the filter: show it, unless the
+  // person is typing in the field right now.
+  useEffect(() => {
+    if (document.activeElement !== input.current) setText(f.q);
+  }, [f.q]);
+  const onText = (v) => {
+    setText(v);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setQuery({ q: v.trim() || null, view: null }, { replace: true }), 150);
+  };
+  const save = async () => {
+    const name = await promptDialog({ title: 'Save this view', label: 'Name', placeholder: 'e.g. Urgent work', ok: 'Save view' });
+    if (!name) return;
+    try {
+      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, mode } });
+      const v = res && (res.view || res);
+      toast(`Saved view “${name}”`, 'ok');
+      if (v && v.id) setQuery({ view: v.id }, { replace: true });
+      views.reload();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  return html`<div class="filters" role="search" aria-label="Filter cases">
+    <label class="search-field"><${Icon} name="search" size=${15} />
+      <input ref=${input} type="search" placeholder="Filter cases" aria-label="Filter by text" value=${text} onInput=${(e) => onText(e.target.value)} /></label>
+    <select aria-label="Filter by domain" value=${f.domain} onChange=${(e) => setQuery({ domain: e.target.value || null, view: null })}>
+      <option value="">All domains</option><option value="work">Work</option><option value="life">Life</option>
+    </select>
+    <select aria-label="Filter by label" value=${f.label} onChange=${(e) => setQuery({ label: e.target.value || null, view: null })}>
+      <option value="">All labels</option>
+      ${shown.map((l) => html`<option key=${l.id} value=${l.id}>${l.title}</option>`)}
+    </select>
+    <button type="button" class=${'btn btn-toggle' + (f.starred ? ' on' : '')} aria-pressed=${f.starred ? 'true' : 'false'}
+      onClick=${() => setQuery({ starred: f.starred ? null : '1', view: null })}><${Icon} name="star" size=${14} filled=${f.starred} />Starred</button>
+    ${active ? html`<button type="button" class="btn btn-ghost" onClick=${() => { setText(''); setQuery({ q: null, domain: null, label: null, starred: null, view: null }); }}>Clear</button>` : null}
+    <div class="grow"></div>
+    <button type="button" class="btn btn-ghost" onClick=${save}><${Icon} name="bookmark" size=${14} />Save view</button>
+  </div>`;
+}
+
+function Kanban({ filters }) {
+  const { list, byId, error, loading } = useCases();
+  const { byId: byLabel } = useCatalog();
+  const scroller = useRef(null);
+  const lanes = useMemo(() => {
+    const out = {};
+    for (const l of LANES) out[l.id] = [];
+    for (const c of list) {
+      if (!matches(c, filters, byLabel)) continue;
+      (out[c.status] || out.todo).push(c);
+    }
+    for (const k of Object.keys(out)) out[k] = sortLane(out[k]);
+    return out;
+  }, [list, filters, byLabel]);
+  if (error && !list.length) return html`<${Problem} error=${error} what="The case list" />`;
+  if (loading && !list.length) return html`<${Spinner} />`;
+
+  const drop = (c) => async ({ zone, index }) => {
+    const lane = zone.dataset.lane;
+    const others = lanes[lane].filter((x) => x.id !== c.id);
+    const patch = {};
+    if (lane !== c.status) patch.status = lane;
+    const pos = positionAt(others, index);
+    if (pos !== undefined && (lane !== c.status || pos !== orderKey(c))) patch.position = pos;
+    if (!Object.keys(patch).length) return;
+    try {
+      await api.patch(`/api/cases/${enc(c.id)}`, patch);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  return html`<div class="kanban" ref=${scroller}>
+    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters}
+      onDragCard=${(e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: drop(c) })} />`)}
+  </div>`;
+}
+
+function Lane({ lane, cards, byId, filters, onDragCard }) {
+  const [adding, setAdding] = useState(false);
+  const clean = async () => {
+    const ids = cards.map((c) => c.id);
+    const ok = await confirmDialog({
+      title: `Clean ${plural(ids.length, 'done case')}?`,
+      message: `This permanently removes the ${plural(ids.length, 'done case')} in view and their linked emails (an email also linked to a reminder is kept). A backup copy of the board is kept on disk.`,
+      ok: 'Clean',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      const res = await api.post('/api/cases/clean', { ids });
+      toast(`Cleaned ${plural((res.removed || ids).length, 'case')}${res.messagesRemoved ? ` and ${plural(res.messagesRemoved, 'email')}` : ''}`, 'ok');
+    } catch (e) {
+      fail(e);
+    }
+  };
+  return html`<section class=${'lane lane-' + lane.id} aria-label=${lane.name}>
+    <header class="lane-head">
+      <span class="lane-dot" aria-hidden="true"></span>
+      <h2>${lane.name}</h2><span class="count" aria-label=${plural(cards.length, 'case')}>${cards.length}</span>
+      <div class="grow"></div>
+      ${lane.id === 'done' && cards.length ? html`<button type="button" class="btn btn-ghost btn-sm" onClick=${clean} title="Permanently remove the done cases in view">Clean</button>` : null}
+      <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
+    </header>
+    <div class="lane-body" data-lane=${lane.id} data-scroll-y>
+      ${cards.map((c) => html`<${Card} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
+      ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
+      ${adding ? html`<${QuickAdd} lane=${lane} filters=${filters} onClose=${() => setAdding(false)} />`
+        : html`<button type="button" class="lane-add" onClick=${() => setAdding(true)}><${Icon} name="plus" size=${14} />Add case</button>`}
+    </div>
+  </section>`;
+}
+
+function QuickAdd({ lane, filters, onClose }) {
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const input = useRef(null);
+  useEffect(() => { if (!busy && input.current) input.current.focus(); }, [busy]);
+  const submit = async (e) => {
+    e.preventDefault();
+    const t = title.trim();
+    if (!t) return onClose();
+    setBusy(true);
+    try {
+      const body = { title: t, status: lane.id };
+      if (filters.domain) body.domain = filters.domain;
+      if (filters.label) body.labels = [filters.label];
+      if (filters.starred) body.starred = true;
+      await api.post('/api/cases', body);
+      setTitle('');
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="quick-add" onSubmit=${submit}>
+    <input autofocus aria-label=${'New case title in ' + lane.name} placeholder="Case title, then Enter" value=${title} disabled=${busy}
+      ref=${input}
+      onInput=${(e) => setTitle(e.target.value)} onKeyDown=${(e) => { if (e.key === 'Escape') onClose(); }}
+      onBlur=${() => { if (!title.trim()) onClose(); }} />
+    <div class="quick-add-row"><button type="submit" class="btn btn-primary btn-sm" disabled=${busy}>Add</button>
+      <button type="button" class="btn btn-ghost btn-sm" onClick=${onClose}>Cancel</button></div>
+  </form>`;
+}
+
+export async function toggleStar(c) {
+  try {
+    await api.patch(`/api/cases/${enc(c.id)}`, { starred: !c.starred });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export async function archiveCase(c) {
+  try {
+    await api.del(`/api/cases/${enc(c.id)}`);
+    toast(`Moved “${c.title}” to Trash`, 'info', { label: 'Undo', run: () => restoreCase(c) });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export async function restoreCase(c) {
+  try {
+    await api.post(`/api/cases/${enc(c.id)}/restore`);
+    toast(`Restored “${c.title}”`, 'ok');
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export async function moveCase(c, lane) {
+  try {
+    await api.patch(`/api/cases/${enc(c.id)}`, { status: lane });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export async function renameCase(c, title) {
+  try {
+    await api.patch(`/api/cases/${enc(c.id)}`, { title });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+function Card({ c, parent, onDrag }) {
+  const [editing, setEditing] = useState(false);
+  const ref = useRef(null);
+  const tasks = c.tasks || [];
+  const doneTasks = tasks.filter((t) => t.completedAt).length;
+  const open = () => setQuery({ case: c.id });
+  const laneIdx = LANES.findIndex((l) => l.id === c.status);
+  const onKey = (e) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter') { e.preventDefault(); open(); }
+    else if (e.key === 'e' || e.key === 'F2') { e.preventDefault(); setEditing(true); }
+    else if (e.key === 's') { e.preventDefault(); toggleStar(c); }
+    else if (e.key === '[' && laneIdx > 0) { e.preventDefault(); moveCase(c, LANES[laneIdx - 1].id); }
+    else if (e.key === ']' && laneIdx < LANES.length - 1) { e.preventDefault(); moveCase(c, LANES[laneIdx + 1].id); }
+    else if (e.key === 'Delete' || e.key === 'Backspace') { e.preventDefault(); archiveCase(c); }
+  };
+  return html`<article class=${'card' + (c.starred ? ' starred' : '')} data-card data-id=${c.id} ref=${ref} tabindex="0"
+    aria-label=${`${c.title}, ${laneName(c.status)}`}
+    onPointerDown=${(e) => !editing && onDrag(e, c, ref.current)} onClick=${() => !editing && open()} onKeyDown=${onKey}>
+    <div class="card-top">
+      <span class="drag-handle" data-drag-handle aria-hidden="true"><${Icon} name="grip" size=${14} /></span>
+      <${TierBadge} kind=${c.kind} />
+      <div class="grow"></div>
+      <button type="button" class="icon-btn hover-only" aria-label=${'Rename ' + c.title} title="Rename (E)"
+        onClick=${(e) => { e.stopPropagation(); setEditing(true); }}><${Icon} name="edit" size=${13} /></button>
+      <button type="button" class=${'icon-btn star' + (c.starred ? ' on' : ' hover-only')} aria-pressed=${c.starred ? 'true' : 'false'}
+        aria-label=${c.starred ? 'Unstar ' + c.title : 'Star ' + c.title} title=${c.starred ? 'Unstar' : 'Star'}
+        onClick=${(e) => { e.stopPropagation(); toggleStar(c); }}><${Icon} name="star" size=${14} filled=${c.starred} /></button>
+      <${Menu} label=${'Actions for ' + c.title} items=${[
+        { label: 'Open', icon: 'external', onSelect: open },
+        { label: 'Rename', icon: 'edit', hint: 'E', onSelect: () => setEditing(true) },
+        { label: c.starred ? 'Unstar' : 'Star', icon: 'star', hint: 'S', onSelect: () => toggleStar(c) },
+        { heading: 'Move to' },
+        ...LANES.filter((l) => l.id !== c.status).map((l) => ({ label: l.name, icon: 'chevronRight', onSelect: () => moveCase(c, l.id) })),
+        { heading: '' },
+        { label: 'Move to Trash', icon: 'archive', danger: true, onSelect: () => archiveCase(c) },
+      ]} />
+    </div>
+    ${editing
+      ? html`<${EditField} value=${c.title} label="Case title" className="card-title-input"
+          onSave=${(t) => { setEditing(false); renameCase(c, t); }} onCancel=${() => { setEditing(false); ref.current && ref.current.focus(); }} />`
+      : html`<h3 class="card-title">${c.title}</h3>`}
+    <${Labels} ids=${c.labels} max=${3} />
+    <div class="card-meta">
+      ${tasks.length ? html`<span class=${'tasks' + (doneTasks === tasks.length ? ' all-done' : '')} title=${`${doneTasks} of ${tasks.length} tasks done`}>
+        <${Icon} name="checkCircle" size=${13} />${doneTasks}/${tasks.length}</span>` : null}
+      <${Due} at=${c.dueAt} done=${c.status === 'done'} />
+      ${c.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
+      ${c.parentId ? html`<span class="parent" title=${'Part of ' + (parent ? parent.title : c.parentId)}><${Icon} name="layers" size=${12} /><span>${parent ? parent.title : c.parentId}</span></span>` : null}
+      <span class="card-id">${c.id}</span>
+    </div>
+  </article>`;
+}
+

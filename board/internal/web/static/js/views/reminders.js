@@ -1,0 +1,201 @@
+// Reminders: nudges by status with due dates, a checklist, labels and linked
+// emails; complete, dismiss, reopen, edit, delete.
+import { useEffect, useState } from 'preact/hooks';
+import { html, Icon, Modal, CaseSelect, LabelPicker, Labels, Due, Menu, Problem, Spinner, Empty } from '../ui.js';
+import { api, enc } from '../api.js';
+import { useLive } from '../live.js';
+import { setQuery } from '../router.js';
+import { useCases, fail, toast, confirmDialog } from '../state.js';
+import { relTime, shortDate, dueState, plural } from '../format.js';
+
+const rpath = (id) => `/api/reminders/${enc(id)}`;
+
+async function patchReminder(r, body) {
+  try {
+    await api.patch(rpath(r.id), body);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+function byDue(a, b) {
+  return String(a.dueAt || '9999').localeCompare(String(b.dueAt || '9999')) || String(a.createdAt).localeCompare(String(b.createdAt));
+}
+
+export function RemindersPage({ route }) {
+  const { data, error, loading } = useLive(() => api.get('/api/reminders'), []);
+  const mail = useLive(() => api.get('/api/messages'), []);
+  const mailCount = {};
+  for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
+  const [editing, setEditing] = useState(null);
+  const [showClosed, setShowClosed] = useState(false);
+  const focus = route.query.get('id');
+  useEffect(() => {
+    if (!focus || !data) return;
+    const el = document.getElementById('rem-' + focus);
+    if (el) {
+      el.scrollIntoView({ block: 'center' });
+      el.focus();
+    }
+  }, [focus, !!data]);
+  const list = (data && data.reminders) || [];
+  const open = list.filter((r) => r.status === 'open').sort(byDue);
+  const overdue = open.filter((r) => r.dueAt && dueState(r.dueAt) === 'overdue');
+  const upcoming = open.filter((r) => !overdue.includes(r));
+  const done = list.filter((r) => r.status === 'done').sort((a, b) => String(b.completedAt).localeCompare(String(a.completedAt)));
+  const dismissed = list.filter((r) => r.status === 'dismissed').sort(byDue);
+  return html`<section class="page page-narrow" aria-labelledby="page-title">
+    <header class="page-head"><div class="page-title-row">
+      <h1 id="page-title">Reminders</h1><span class="count">${open.length} open</span>
+      <div class="grow"></div>
+      <button type="button" class="btn btn-primary" onClick=${() => setEditing({})}><${Icon} name="plus" size=${15} />New reminder</button>
+    </div></header>
+    <${Problem} error=${error} what="Reminders" />
+    ${loading && !data ? html`<${Spinner} />` : null}
+    ${data && !list.length ? html`<${Empty} icon="bell" title="No reminders">A reminder is a light nudge with a due date: renew the passport, follow up with the vendor.</${Empty}>` : null}
+    ${overdue.length ? html`<${Group} title="Overdue" tone="danger" list=${overdue} focus=${focus} onEdit=${setEditing} mail=${mailCount} />` : null}
+    ${upcoming.length ? html`<${Group} title=${overdue.length ? 'Upcoming' : 'Open'} list=${upcoming} focus=${focus} onEdit=${setEditing} mail=${mailCount} />` : null}
+    ${done.length || dismissed.length ? html`<button type="button" class="btn btn-ghost section-toggle" aria-expanded=${showClosed ? 'true' : 'false'} onClick=${() => setShowClosed(!showClosed)}>
+      <${Icon} name=${showClosed ? 'chevronDown' : 'chevronRight'} size=${14} />${done.length} done · ${dismissed.length} dismissed</button>` : null}
+    ${showClosed || (focus && [...done, ...dismissed].some((r) => r.id === focus)) ? html`
+      ${done.length ? html`<${Group} title="Done" list=${done} focus=${focus} onEdit=${setEditing} mail=${mailCount} />` : null}
+      ${dismissed.length ? html`<${Group} title="Dismissed" list=${dismissed} focus=${focus} onEdit=${setEditing} mail=${mailCount} />` : null}` : null}
+    ${editing ? html`<${ReminderEditor} value=${editing} onClose=${() => setEditing(null)} />` : null}
+  </section>`;
+}
+
+function Group({ title, list, tone, focus, onEdit, mail }) {
+  return html`<section class="group" aria-label=${title}>
+    <h2 class=${'section-title' + (tone ? ' tone-' + tone : '')}>${title} <span class="count">${list.length}</span></h2>
+    <ul class="reminders">${list.map((r) => html`<${ReminderRow} key=${r.id} r=${r} focused=${focus === r.id} onEdit=${onEdit} mails=${mail[r.id] || 0} />`)}</ul>
+  </section>`;
+}
+
+function ReminderRow({ r, focused, onEdit, mails: mailN }) {
+  const { byId } = useCases();
+  const [mails, setMails] = useState(null);
+  const tasks = r.tasks || [];
+  const doneTasks = tasks.filter((t) => t.done).length;
+  const toggleTask = (t) => patchReminder(r, { tasks: tasks.map((x) => ({ id: x.id, title: x.title, done: x.id === t.id ? !x.done : x.done })) });
+  const showMail = async () => {
+    if (mails) return setMails(null);
+    try {
+      const d = await api.get(rpath(r.id));
+      setMails(d.messages || []);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const del = async () => {
+    const ok = await confirmDialog({ title: `Delete “${r.title}”?`, message: 'The reminder is removed for good. Linked emails stay in the Inbox.', ok: 'Delete', danger: true });
+    if (ok) {
+      try {
+        await api.del(rpath(r.id));
+      } catch (e) {
+        fail(e);
+      }
+    }
+  };
+  const linked = r.caseId && byId[r.caseId];
+  return html`<li id=${'rem-' + r.id} tabindex="-1" class=${'reminder status-' + r.status + (focused ? ' focused' : '')}>
+    <button type="button" class=${'check-circle' + (r.status === 'done' ? ' on' : '')} aria-label=${r.status === 'done' ? 'Reopen ' + r.title : 'Complete ' + r.title}
+      aria-pressed=${r.status === 'done' ? 'true' : 'false'} onClick=${() => patchReminder(r, { status: r.status === 'done' ? 'open' : 'done' })}><${Icon} name="check" size=${13} /></button>
+    <div class="reminder-main">
+      <div class="reminder-title-row">
+        <button type="button" class="reminder-title linkish" onClick=${() => onEdit(r)}>${r.title}</button>
+        <${Due} at=${r.dueAt} done=${r.status !== 'open'} />
+        ${r.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
+      </div>
+      ${r.detail ? html`<p class="reminder-detail">${r.detail}</p>` : null}
+      <div class="reminder-meta">
+        <${Labels} ids=${r.labels} />
+        ${r.caseId ? html`<button type="button" class="parent linkish" onClick=${() => setQuery({ case: r.caseId })}><${Icon} name="layers" size=${12} /><span>${linked ? linked.title : r.caseId}</span></button>` : null}
+        ${tasks.length ? html`<span class="tasks" title="Checklist">${doneTasks}/${tasks.length}</span>` : null}
+        ${mailN ? html`<button type="button" class="btn btn-ghost btn-xs" aria-expanded=${mails ? 'true' : 'false'} onClick=${showMail}><${Icon} name="mail" size=${12} />${plural(mailN, 'email')}</button>` : null}
+        ${r.status === 'done' && r.completedAt ? html`<span class="muted small">Done ${relTime(r.completedAt)}</span>` : null}
+      </div>
+      ${tasks.length ? html`<ul class="checklist">${tasks.map((t) => html`<li key=${t.id}><label>
+        <input type="checkbox" checked=${t.done} onChange=${() => toggleTask(t)} /><span class=${t.done ? 'struck' : ''}>${t.title}</span></label></li>`)}</ul>` : null}
+      ${mails ? html`<ul class="mail-list compact">${mails.length ? mails.map((m) => html`<li key=${m.id} class="mail"><a class="mail-row" href=${'/inbox?m=' + enc(m.id)}>
+        <span class="mail-from">${m.from}</span><span class="mail-subject">${m.subject || '(no subject)'}</span>
+        <time class="mail-date">${m.receivedAt ? shortDate(m.receivedAt.slice(0, 10)) : ''}</time></a></li>`) : html`<li class="muted small">No linked emails.</li>`}</ul>` : null}
+    </div>
+    <${Menu} label=${'Actions for ' + r.title} items=${[
+      { label: 'Edit', icon: 'edit', onSelect: () => onEdit(r) },
+      r.status !== 'done' ? { label: 'Complete', icon: 'check', onSelect: () => patchReminder(r, { status: 'done' }) } : { label: 'Reopen', icon: 'restore', onSelect: () => patchReminder(r, { status: 'open' }) },
+      r.status === 'open' ? { label: 'Dismiss', icon: 'x', onSelect: () => patchReminder(r, { status: 'dismissed' }) } : null,
+      r.status === 'dismissed' ? { label: 'Reopen', icon: 'restore', onSelect: () => patchReminder(r, { status: 'open' }) } : null,
+      { label: 'Delete', icon: 'trash', danger: true, onSelect: del },
+    ]} />
+  </li>`;
+}
+
+// ReminderEditor creates a reminder (value without id) or edits one.
+export function ReminderEditor({ value, onClose }) {
+  const { list } = useCases();
+  const isNew = !value.id;
+  const [f, setF] = useState({
+    title: value.title || '', detail: value.detail || '', dueAt: (value.dueAt || '').slice(0, 10), caseId: value.caseId || '',
+    domain: value.domain || '', labels: value.labels || [], tasks: (value.tasks || []).map((t) => ({ ...t })),
+  });
+  const [newTask, setNewTask] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
+  const save = async (e) => {
+    e.preventDefault();
+    if (!f.title.trim()) return;
+    setBusy(true);
+    const tasks = [...f.tasks, ...(newTask.trim() ? [{ title: newTask.trim(), done: false }] : [])].filter((t) => t.title.trim());
+    try {
+      if (isNew) {
+        const body = { title: f.title.trim() };
+        if (f.detail.trim()) body.detail = f.detail.trim();
+        if (f.dueAt) body.dueAt = f.dueAt;
+        if (f.caseId) body.caseId = f.caseId;
+        if (f.domain) body.domain = f.domain;
+        if (f.labels.length) body.labels = f.labels;
+        if (tasks.length) body.tasks = tasks.map((t) => ({ title: t.title, done: !!t.done }));
+        await api.post('/api/reminders', body);
+        toast(`Added reminder “${body.title}”`, 'ok');
+      } else {
+        const body = {};
+        if (f.title.trim() !== value.title) body.title = f.title.trim();
+        if (f.detail !== (value.detail || '')) body.detail = f.detail || null;
+        if (f.dueAt !== (value.dueAt || '').slice(0, 10)) body.dueAt = f.dueAt || null;
+        if (f.caseId !== (value.caseId || '')) body.caseId = f.caseId || null;
+        if (f.domain !== (value.domain || '')) body.domain = f.domain || null;
+        if (JSON.stringify(f.labels) !== JSON.stringify(value.labels || [])) body.labels = f.labels;
+        const rows = tasks.map((t) => (t.id ? { id: t.id, title: t.title, done: !!t.done } : { title: t.title, done: !!t.done }));
+        if (JSON.stringify(rows) !== JSON.stringify((value.tasks || []).map((t) => ({ id: t.id, title: t.title, done: !!t.done })))) body.tasks = rows;
+        if (Object.keys(body).length) await api.patch(rpath(value.id), body);
+      }
+      onClose();
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const taskRow = (t, i) => html`<li key=${t.id || 'n' + i} class="check-edit">
+    <input type="checkbox" aria-label=${'Done: ' + t.title} checked=${!!t.done} onChange=${(e) => setF({ ...f, tasks: f.tasks.map((x, j) => (j === i ? { ...x, done: e.target.checked } : x)) })} />
+    <input aria-label="Checklist item" value=${t.title} onInput=${(e) => setF({ ...f, tasks: f.tasks.map((x, j) => (j === i ? { ...x, title: e.target.value } : x)) })} />
+    <button type="button" class="icon-btn icon-btn-sm" aria-label=${'Remove ' + t.title} onClick=${() => setF({ ...f, tasks: f.tasks.filter((_, j) => j !== i) })}><${Icon} name="x" size=${13} /></button>
+  </li>`;
+  return html`<${Modal} title=${isNew ? 'New reminder' : 'Edit reminder'} onClose=${onClose} labelledBy="reminder-title"
+    footer=${html`<div class="grow"></div><button type="button" class="btn" onClick=${onClose}>Cancel</button>
+      <button type="submit" form="reminder-form" class="btn btn-primary" disabled=${busy || !f.title.trim()}>${isNew ? 'Add reminder' : 'Save'}</button>`}>
+    <form id="reminder-form" class="form-grid" onSubmit=${save}>
+      <label class="field span2"><span>Title</span><input autofocus required value=${f.title} onInput=${set('title')} placeholder="Renew the parking permit" /></label>
+      <label class="field"><span>Due</span><input type="date" value=${f.dueAt} onInput=${set('dueAt')} /></label>
+      <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
+      <label class="field span2"><span>Detail</span><textarea rows="2" value=${f.detail} onInput=${set('detail')}></textarea></label>
+      <div class="field span2"><span>Labels</span><${LabelPicker} value=${f.labels} onChange=${(labels) => setF({ ...f, labels })} /></div>
+      <div class="field span2"><span>Checklist</span>
+        <ul class="checklist-edit">${f.tasks.map(taskRow)}
+          <li class="check-edit"><${Icon} name="plus" size=${14} /><input aria-label="New checklist item" placeholder="Add an item" value=${newTask} onInput=${(e) => setNewTask(e.target.value)}
+            onKeyDown=${(e) => { if (e.key === 'Enter') { e.preventDefault(); if (newTask.trim()) { setF({ ...f, tasks: [...f.tasks, { title: newTask.trim(), done: false }] }); setNewTask(''); } } }} /></li>
+        </ul></div>
+      <label class="field span2"><span>Linked case</span><${CaseSelect} label="Linked case" value=${f.caseId} cases=${list} none="Not linked" onChange=${(v) => setF({ ...f, caseId: v || '' })} /></label>
+    </form>
+  </${Modal}>`;
+}
