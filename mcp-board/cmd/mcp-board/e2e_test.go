@@ -31,14 +31,14 @@ func wantTools() []string {
 // which build on each other's records in order.
 type world struct {
 	board *clienttest.Board
-	s     *session
+	s     *clienttest.Session
 	ids   map[string]string // name -> id minted along the way
 	used  map[string]bool   // tools called successfully at least once
 }
 
 func (w *world) ok(t *testing.T, name string, args map[string]any, want ...string) string {
 	t.Helper()
-	out := w.s.ok(t, name, args, want...)
+	out := w.s.OK(t, name, args, want...)
 	w.used[name] = true
 	return out
 }
@@ -56,11 +56,11 @@ func (w *world) caseOf(t *testing.T, id string) client.CaseDetail {
 func TestEndToEnd(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
-	w := &world{board: board, s: startSession(t, bin, board.URL), ids: map[string]string{}, used: map[string]bool{}}
+	w := &world{board: board, s: clienttest.StartSession(t, bin, board.URL, server), ids: map[string]string{}, used: map[string]bool{}}
 
 	t.Run("tools are listed", func(t *testing.T) {
 		var got []string
-		for _, tl := range w.s.tools(t) {
+		for _, tl := range w.s.Tools(t) {
 			got = append(got, tl.Name)
 			a := tl.Annotations
 			if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
@@ -114,7 +114,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("stdout is only protocol", func(t *testing.T) {
-		lines := w.s.proc.StdoutLines()
+		lines := w.s.Proc.StdoutLines()
 		if len(lines) < 50 {
 			t.Fatalf("only %d stdout lines recorded", len(lines))
 		}
@@ -127,26 +127,26 @@ func TestEndToEnd(t *testing.T) {
 func casesFamily(t *testing.T, w *world) {
 	w.ok(t, "get_tree", nil, "The tree is empty")
 	out := w.ok(t, "create_initiative", map[string]any{"title": "Office move", "summary": "Move to the new office"}, "Created", "[initiative] Office move")
-	ini := firstID(t, out, "CASE")
+	ini := clienttest.FirstID(t, out, "CASE")
 	w.ids["initiative"] = ini
 	w.ok(t, "create_initiative", map[string]any{"title": "  office   MOVE "}, "Already existed, nothing created", ini)
 	out = w.ok(t, "create_workstream", map[string]any{"title": "Furniture", "initiativeId": ini}, "Created", "[workstream] Furniture", "parent "+ini)
-	ws := firstID(t, out, "CASE")
+	ws := clienttest.FirstID(t, out, "CASE")
 	w.ids["workstream"] = ws
 	out = w.ok(t, "create_case", map[string]any{
 		"title": "Order desks", "parentId": ws, "labels": []any{"waiting-on"}, "status": "todo", "dueAt": "2030-01-15",
 		"tasks": []any{map[string]any{"title": "Get quotes"}},
 	}, "Created", "[case] Order desks - [todo]", "labels waiting-on", "tasks 0/1")
-	desks := firstID(t, out, "CASE")
+	desks := clienttest.FirstID(t, out, "CASE")
 	w.ids["desks"] = desks
 	w.ok(t, "create_case", map[string]any{"title": "Order desks", "parentId": ws, "summary": "ignored"}, "Already existed", desks, "were not applied", "update_case "+desks)
 	if d := w.caseOf(t, desks); d.Case.Summary != "" || len(d.Case.Tasks) != 1 {
 		t.Errorf("a deduplicated create changed the existing case: %+v", d.Case)
 	}
-	w.s.refused(t, "create_case", map[string]any{"title": "Bad label", "labels": []any{"no-such-label"}}, "no-such-label")
-	w.s.refused(t, "create_case", map[string]any{"title": "Lane typo", "lane": "done"}, "lane")
-	w.s.refused(t, "create_case", map[string]any{"title": "Bad status", "status": "finished"}, "status")
-	w.s.refused(t, "create_workstream", map[string]any{"title": "Orphan"}, "initiativeId")
+	w.s.Refused(t, "create_case", map[string]any{"title": "Bad label", "labels": []any{"no-such-label"}}, "no-such-label")
+	w.s.Refused(t, "create_case", map[string]any{"title": "Lane typo", "lane": "done"}, "lane")
+	w.s.Refused(t, "create_case", map[string]any{"title": "Bad status", "status": "finished"}, "status")
+	w.s.Refused(t, "create_workstream", map[string]any{"title": "Orphan"}, "initiativeId")
 
 	// The human moves the case by hand: get_case must lead with it.
 	w.board.Human(t, "PATCH", "/api/cases/"+desks, map[string]any{"status": "in_progress"}, nil)
@@ -163,24 +163,24 @@ func casesFamily(t *testing.T, w *world) {
 	}
 	w.ok(t, "get_case", map[string]any{"id": ini}, "Manual actions on "+ini+": none", "Kind: initiative", "Parent of "+ini+": none",
 		"Children of "+ini+":", ws+" - [workstream] Furniture", "Rollup of "+ini+": 0/1 cases done (0%), 0/1 tasks done, 1 child")
-	w.s.refused(t, "get_case", map[string]any{"id": "CASE-999"}, "case CASE-999 not found")
+	w.s.Refused(t, "get_case", map[string]any{"id": "CASE-999"}, "case CASE-999 not found")
 
 	out = w.ok(t, "create_case", map[string]any{"title": "Book movers", "domain": "work"}, "Created")
-	movers := firstID(t, out, "CASE")
+	movers := clienttest.FirstID(t, out, "CASE")
 	w.ids["movers"] = movers
 	w.ok(t, "list_cases", nil, desks+" - [case] Order desks - [in_progress]", movers+" - [case] Book movers")
 	w.ok(t, "list_cases", map[string]any{"limit": 1}, "more not shown")
 	w.ok(t, "list_cases", map[string]any{"kind": "workstream"}, ws+" - [workstream] Furniture")
 
 	w.ok(t, "update_case", map[string]any{"id": movers, "status": "urgent", "summary": "Two quotes"}, "Updated "+movers+" (summary, status)", "[urgent]")
-	w.s.refused(t, "update_case", map[string]any{"id": movers}, "nothing to update")
+	w.s.Refused(t, "update_case", map[string]any{"id": movers}, "nothing to update")
 	if d := w.caseOf(t, movers); d.Case.Status != "urgent" || d.Case.Summary != "Two quotes" {
 		t.Errorf("update_case did not land: %+v", d.Case)
 	}
 
 	// A batch is checked item by item first, and nothing changes on a bad one.
-	w.s.refused(t, "update_cases", map[string]any{"ids": []any{movers, "CASE-999"}, "status": "done"}, "Nothing was changed", movers+": ok", "CASE-999: not found")
-	w.s.refused(t, "update_cases", map[string]any{"ids": []any{movers, desks}, "labels": []any{"bogus"}}, "Nothing was changed", "unknown label id(s) bogus")
+	w.s.Refused(t, "update_cases", map[string]any{"ids": []any{movers, "CASE-999"}, "status": "done"}, "Nothing was changed", movers+": ok", "CASE-999: not found")
+	w.s.Refused(t, "update_cases", map[string]any{"ids": []any{movers, desks}, "labels": []any{"bogus"}}, "Nothing was changed", "unknown label id(s) bogus")
 	if d := w.caseOf(t, movers); d.Case.Status != "urgent" || len(d.Case.Labels) != 0 {
 		t.Errorf("a refused batch changed %s: %+v", movers, d.Case)
 	}
@@ -188,16 +188,16 @@ func casesFamily(t *testing.T, w *world) {
 
 	w.ok(t, "set_parent", map[string]any{"id": movers, "parentId": ws}, "Moved under "+ws)
 	w.ok(t, "set_parent", map[string]any{"id": movers, "parentId": nil}, "Detached (now top-level)")
-	w.s.refused(t, "set_parent", map[string]any{"id": ws, "parentId": ""}, "initiative")
+	w.s.Refused(t, "set_parent", map[string]any{"id": ws, "parentId": ""}, "initiative")
 	w.ok(t, "regroup_cases", map[string]any{"ids": []any{movers, desks}, "parentId": ini}, "Updated 2 nodes (parentId)")
 	for _, id := range []string{movers, desks} {
 		if d := w.caseOf(t, id); d.Case.ParentID != ini {
 			t.Errorf("regroup_cases: %s parent %q, want %s", id, d.Case.ParentID, ini)
 		}
 	}
-	w.s.refused(t, "regroup_cases", map[string]any{"ids": []any{movers}, "parentId": "CASE-999"}, "Nothing was changed", "parent CASE-999 not found")
-	w.s.refused(t, "regroup_cases", map[string]any{"ids": []any{movers, ws}, "parentId": ws}, "Nothing was changed", movers+": ok", ws+": cannot be its own parent")
-	w.s.refused(t, "regroup_cases", map[string]any{"ids": []any{ini}, "parentId": ws}, ini+": an initiative is always a root")
+	w.s.Refused(t, "regroup_cases", map[string]any{"ids": []any{movers}, "parentId": "CASE-999"}, "Nothing was changed", "parent CASE-999 not found")
+	w.s.Refused(t, "regroup_cases", map[string]any{"ids": []any{movers, ws}, "parentId": ws}, "Nothing was changed", movers+": ok", ws+": cannot be its own parent")
+	w.s.Refused(t, "regroup_cases", map[string]any{"ids": []any{ini}, "parentId": ws}, ini+": an initiative is always a root")
 	w.ok(t, "regroup_cases", map[string]any{"ids": []any{desks}, "parentId": ws}, "Updated 1 node")
 
 	w.ok(t, "get_tree", nil, ini+" - [initiative] Office move - 0/2 cases done (0%), 0/1 tasks done, 2 children",
@@ -219,7 +219,7 @@ func casesFamily(t *testing.T, w *world) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			text, _, err := w.s.try(ctx, "create_case", map[string]any{"title": "Parallel case", "parentId": ws})
+			text, _, err := w.s.Try(ctx, "create_case", map[string]any{"title": "Parallel case", "parentId": ws})
 			if err != nil {
 				text = err.Error()
 			}
@@ -264,14 +264,14 @@ func tasksFamily(t *testing.T, w *world) {
 		t.Fatalf("add_task minted no %s:\n%s", task, out)
 	}
 	w.ok(t, "update_task", map[string]any{"caseId": movers, "taskId": task, "title": "Call two movers", "detail": "ask for insurance"}, "Updated in "+movers, task+" [ ] Call two movers")
-	w.s.refused(t, "update_task", map[string]any{"caseId": movers, "taskId": task}, "nothing to update")
+	w.s.Refused(t, "update_task", map[string]any{"caseId": movers, "taskId": task}, "nothing to update")
 	w.ok(t, "complete_task", map[string]any{"caseId": movers, "taskId": task}, "Completed in "+movers, task+" [x]")
 	if d := w.caseOf(t, movers); d.Case.Tasks[0].CompletedAt == "" {
 		t.Error("complete_task did not stamp completedAt")
 	}
 	w.ok(t, "add_task", map[string]any{"caseId": movers, "title": "Scratch"}, movers+"-T2")
 	w.ok(t, "delete_task", map[string]any{"caseId": movers, "taskId": movers + "-T2"}, "Deleted task "+movers+"-T2")
-	w.s.refused(t, "delete_task", map[string]any{"caseId": movers, "taskId": movers + "-T2"}, "not found")
+	w.s.Refused(t, "delete_task", map[string]any{"caseId": movers, "taskId": movers + "-T2"}, "not found")
 
 	w.ok(t, "add_note", map[string]any{"caseId": desks, "text": "The human moved this to in progress; leaving it."}, "Noted on "+desks)
 	if d := w.caseOf(t, desks); len(d.Case.Notes) != 1 || d.Case.Notes[0].Actor != wire.ActorAgent {
@@ -279,11 +279,11 @@ func tasksFamily(t *testing.T, w *world) {
 	}
 
 	out = w.ok(t, "link_message", map[string]any{"caseId": movers, "source": "email", "from": "quotes@movers.example", "to": []any{"me@example.com"}, "subject": "Your quote", "body": "It is 900."}, "Linked", "from quotes@movers.example: Your quote [unread] - case "+movers)
-	msg := firstID(t, out, "M")
+	msg := clienttest.FirstID(t, out, "M")
 	w.ids["message"] = msg
 	w.ok(t, "update_message", map[string]any{"id": msg, "read": true}, "Updated "+msg, "Your quote - case "+movers)
-	w.s.refused(t, "update_message", map[string]any{"id": msg}, "nothing to update")
-	w.s.refused(t, "link_message", map[string]any{"caseId": movers, "from": "x@example.com"}, "subject, preview or body")
+	w.s.Refused(t, "update_message", map[string]any{"id": msg}, "nothing to update")
+	w.s.Refused(t, "link_message", map[string]any{"caseId": movers, "from": "x@example.com"}, "subject, preview or body")
 	var msgs struct {
 		Messages []wire.Message `json:"messages"`
 	}
@@ -304,9 +304,9 @@ func labelsFamily(t *testing.T, w *world) {
 	w.ok(t, "create_label", map[string]any{"title": "Vendor", "description": "A vendor is involved", "color": "teal"}, "Created label vendor - Vendor - A vendor is involved [teal]")
 	w.ok(t, "create_label", map[string]any{"title": "vendor"}, "Already existed, nothing created: vendor - Vendor")
 	w.ok(t, "create_label", map[string]any{"title": "Waiting on"}, "Already existed, nothing created: waiting-on")
-	w.s.refused(t, "create_label", map[string]any{"title": "Neon", "color": "neon"}, "color")
+	w.s.Refused(t, "create_label", map[string]any{"title": "Neon", "color": "neon"}, "color")
 	w.ok(t, "update_label", map[string]any{"id": "vendor", "color": "amber"}, "Updated label vendor - Vendor", "[amber]")
-	w.s.refused(t, "update_label", map[string]any{"id": "vendor"}, "nothing to update")
+	w.s.Refused(t, "update_label", map[string]any{"id": "vendor"}, "nothing to update")
 	w.ok(t, "update_case", map[string]any{"id": w.ids["movers"], "labels": []any{"vendor", "waiting-on"}}, "labels vendor,waiting-on")
 	w.ok(t, "delete_label", map[string]any{"id": "vendor", "scrub": true}, "Deleted label vendor and stripped it")
 	if d := w.caseOf(t, w.ids["movers"]); slices.Contains(d.Case.Labels, "vendor") {
@@ -330,11 +330,11 @@ func remindersFamily(t *testing.T, w *world) {
 		"title": "Confirm the lease", "dueAt": "2030-02-01", "caseId": ini, "labels": []any{"follow-up"},
 		"tasks": []any{map[string]any{"title": "Read the draft"}, map[string]any{"title": "Sign", "done": false}},
 	}, "Created", "Confirm the lease - [open] - due 2030-02-01 - tasks 0/2 - case "+ini+" - labels follow-up")
-	rem := firstID(t, out, "REM")
+	rem := clienttest.FirstID(t, out, "REM")
 	w.ids["reminder"] = rem
 	w.ok(t, "create_reminder", map[string]any{"title": "confirm the LEASE", "dueAt": "2030-02-01"}, "Already existed, nothing created", rem)
-	w.s.refused(t, "create_reminder", map[string]any{"title": "Bad label", "labels": []any{"nope"}}, "nope")
-	w.s.refused(t, "create_reminder", map[string]any{"title": "Bad status", "status": "todo"}, "status")
+	w.s.Refused(t, "create_reminder", map[string]any{"title": "Bad label", "labels": []any{"nope"}}, "nope")
+	w.s.Refused(t, "create_reminder", map[string]any{"title": "Bad status", "status": "todo"}, "status")
 
 	w.ok(t, "list_reminders", nil, rem+" - Confirm the lease - [open] - due 2030-02-01 - tasks 0/2")
 	w.ok(t, "list_reminders", map[string]any{"caseId": ini}, rem)
@@ -352,7 +352,7 @@ func remindersFamily(t *testing.T, w *world) {
 	if len(got.Reminder.Tasks) != 2 || got.Reminder.Tasks[0].ID != rem+"-T1" || !got.Reminder.Tasks[0].Done || got.Reminder.Tasks[1].ID != rem+"-T3" {
 		t.Errorf("update_reminder tasks: %+v, want %s-T1 kept and done, then %s-T3", got.Reminder.Tasks, rem, rem)
 	}
-	w.s.refused(t, "update_reminder", map[string]any{"id": rem}, "nothing to update")
+	w.s.Refused(t, "update_reminder", map[string]any{"id": rem}, "nothing to update")
 
 	w.ok(t, "link_reminder", map[string]any{"id": rem}, "Unlinked "+rem)
 	w.ok(t, "link_reminder", map[string]any{"id": rem, "caseId": desks}, "Linked "+rem, "case "+desks)
@@ -371,9 +371,9 @@ func remindersFamily(t *testing.T, w *world) {
 	w.ok(t, "get_case", map[string]any{"id": desks}, "Reminders of "+desks+":", rem+" - Confirm the lease - [done]")
 
 	out = w.ok(t, "create_reminder", map[string]any{"title": "Throwaway"}, "Created")
-	scratch := firstID(t, out, "REM")
+	scratch := clienttest.FirstID(t, out, "REM")
 	w.ok(t, "delete_reminder", map[string]any{"id": scratch}, "Deleted reminder "+scratch)
-	w.s.refused(t, "get_reminder", map[string]any{"id": scratch}, scratch)
+	w.s.Refused(t, "get_reminder", map[string]any{"id": scratch}, scratch)
 }
 
 func prioritiesFamily(t *testing.T, w *world) {
@@ -381,9 +381,9 @@ func prioritiesFamily(t *testing.T, w *world) {
 	w.ok(t, "set_starred", map[string]any{"id": ini, "starred": true}, "Starred "+ini+" - Office move")
 	w.ok(t, "set_starred", map[string]any{"id": desks, "starred": true}, "Starred "+desks)
 	out := w.ok(t, "add_priority", map[string]any{"text": "Move before March", "position": 1}, "Added", "Move before March (position 1)")
-	pri := firstID(t, out, "PRI")
+	pri := clienttest.FirstID(t, out, "PRI")
 	out = w.ok(t, "add_priority", map[string]any{"text": "Keep costs low"}, "Added")
-	pri2 := firstID(t, out, "PRI")
+	pri2 := clienttest.FirstID(t, out, "PRI")
 	out = w.ok(t, "get_priorities", nil,
 		ini+" - [initiative] - Office move - [todo]",
 		desks+" - [case] - Order desks - [in_progress]",
@@ -391,7 +391,7 @@ func prioritiesFamily(t *testing.T, w *world) {
 	if strings.Index(out, ini) > strings.Index(out, desks) || strings.Index(out, pri) > strings.Index(out, pri2) {
 		t.Errorf("get_priorities order:\n%s", out)
 	}
-	w.s.refused(t, "update_priority", map[string]any{"id": pri}, "nothing to update")
+	w.s.Refused(t, "update_priority", map[string]any{"id": pri}, "nothing to update")
 	w.ok(t, "update_priority", map[string]any{"id": pri2, "text": "Keep costs under budget", "position": 0}, "Updated "+pri2+" - Keep costs under budget")
 	out = w.ok(t, "get_priorities", nil)
 	if strings.Index(out, pri2) > strings.Index(out, pri) {
@@ -410,8 +410,8 @@ func searchFamily(t *testing.T, w *world) {
 	w.ok(t, "search", map[string]any{"q": "lease"}, "Reminders:", "[reminder done] "+rem+" - Confirm the lease")
 	w.ok(t, "search", map[string]any{"queries": []any{"movers", "lease"}}, "2 queries", `Query "movers"`, "[case] "+movers, `Query "lease"`, "[reminder done] "+rem)
 	w.ok(t, "search", map[string]any{"q": "quote", "types": []any{"message"}}, "[message]", w.ids["message"])
-	w.s.refused(t, "search", map[string]any{}, "q or queries")
-	w.s.refused(t, "search", map[string]any{"q": "x", "types": []any{"people"}}, "types")
+	w.s.Refused(t, "search", map[string]any{}, "q or queries")
+	w.s.Refused(t, "search", map[string]any{"q": "x", "types": []any{"people"}}, "types")
 
 	// An archived match is flagged for restore; a merged one names its target.
 	storage, old := w.ids["storage"], w.ids["merged"]
@@ -425,7 +425,7 @@ func searchFamily(t *testing.T, w *world) {
 func archiveFamily(t *testing.T, w *world) {
 	movers := w.ids["movers"]
 	out := w.ok(t, "create_case", map[string]any{"title": "Storage unit"}, "Created")
-	storage := firstID(t, out, "CASE")
+	storage := clienttest.FirstID(t, out, "CASE")
 	w.ids["storage"] = storage
 	w.ok(t, "archive_case", map[string]any{"id": storage}, "Archived "+storage, "ARCHIVED: restore and relink, do not create")
 	w.ok(t, "get_case", map[string]any{"id": storage}, storage+" is ARCHIVED", "restore_case")
@@ -440,7 +440,7 @@ func archiveFamily(t *testing.T, w *world) {
 	}
 
 	out = w.ok(t, "create_case", map[string]any{"title": "Old movers quote", "tags": []any{"quote"}}, "Created")
-	old := firstID(t, out, "CASE")
+	old := clienttest.FirstID(t, out, "CASE")
 	w.ids["merged"] = old
 	w.ok(t, "add_task", map[string]any{"caseId": old, "title": "Compare quotes"}, "Added")
 	w.ok(t, "merge_cases", map[string]any{"sourceId": old, "targetId": movers}, "Merged "+old+" into "+movers)
@@ -460,15 +460,15 @@ func archiveFamily(t *testing.T, w *world) {
 func approvalsFamily(t *testing.T, w *world) {
 	desks := w.ids["desks"]
 	out := w.ok(t, "propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": desks, "status": "done"}, "summary": "Desks arrived: close the case"}, "Proposed", "update_case", "Desks arrived")
-	prop := firstID(t, out, "PROP")
+	prop := clienttest.FirstID(t, out, "PROP")
 	w.ok(t, "list_pending", nil, prop+" - update_case - Desks arrived: close the case", "target "+desks)
-	w.s.refused(t, "propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-999", "status": "done"}, "summary": "x"}, "CASE-999")
+	w.s.Refused(t, "propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-999", "status": "done"}, "summary": "x"}, "CASE-999")
 	w.ok(t, "approve_pending", map[string]any{"id": prop}, "Approved and committed "+prop)
 	if d := w.caseOf(t, desks); d.Case.Status != "done" {
 		t.Errorf("approve_pending did not commit: %s is %s", desks, d.Case.Status)
 	}
 	out = w.ok(t, "propose", map[string]any{"verb": "archive", "payload": map[string]any{"id": desks}, "summary": "Archive the desks case"}, "Proposed")
-	prop2 := firstID(t, out, "PROP")
+	prop2 := clienttest.FirstID(t, out, "PROP")
 	w.ok(t, "reject_pending", map[string]any{"id": prop2}, "Rejected "+prop2)
 	w.ok(t, "list_pending", nil, "No proposals are pending")
 	if d := w.caseOf(t, desks); d.Case.ArchivedAt != "" {
@@ -479,7 +479,7 @@ func approvalsFamily(t *testing.T, w *world) {
 func savedFamily(t *testing.T, w *world) {
 	w.ok(t, "list_views", nil, "No saved views")
 	out := w.ok(t, "save_view", map[string]any{"name": "Urgent work", "filters": map[string]any{"status": "urgent", "domain": "work"}}, "Saved", "Urgent work", `"status":"urgent"`)
-	view := firstID(t, out, "VIEW")
+	view := clienttest.FirstID(t, out, "VIEW")
 	w.ok(t, "save_view", map[string]any{"name": "urgent work", "filters": map[string]any{"status": "urgent"}}, "Replaced the view of that name", view)
 	w.ok(t, "save_view", map[string]any{"id": view, "name": "Urgent"}, "Saved", view+" - Urgent")
 	w.ok(t, "list_views", nil, view+" - Urgent - filters")
@@ -487,14 +487,14 @@ func savedFamily(t *testing.T, w *world) {
 
 	w.ok(t, "list_templates", nil, "No case templates")
 	out = w.ok(t, "save_template", map[string]any{"name": "Vendor onboarding", "title": "Onboard vendor", "kind": "case", "labels": []any{"follow-up"}, "tasks": []any{"Collect W-9", "Set up payment"}}, "Saved", "Vendor onboarding", "2 tasks")
-	tpl := firstID(t, out, "TPL")
+	tpl := clienttest.FirstID(t, out, "TPL")
 	w.ok(t, "save_template", map[string]any{"id": tpl, "status": "urgent"}, "Saved", "[urgent]")
 	w.ok(t, "list_templates", nil, tpl+" - Vendor onboarding")
 	w.ok(t, "delete_template", map[string]any{"id": tpl}, "Deleted template "+tpl)
 
 	w.ok(t, "get_prefs", nil, `"view":"operational"`)
 	w.ok(t, "set_prefs", map[string]any{"prefs": map[string]any{"view": "strategy"}}, `"view":"strategy"`)
-	w.s.refused(t, "set_prefs", map[string]any{"prefs": map[string]any{"view": "sideways"}}, "view")
+	w.s.Refused(t, "set_prefs", map[string]any{"prefs": map[string]any{"view": "sideways"}}, "view")
 	var prefs struct {
 		Prefs map[string]any `json:"prefs"`
 	}
@@ -509,7 +509,7 @@ func savedFamily(t *testing.T, w *world) {
 
 func removalsFamily(t *testing.T, w *world) {
 	out := w.ok(t, "create_case", map[string]any{"title": "Scratch case"}, "Created")
-	scratch := firstID(t, out, "CASE")
+	scratch := clienttest.FirstID(t, out, "CASE")
 	w.ok(t, "delete_case", map[string]any{"id": scratch}, "Deleted "+scratch+" permanently")
-	w.s.refused(t, "get_case", map[string]any{"id": scratch}, fmt.Sprintf("case %s not found", scratch))
+	w.s.Refused(t, "get_case", map[string]any{"id": scratch}, fmt.Sprintf("case %s not found", scratch))
 }

@@ -1,48 +1,22 @@
 package main
 
 import (
-	"context"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/opsboard/opsboard/shared/client/clienttest"
 )
 
-func TestConfig(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	for _, tc := range []struct {
-		name    string
-		args    []string
-		env     map[string]string
-		want    config
-		wantErr string
-	}{
-		{"stdio by default", nil, nil, config{boardURL: "http://127.0.0.1:3000"}, ""},
-		{"board address from CRM_BASE_URL", nil, map[string]string{"CRM_BASE_URL": "http://127.0.0.1:3999"}, config{boardURL: "http://127.0.0.1:3999"}, ""},
-		{"--http ADDR", []string{"--http", "127.0.0.1:9001"}, nil, config{boardURL: "http://127.0.0.1:3000", httpAddr: "127.0.0.1:9001"}, ""},
-		{"--http=ADDR", []string{"--http=127.0.0.1:9002"}, nil, config{boardURL: "http://127.0.0.1:3000", httpAddr: "127.0.0.1:9002"}, ""},
-		{"bare --http needs an address", []string{"--http"}, nil, config{}, "needs an address"},
-		{"stray argument", []string{"serve"}, nil, config{}, "unexpected arguments"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := loadConfig(tc.args, env(tc.env))
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.want {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-		})
+// server is how the binary must introduce itself.
+var server = mcp.Implementation{Name: "mcp-board", Version: "3.3.0"}
+
+// TestBareHTTPNeedsAnAddress: this server has no port of its own, so a bare
+// --http is refused rather than guessed.
+func TestBareHTTPNeedsAnAddress(t *testing.T) {
+	_, err := command.LoadConfig([]string{"--http"}, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "needs an address") {
+		t.Fatalf("err %v, want one saying --http needs an address", err)
 	}
 }
 
@@ -51,17 +25,15 @@ func TestConfig(t *testing.T) {
 func TestUnreachableBoard(t *testing.T) {
 	bin := clienttest.Build(t, ".", ".")
 	addr := clienttest.FreeAddr(t)
-	s := startSession(t, bin, "http://"+addr)
+	s := clienttest.StartSession(t, bin, "http://"+addr, server)
 	for _, name := range []string{"get_tree", "list_labels", "search"} {
 		args := map[string]any{}
 		if name == "search" {
 			args["q"] = "anything"
 		}
-		s.refused(t, name, args, "the board is not running at http://"+addr, "make run")
+		s.Refused(t, name, args, "the board is not running at http://"+addr, "make run")
 	}
-	if err := clienttest.CheckJSONRPC(s.proc.StdoutLines()); err != nil {
-		t.Error(err)
-	}
+	s.CheckStdout(t, 0)
 }
 
 // TestStdoutIsOnlyProtocol sends the server what makes servers chatty (a
@@ -71,29 +43,16 @@ func TestUnreachableBoard(t *testing.T) {
 func TestStdoutIsOnlyProtocol(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
-	s := startSession(t, bin, board.URL)
-	s.ok(t, "get_tree", nil)
-	s.refused(t, "get_case", map[string]any{"id": "CASE-404"}, "not found")
-	s.refused(t, "create_case", map[string]any{"title": 7}, "title")
-	s.refused(t, "update_case", map[string]any{"id": "CASE-1", "colour": "red"}, "colour")
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "no_such_tool"
-	if _, err := s.c.CallTool(clienttest.Context(t), req); err == nil {
-		t.Error("an unknown tool was answered without an error")
-	}
-	if _, err := s.proc.Stdin.Write([]byte("this is not json\n")); err != nil {
-		t.Fatal(err)
-	}
-	s.ok(t, "list_labels", map[string]any{"limit": 1})
-	lines := s.proc.StdoutLines()
-	if len(lines) < 6 {
-		t.Fatalf("only %d stdout lines: %q", len(lines), lines)
-	}
-	if err := clienttest.CheckJSONRPC(lines); err != nil {
-		t.Error(err)
-	}
-	if !strings.Contains(s.proc.Stderr(), "mcp-board.stdio") {
-		t.Errorf("the startup log is not on stderr:\n%s", s.proc.Stderr())
+	s := clienttest.StartSession(t, bin, board.URL, server)
+	s.OK(t, "get_tree", nil)
+	s.Refused(t, "get_case", map[string]any{"id": "CASE-404"}, "not found")
+	s.Refused(t, "create_case", map[string]any{"title": 7}, "title")
+	s.Refused(t, "update_case", map[string]any{"id": "CASE-1", "colour": "red"}, "colour")
+	s.SendNoise(t)
+	s.OK(t, "list_labels", map[string]any{"limit": 1})
+	s.CheckStdout(t, 6)
+	if !strings.Contains(s.Proc.Stderr(), "mcp-board.stdio") {
+		t.Errorf("the startup log is not on stderr:\n%s", s.Proc.Stderr())
 	}
 }
 
@@ -101,70 +60,12 @@ func TestStdoutIsOnlyProtocol(t *testing.T) {
 func TestStreamableHTTP(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
-	addr := clienttest.FreeAddr(t)
-	p := clienttest.StartProcess(t, bin, []string{"CRM_BASE_URL=" + board.URL}, "--http", addr)
-	t.Cleanup(func() { // runs before the process's own cleanup, which then sees a clean exit
-		if err := p.Interrupt(); err != nil {
-			t.Error(err)
-		}
-	})
-	url := "http://" + addr + "/mcp"
-	waitListening(t, url, p)
-	c, err := mcpclient.NewStreamableHttpClient(url)
-	if err != nil {
-		t.Fatal(err)
+	s := clienttest.ServeHTTP(t, bin, board.URL, server)
+	if n := len(s.Tools(t)); n != len(wantTools()) {
+		t.Errorf("%d tools over HTTP, want %d", n, len(wantTools()))
 	}
-	t.Cleanup(func() { _ = c.Close() })
-	ctx := clienttest.Context(t)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "e2e", Version: "1"}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools.Tools) != len(wantTools()) {
-		t.Errorf("%d tools over HTTP, want %d", len(tools.Tools), len(wantTools()))
-	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "create_initiative"
-	req.Params.Arguments = map[string]any{"title": "Over HTTP"}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("create_initiative over HTTP: %v %+v", err, res)
-	}
-	if text := res.Content[0].(mcp.TextContent).Text; !strings.Contains(text, "[initiative] Over HTTP") {
-		t.Errorf("answer %q", text)
-	}
-	if lines := p.StdoutLines(); len(lines) > 0 {
+	s.OK(t, "create_initiative", map[string]any{"title": "Over HTTP"}, "[initiative] Over HTTP")
+	if lines := s.Proc.StdoutLines(); len(lines) > 0 {
 		t.Errorf("the HTTP server wrote to stdout: %q", lines)
-	}
-}
-
-// waitListening polls until the server accepts connections (or exits).
-func waitListening(t *testing.T, url string, p *clienttest.Process) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			return
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("%s never answered: %v\nstderr:\n%s", url, err, p.Stderr())
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -188,7 +189,7 @@ func Case(v CaseView) string {
 	if len(v.Detail.Events) > 0 {
 		line("Events of %s:", c.ID)
 		for _, e := range v.Detail.Events {
-			line("- %s", EventLine(e))
+			line("- %s", mcptool.EventLine(e))
 		}
 	}
 	if len(v.Detail.Reminders) > 0 {
@@ -254,31 +255,6 @@ func MessageLine(m wire.Message) string {
 	}
 	if m.ReminderID != "" {
 		b.WriteString(" - reminder " + m.ReminderID)
-	}
-	return b.String()
-}
-
-// EventLine is one calendar event.
-func EventLine(e wire.Event) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s - %s", e.ID, e.Date)
-	switch {
-	case e.AllDay:
-		b.WriteString(" all day")
-	case e.StartTime != "" && e.EndTime != "":
-		b.WriteString(" " + e.StartTime + "-" + e.EndTime)
-	case e.StartTime != "":
-		b.WriteString(" " + e.StartTime)
-	}
-	b.WriteString(" - " + e.Title)
-	if e.Location != "" {
-		b.WriteString(" @ " + e.Location)
-	}
-	if e.CaseID != "" {
-		b.WriteString(" - case " + e.CaseID)
-	}
-	if e.Domain != "" {
-		b.WriteString(" - " + e.Domain)
 	}
 	return b.String()
 }

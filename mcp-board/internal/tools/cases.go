@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -39,30 +40,30 @@ func createCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 			"detail": prop("string", "Task detail."),
 			"dueAt":  prop("string", dueDesc),
 		}, "title")),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := caseCreate(a)
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		return createNode(ctx, c, in)
 	})
 }
 
 // caseCreate reads the create arguments every create tool shares.
-func caseCreate(a *args) wire.CaseCreate {
+func caseCreate(a *mcptool.Args) wire.CaseCreate {
 	in := wire.CaseCreate{
-		Title: a.str("title"), Kind: a.str("kind"), ParentID: a.str("parentId"), Status: a.str("status"),
-		Domain: a.str("domain"), Summary: a.text("summary"), Tags: a.strs("tags"), Labels: a.strs("labels"),
-		Eta: a.text("eta"), DueAt: a.str("dueAt"), VaultLinks: a.strs("vaultLinks"),
+		Title: a.Str("title"), Kind: a.Str("kind"), ParentID: a.Str("parentId"), Status: a.Str("status"),
+		Domain: a.Str("domain"), Summary: a.Text("summary"), Tags: a.Strs("tags"), Labels: a.Strs("labels"),
+		Eta: a.Text("eta"), DueAt: a.Str("dueAt"), VaultLinks: a.Strs("vaultLinks"),
 		Dedupe: true, // the agent's creates always deduplicate (tenet 5)
 	}
-	for _, t := range a.objects("tasks") {
-		ta := &args{m: t}
-		in.Tasks = append(in.Tasks, wire.TaskInput{Title: ta.str("title"), Detail: ta.text("detail"), DueAt: ta.str("dueAt")})
-		if ta.err != nil {
-			a.fail("tasks: %v", ta.err)
+	for _, t := range a.Objects("tasks") {
+		ta := mcptool.NewArgs(t)
+		in.Tasks = append(in.Tasks, wire.TaskInput{Title: ta.Str("title"), Detail: ta.Text("detail"), DueAt: ta.Str("dueAt")})
+		if ta.Err() != nil {
+			a.Fail("tasks: %v", ta.Err())
 		}
 	}
 	return in
@@ -94,12 +95,12 @@ func createInitiative(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		stringsArg("tags", "Free-form tags."),
 		labelsArg(),
 		optional("dueAt", dueDesc),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := caseCreate(a)
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		in.Kind = "initiative"
 		return createNode(ctx, c, in)
@@ -116,13 +117,13 @@ func createWorkstream(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		stringsArg("tags", "Free-form tags."),
 		labelsArg(),
 		optional("dueAt", dueDesc),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := caseCreate(a)
-		in.Kind, in.ParentID = "workstream", a.str("initiativeId")
-		if a.err != nil {
-			return "", a.err
+		in.Kind, in.ParentID = "workstream", a.Str("initiativeId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		return createNode(ctx, c, in)
 	})
@@ -132,12 +133,12 @@ func getCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_case",
 		mcp.WithDescription("Read one node: the human's manual actions first (authoritative: never revert them), then kind, lane, parent, children, rollup for containers, tasks, notes, messages, events and reminders."),
 		required("id", "Node id, e.g. CASE-12."),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		d, err := c.Case(ctx, id)
 		if err != nil {
@@ -178,21 +179,21 @@ func listCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("label", "Only nodes carrying this label id."),
 		mcp.WithBoolean("starred", mcp.Description("true: only starred nodes; false: only unstarred.")),
 		mcp.WithBoolean("includeArchived", mcp.Description("Also list archived nodes (default false).")),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		f := client.CaseFilter{Status: a.str("status"), Domain: a.str("domain"), Kind: a.str("kind"), Label: a.str("label"), IncludeArchived: a.boolOr("includeArchived", false)}
-		if a.has("parentId") {
-			p := a.str("parentId")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		f := client.CaseFilter{Status: a.Str("status"), Domain: a.Str("domain"), Kind: a.Str("kind"), Label: a.Str("label"), IncludeArchived: a.BoolOr("includeArchived", false)}
+		if a.Has("parentId") {
+			p := a.Str("parentId")
 			f.ParentID = &p
 		}
-		if s := a.optBool("starred"); s.Set {
+		if s := a.OptBool("starred"); s.Set {
 			f.Starred = &s.V
 		}
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		cases, err := c.Cases(ctx, f)
 		if err != nil {
@@ -218,7 +219,7 @@ func patchArgs(withText bool) []mcp.ToolOption {
 		laneArg("Move to this lane."),
 		domainArg(domainDesc),
 		kindArg(kindDesc + " Changing tier is checked against the hierarchy rules."),
-		mcp.WithString("parentId", nullable(), mcp.Description("New parent id; null or \"\" detaches (leaf cases only: a workstream must keep an initiative).")),
+		mcp.WithString("parentId", mcptool.Nullable(), mcp.Description("New parent id; null or \"\" detaches (leaf cases only: a workstream must keep an initiative).")),
 		labelsArg(),
 		stringsArg("tags", "Replaces the tags."),
 		mcp.WithBoolean("starred", mcp.Description("Star (true) or unstar (false).")),
@@ -237,16 +238,16 @@ func patchArgs(withText bool) []mcp.ToolOption {
 }
 
 // casePatch reads the patch fields, and the names of those that were given.
-func casePatch(a *args) (wire.CasePatch, []string) {
+func casePatch(a *mcptool.Args) (wire.CasePatch, []string) {
 	p := wire.CasePatch{
-		Title: a.optStr("title"), Summary: a.optStr("summary"), Status: a.optStr("status"), Domain: a.optStr("domain"),
-		Eta: a.optStr("eta"), DueAt: a.optStr("dueAt"), Tags: a.optStrs("tags"), Labels: a.optStrs("labels"),
-		Kind: a.optStr("kind"), ParentID: a.link("parentId"), Starred: a.optBool("starred"),
-		Position: a.optNum("position"), VaultLinks: a.optStrs("vaultLinks"),
+		Title: a.OptStr("title"), Summary: a.OptStr("summary"), Status: a.OptStr("status"), Domain: a.OptStr("domain"),
+		Eta: a.OptStr("eta"), DueAt: a.OptStr("dueAt"), Tags: a.OptStrs("tags"), Labels: a.OptStrs("labels"),
+		Kind: a.OptStr("kind"), ParentID: a.Link("parentId"), Starred: a.OptBool("starred"),
+		Position: a.OptNum("position"), VaultLinks: a.OptStrs("vaultLinks"),
 	}
 	var given []string
 	for _, k := range []string{"title", "summary", "status", "domain", "eta", "dueAt", "tags", "labels", "kind", "parentId", "starred", "position", "vaultLinks"} {
-		if a.has(k) {
+		if a.Has(k) {
 			given = append(given, k)
 		}
 	}
@@ -259,14 +260,14 @@ func updateCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("id", "Node id, e.g. CASE-12."),
 	}
 	opts = append(opts, patchArgs(true)...)
-	opts = append(opts, expectedArg(), destructive(idempotent))
+	opts = append(opts, expectedArg(), mcptool.Destructive(mcptool.Idempotent))
 	tool := mcp.NewTool("update_case", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
 		p, given := casePatch(a)
-		p.ExpectedVersion = a.expected()
-		if a.err != nil {
-			return "", a.err
+		p.ExpectedVersion = a.Expected()
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if len(given) == 0 {
 			return "", errors.New("nothing to update: pass at least one field to change")
@@ -285,14 +286,14 @@ func updateCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids, e.g. [\"CASE-3\", \"CASE-4\"]."), mcp.WithStringItems(), mcp.MinItems(1)),
 	}
 	opts = append(opts, patchArgs(false)...)
-	opts = append(opts, expectedArg(), destructive(idempotent))
+	opts = append(opts, expectedArg(), mcptool.Destructive(mcptool.Idempotent))
 	tool := mcp.NewTool("update_cases", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		ids := a.strs("ids")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		ids := a.Strs("ids")
 		p, given := casePatch(a)
-		expected := a.expected()
-		if a.err != nil {
-			return "", a.err
+		expected := a.Expected()
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if len(given) == 0 {
 			return "", errors.New("nothing to update: pass at least one field to change")
@@ -305,14 +306,14 @@ func regroupCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("regroup_cases",
 		mcp.WithDescription("Move many nodes under one parent at once (all or nothing): every id is checked first and the answer reports each one. parentId null or \"\" detaches them (leaf cases only). Check get_tree first. "+manualRule),
 		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids to move."), mcp.WithStringItems(), mcp.MinItems(1)),
-		mcp.WithString("parentId", mcp.Required(), nullable(), mcp.Description("New parent: an initiative, or a workstream for cases; null or \"\" detaches.")),
-		destructive(idempotent),
+		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent: an initiative, or a workstream for cases; null or \"\" detaches.")),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		ids := a.strs("ids")
-		p := wire.CasePatch{ParentID: a.link("parentId")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		ids := a.Strs("ids")
+		p := wire.CasePatch{ParentID: a.Link("parentId")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		return batch(ctx, c, ids, p, nil, []string{"parentId"})
 	})
@@ -418,13 +419,13 @@ func setParent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("set_parent",
 		mcp.WithDescription("Move one node under a new parent, or detach it with parentId null or \"\" (detaching is for leaf cases only: a workstream must keep an initiative; convert it with update_case kind initiative first). "+manualRule),
 		required("id", "Node id to move."),
-		mcp.WithString("parentId", mcp.Required(), nullable(), mcp.Description("New parent: an initiative, or a workstream for a case; null or \"\" detaches.")),
-		destructive(idempotent),
+		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent: an initiative, or a workstream for a case; null or \"\" detaches.")),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, parent := a.str("id"), a.link("parentId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, parent := a.Str("id"), a.Link("parentId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.PatchCase(ctx, id, wire.CasePatch{ParentID: parent})
 		if err != nil {
@@ -441,12 +442,12 @@ func archiveCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("archive_case",
 		mcp.WithDescription("Archive a node to the Trash (soft delete, the default removal; restore_case brings it back). Archived is not done: to finish work, move it to the done lane with update_case. Children keep their parent."),
 		required("id", "Node id, e.g. CASE-12."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.ArchiveCase(ctx, id)
 		if err != nil {
@@ -460,12 +461,12 @@ func restoreCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("restore_case",
 		mcp.WithDescription("Restore an archived node from the Trash. Do this (then relink) when search finds an archived match, instead of creating a new node."),
 		required("id", "Node id, e.g. CASE-12."),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.RestoreCase(ctx, id)
 		if err != nil {
@@ -479,12 +480,12 @@ func deleteCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_case",
 		mcp.WithDescription("Permanently delete a node (hard delete; it cannot be restored). Prefer archive_case. A container's children are detached; linked messages, events and reminders are unlinked, not deleted."),
 		required("id", "Node id, e.g. CASE-12."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteCase(ctx, id); err != nil {
 			return "", err
@@ -498,12 +499,12 @@ func mergeCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Merge a duplicate node into the one to keep: tasks, notes, messages, tags, labels, events and reminders move to the target, children are re-parented, and the source is archived as merged into the target."),
 		required("sourceId", "The duplicate, e.g. CASE-14."),
 		required("targetId", "The node to keep, e.g. CASE-12 (must not be archived)."),
-		destructive(notIdempotent),
+		mcptool.Destructive(mcptool.NotIdempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		src, dst := a.str("sourceId"), a.str("targetId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		src, dst := a.Str("sourceId"), a.Str("targetId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.MergeCase(ctx, src, dst)
 		if err != nil {
@@ -520,13 +521,13 @@ func getTree(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		domainArg("Only roots of this domain."),
 		mcp.WithBoolean("includeArchived", mcp.Description("Also show archived nodes (default false).")),
 		mcp.WithInteger("limit", mcp.Description("Most nodes to show (default 200); the answer says how many more there are."), mcp.Min(1), mcp.Max(5000)),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		f := client.TreeFilter{RootID: a.str("rootId"), Domain: a.str("domain"), IncludeArchived: a.boolOr("includeArchived", false)}
-		limit := a.intOr("limit", 200)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		f := client.TreeFilter{RootID: a.Str("rootId"), Domain: a.Str("domain"), IncludeArchived: a.BoolOr("includeArchived", false)}
+		limit := a.IntOr("limit", 200)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		tree, err := c.Tree(ctx, f)
 		if err != nil {
@@ -543,13 +544,13 @@ func listInitiatives(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_initiatives",
 		mcp.WithDescription("List the initiatives (the roots of the hierarchy) with their rollups; archived ones are left out. Use get_tree rootId for one initiative's outline."),
 		domainArg("Only this domain."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		domain, limit := a.str("domain"), a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		domain, limit := a.Str("domain"), a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		tree, err := c.Tree(ctx, client.TreeFilter{Domain: domain})
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -21,13 +22,13 @@ func listLabels(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_labels",
 		mcp.WithDescription("List the label catalog: id, title, description (when the label applies) and color. Call it before passing labels to any tool: only these ids are accepted."),
 		optional("query", "Only labels whose id, title or description contains this text (case-insensitive)."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		q, limit := strings.ToLower(a.str("query")), a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		q, limit := strings.ToLower(a.Str("query")), a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		all, err := c.Labels(ctx)
 		if err != nil {
@@ -57,12 +58,12 @@ func createLabel(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("title", "Label title, e.g. Waiting on vendor."),
 		optional("description", "When the label applies."),
 		colorArg("Color (default gray)."),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		in := client.LabelInput{Title: a.str("title"), Description: a.text("description"), Color: a.str("color")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		in := client.LabelInput{Title: a.Str("title"), Description: a.Text("description"), Color: a.Str("color")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		// The label route has no dedupe of its own (it mints title-2), so the
 		// catalog is checked first: one concept, one id.
@@ -90,13 +91,13 @@ func updateLabel(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("title", "New title."),
 		optional("description", "New description: when the label applies."),
 		colorArg("New color."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		p := client.LabelPatch{Title: a.optStr("title"), Description: a.optStr("description"), Color: a.optStr("color")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		p := client.LabelPatch{Title: a.OptStr("title"), Description: a.OptStr("description"), Color: a.OptStr("color")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Title.Set && !p.Description.Set && !p.Color.Set {
 			return "", errors.New("nothing to update: pass title, description or color")
@@ -114,12 +115,12 @@ func deleteLabel(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Remove a label from the catalog. With scrub true it is also stripped from every case and reminder; without, records keep the id."),
 		required("id", "Label id."),
 		mcp.WithBoolean("scrub", mcp.Description("Also strip the id from every record (default false).")),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, scrub := a.str("id"), a.boolOr("scrub", false)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, scrub := a.Str("id"), a.BoolOr("scrub", false)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteLabel(ctx, id, scrub); err != nil {
 			return "", err
@@ -135,13 +136,13 @@ func listLabelBundles(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_label_bundles",
 		mcp.WithDescription("List the installable label bundles (role, life and universal packs) with how many of their labels are in the catalog and whether each is installed."),
 		mcp.WithString("kind", mcp.Description("Only bundles of this kind."), mcp.Enum("role", "life", "universal")),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		kind, limit := a.str("kind"), a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		kind, limit := a.Str("kind"), a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		all, err := c.Bundles(ctx)
 		if err != nil {
@@ -169,12 +170,12 @@ func installLabelBundle(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("install_label_bundle",
 		mcp.WithDescription("Install a label bundle: its labels join the catalog (idempotent). An id the catalog already holds with another meaning keeps its definition and is reported as a conflict."),
 		required("id", "Bundle id, e.g. software-engineering (list_label_bundles shows them)."),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.InstallBundle(ctx, id)
 		if err != nil {
@@ -198,12 +199,12 @@ func uninstallLabelBundle(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Uninstall a label bundle: removes only the labels it owns (labels another bundle or the person also owns stay). By default the removed ids are stripped from cases and reminders; scrub false keeps them there."),
 		required("id", "Bundle id."),
 		mcp.WithBoolean("scrub", mcp.Description("Strip the removed ids from records (default true).")),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, scrub := a.str("id"), a.boolOr("scrub", true)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, scrub := a.Str("id"), a.BoolOr("scrub", true)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		removed, _, err := c.UninstallBundle(ctx, id, scrub)
 		if err != nil {

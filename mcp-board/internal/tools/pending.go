@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -25,12 +26,12 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("verb", mcp.Required(), mcp.Description("What to do."), mcp.Enum(proposalVerbs()...)),
 		mcp.WithObject("payload", mcp.Required(), mcp.Description("The route's body for the verb (see above)."), mcp.AdditionalProperties(true)),
 		mcp.WithString("summary", mcp.Required(), mcp.Description("One line the person reads: what and why."), mcp.MinLength(1)),
-		additive(notIdempotent),
+		mcptool.Additive(mcptool.NotIdempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		verb, summary, payload := a.str("verb"), a.text("summary"), a.object("payload")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		verb, summary, payload := a.Str("verb"), a.Text("summary"), a.Object("payload")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		raw, err := json.Marshal(payload)
 		if err != nil {
@@ -47,13 +48,13 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_pending",
 		mcp.WithDescription("List the proposals awaiting the person's approval, oldest first, each with whether its target changed since it was proposed."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		items, err := c.Pending(ctx)
 		if err != nil {
@@ -94,12 +95,12 @@ func approvePending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Approve a pending proposal: it is committed through its verb's route with the proposer's attribution. Only when the person asked for it: the approval queue is their decision. Check list_pending for changes since the proposal first."),
 		required("id", "Proposal id, e.g. PROP-2."),
 		expectedArg(),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, expected := a.str("id"), a.expected()
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, expected := a.Str("id"), a.Expected()
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.Approve(ctx, id, wire.ProposalDecision{ExpectedVersion: expected})
 		if err != nil {
@@ -113,12 +114,12 @@ func rejectPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("reject_pending",
 		mcp.WithDescription("Reject a pending proposal: it is discarded and nothing is committed. Only when the person asked for it, or to withdraw your own proposal."),
 		required("id", "Proposal id, e.g. PROP-2."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.Reject(ctx, id)
 		if err != nil {

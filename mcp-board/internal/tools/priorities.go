@@ -11,17 +11,18 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func getPriorities(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_priorities",
 		mcp.WithDescription("The person's priorities: starred nodes as `id - [tier] - title - [lane]` (initiatives first, then workstreams, then cases), then priority notes in their own words as `PRI-id - text`, highest first."),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		p, err := c.Priorities(ctx)
 		if err != nil {
@@ -36,12 +37,12 @@ func addPriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Add a priority note in the person's own words. Check get_priorities first so you do not add one that is already there."),
 		mcp.WithString("text", mcp.Required(), mcp.Description("The priority, non-empty."), mcp.MinLength(1)),
 		mcp.WithNumber("position", mcp.Description("Rank: smaller means higher priority; omitted sorts last.")),
-		additive(notIdempotent),
+		mcptool.Additive(mcptool.NotIdempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		in := wire.PriorityCreate{Text: a.text("text"), Position: a.num("position")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		in := wire.PriorityCreate{Text: a.Text("text"), Position: a.Num("position")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.CreatePriority(ctx, in)
 		if err != nil {
@@ -66,20 +67,20 @@ func updatePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("text", mcp.Description("New text (non-empty)."), mcp.MinLength(1)),
 		mcp.WithNumber("position", mcp.Description("New rank: smaller means higher priority.")),
 		expectedArg(),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		p := wire.PriorityPatch{Text: a.optStr("text"), ExpectedVersion: a.expected()}
-		if pos := a.num("position"); pos != nil {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		p := wire.PriorityPatch{Text: a.OptStr("text"), ExpectedVersion: a.Expected()}
+		if pos := a.Num("position"); pos != nil {
 			raw, err := json.Marshal(*pos)
 			if err != nil {
 				return "", fmt.Errorf("position: %w", err)
 			}
 			p.Position = wire.Some(json.RawMessage(raw))
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Text.Set && !p.Position.Set {
 			return "", errors.New("nothing to update: pass text or position")
@@ -96,12 +97,12 @@ func removePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("remove_priority",
 		mcp.WithDescription("Remove a priority note for good."),
 		required("id", "Priority note id, e.g. PRI-2."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeletePriority(ctx, id); err != nil {
 			return "", err
@@ -115,12 +116,12 @@ func setStarred(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Star or unstar a node (any tier); starred nodes lead get_priorities. "+manualRule),
 		required("id", "Node id, e.g. CASE-12."),
 		mcp.WithBoolean("starred", mcp.Required(), mcp.Description("true stars, false unstars.")),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, star := a.str("id"), a.optBool("starred")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, star := a.Str("id"), a.OptBool("starred")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !star.Set {
 			return "", errors.New("starred is required: true or false")

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -30,13 +31,13 @@ func reminderTasks(desc string, withID bool) mcp.ToolOption {
 	return mcp.WithArray("tasks", mcp.Description(desc), objectItems(props, "title"))
 }
 
-func reminderTaskInputs(a *args) []wire.ReminderTaskInput {
+func reminderTaskInputs(a *mcptool.Args) []wire.ReminderTaskInput {
 	var out []wire.ReminderTaskInput
-	for _, o := range a.objects("tasks") {
-		ta := &args{m: o}
-		out = append(out, wire.ReminderTaskInput{ID: ta.str("id"), Title: ta.str("title"), Done: ta.boolOr("done", false)})
-		if ta.err != nil {
-			a.fail("tasks: %v", ta.err)
+	for _, o := range a.Objects("tasks") {
+		ta := mcptool.NewArgs(o)
+		out = append(out, wire.ReminderTaskInput{ID: ta.Str("id"), Title: ta.Str("title"), Done: ta.BoolOr("done", false)})
+		if ta.Err() != nil {
+			a.Fail("tasks: %v", ta.Err())
 		}
 	}
 	return out
@@ -53,16 +54,16 @@ func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("caseId", "Node it belongs to, e.g. CASE-12 (set it on a strong search match)."),
 		labelsArg(),
 		reminderTasks("Short checklist.", false),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := wire.ReminderCreate{
-			Title: a.str("title"), Detail: a.text("detail"), Status: a.str("status"), DueAt: a.str("dueAt"),
-			Domain: a.str("domain"), CaseID: a.str("caseId"), Labels: a.strs("labels"), Tasks: reminderTaskInputs(a),
+			Title: a.Str("title"), Detail: a.Text("detail"), Status: a.Str("status"), DueAt: a.Str("dueAt"),
+			Domain: a.Str("domain"), CaseID: a.Str("caseId"), Labels: a.Strs("labels"), Tasks: reminderTaskInputs(a),
 			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.CreateReminder(ctx, in)
 		if err != nil {
@@ -81,14 +82,14 @@ func listReminders(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		reminderStatusArg("Only this status."),
 		optional("caseId", "Only reminders linked to this node."),
 		domainArg("Only this domain."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		f := client.ReminderFilter{Status: a.str("status"), CaseID: a.str("caseId"), Domain: a.str("domain")}
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		f := client.ReminderFilter{Status: a.Str("status"), CaseID: a.Str("caseId"), Domain: a.Str("domain")}
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		rems, err := c.Reminders(ctx, f)
 		if err != nil {
@@ -113,12 +114,12 @@ func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_reminder",
 		mcp.WithDescription("Read one reminder: its status, labels, checklist and linked emails (newest first)."),
 		required("id", "Reminder id, e.g. REM-3."),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.Reminder(ctx, id)
 		if err != nil {
@@ -137,27 +138,27 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		reminderStatusArg(reminderStatusDesc),
 		optional("dueAt", "When to be nudged: YYYY-MM-DD or an ISO datetime; \"\" clears it."),
 		domainArg(domainDesc),
-		mcp.WithString("caseId", nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
 		labelsArg(),
 		reminderTasks("The whole checklist, in order.", true),
 		expectedArg(),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
 		p := wire.ReminderPatch{
-			Title: a.optStr("title"), Detail: a.optStr("detail"), Status: a.optStr("status"), DueAt: a.optStr("dueAt"),
-			Domain: a.optStr("domain"), CaseID: a.link("caseId"), Labels: a.optStrs("labels"), ExpectedVersion: a.expected(),
+			Title: a.OptStr("title"), Detail: a.OptStr("detail"), Status: a.OptStr("status"), DueAt: a.OptStr("dueAt"),
+			Domain: a.OptStr("domain"), CaseID: a.Link("caseId"), Labels: a.OptStrs("labels"), ExpectedVersion: a.Expected(),
 		}
-		if a.has("tasks") {
+		if a.Has("tasks") {
 			tasks := reminderTaskInputs(a)
 			if tasks == nil {
 				tasks = []wire.ReminderTaskInput{}
 			}
 			p.Tasks = wire.Some(tasks)
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Title.Set && !p.Detail.Set && !p.Status.Set && !p.DueAt.Set && !p.Domain.Set && !p.CaseID.Set && !p.Labels.Set && !p.Tasks.Set {
 			return "", errors.New("nothing to update: pass at least one field to change")
@@ -174,12 +175,12 @@ func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("complete_reminder",
 		mcp.WithDescription("Mark a reminder done (stamps completedAt; update_reminder status open reopens it)."),
 		required("id", "Reminder id, e.g. REM-3."),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.PatchReminder(ctx, id, wire.ReminderPatch{Status: wire.Some("done")})
 		if err != nil {
@@ -193,12 +194,12 @@ func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_reminder",
 		mcp.WithDescription("Delete a reminder for good (reminders are never archived); its linked emails stay, unlinked. To finish one, use complete_reminder; to drop one, consider update_reminder status dismissed."),
 		required("id", "Reminder id, e.g. REM-3."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteReminder(ctx, id); err != nil {
 			return "", err
@@ -211,13 +212,13 @@ func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("link_reminder",
 		mcp.WithDescription("Link a reminder to a node (any tier), or unlink it when caseId is null, \"\" or omitted."),
 		required("id", "Reminder id, e.g. REM-3."),
-		mcp.WithString("caseId", nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
-		destructive(idempotent),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, link := a.str("id"), a.link("caseId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, link := a.Str("id"), a.Link("caseId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !link.Set {
 			link = wire.Null[string]()
@@ -239,12 +240,12 @@ func linkReminderMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("id", "Reminder id, e.g. REM-3."),
 	}
 	opts = append(opts, messageArgs()...)
-	opts = append(opts, additive(notIdempotent))
+	opts = append(opts, mcptool.Additive(mcptool.NotIdempotent))
 	tool := mcp.NewTool("link_reminder_message", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, in := a.str("id"), messageInput(a)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, in := a.Str("id"), messageInput(a)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.AddReminderMessage(ctx, id, in)
 		if err != nil {

@@ -11,19 +11,20 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func listViews(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_views",
 		mcp.WithDescription("List the saved views (named sets of board filters)."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		views, err := c.Views(ctx)
 		if err != nil {
@@ -56,23 +57,23 @@ func saveView(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("id", "Id of the view to change, e.g. VIEW-2; omit to save by name."),
 		mcp.WithString("name", mcp.Description("View name (required without id).")),
 		mcp.WithObject("filters", mcp.Description("The filters, as the board page uses them, e.g. {\"status\":\"urgent\",\"domain\":\"work\",\"label\":\"blocked\"}."), mcp.AdditionalProperties(true)),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
 		in := wire.ViewInput{}
-		if a.has("name") {
-			in.Name = wire.Some(a.str("name"))
+		if a.Has("name") {
+			in.Name = wire.Some(a.Str("name"))
 		}
-		if f := a.object("filters"); f != nil {
+		if f := a.Object("filters"); f != nil {
 			raw, err := json.Marshal(f)
 			if err != nil {
 				return "", fmt.Errorf("filters: %w", err)
 			}
 			in.Filters = wire.Some(json.RawMessage(raw))
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if id == "" && !in.Name.Set {
 			return "", errors.New("name is required when no id is given")
@@ -96,12 +97,12 @@ func deleteView(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_view",
 		mcp.WithDescription("Delete a saved view."),
 		required("id", "View id, e.g. VIEW-2."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteView(ctx, id); err != nil {
 			return "", err
@@ -113,13 +114,13 @@ func deleteView(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func listTemplates(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_templates",
 		mcp.WithDescription("List the case templates (reusable starting points for new cases)."),
-		limitArg(),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ts, err := c.Templates(ctx)
 		if err != nil {
@@ -149,16 +150,16 @@ func saveTemplate(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		labelsArg(),
 		stringsArg("tags", "Tags a new case gets."),
 		stringsArg("tasks", "Checklist task titles a new case gets."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
 		in := wire.TemplateInput{
-			Name: a.optStr("name"), Title: a.optStr("title"), Summary: a.optStr("summary"), Status: a.optStr("status"),
-			Domain: a.optStr("domain"), Kind: a.optStr("kind"), Labels: a.optStrs("labels"), Tags: a.optStrs("tags"), Tasks: a.optStrs("tasks"),
+			Name: a.OptStr("name"), Title: a.OptStr("title"), Summary: a.OptStr("summary"), Status: a.OptStr("status"),
+			Domain: a.OptStr("domain"), Kind: a.OptStr("kind"), Labels: a.OptStrs("labels"), Tags: a.OptStrs("tags"), Tasks: a.OptStrs("tasks"),
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if id == "" && !in.Name.Set {
 			return "", errors.New("name is required when no id is given")
@@ -179,12 +180,12 @@ func deleteTemplate(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_template",
 		mcp.WithDescription("Delete a case template (cases made from it are not touched)."),
 		required("id", "Template id, e.g. TPL-1."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteTemplate(ctx, id); err != nil {
 			return "", err
@@ -196,11 +197,11 @@ func deleteTemplate(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func getPrefs(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_prefs",
 		mcp.WithDescription("Read the board preferences, including view (operational or strategy: the page's toggle)."),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		prefs, err := c.Prefs(ctx)
 		if err != nil {
@@ -214,12 +215,12 @@ func setPrefs(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("set_prefs",
 		mcp.WithDescription("Change board preferences as a merge: the keys you pass replace (objects merge), null removes a key, others stay. view must be operational or strategy. The preferences are the person's: change them only when asked."),
 		mcp.WithObject("prefs", mcp.Required(), mcp.Description("Keys to set, e.g. {\"view\":\"strategy\"}."), mcp.AdditionalProperties(true)),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		prefs := a.object("prefs")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		prefs := a.Object("prefs")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if len(prefs) == 0 {
 			return "", errors.New("nothing to update: prefs is empty")

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 )
 
 func search(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
@@ -21,19 +22,19 @@ func search(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		laneArg("Only cases in this lane (reminders are never dropped by it)."),
 		mcp.WithBoolean("includeArchived", mcp.Description("Include archived cases (default true, so an archived match is restored rather than duplicated)."), mcp.DefaultBool(true)),
 		mcp.WithBoolean("semantic", mcp.Description("false forces the keyword engine (default: semantic when available).")),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		includeArchived := a.boolOr("includeArchived", true)
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		includeArchived := a.BoolOr("includeArchived", true)
 		r := client.SearchRequest{
-			Q: a.str("q"), Queries: a.strs("queries"), K: a.intOr("k", 0), Types: a.strs("types"),
-			Domain: a.str("domain"), Status: a.str("status"), IncludeArchived: &includeArchived,
+			Q: a.Str("q"), Queries: a.Strs("queries"), K: a.IntOr("k", 0), Types: a.Strs("types"),
+			Domain: a.Str("domain"), Status: a.Str("status"), IncludeArchived: &includeArchived,
 		}
-		if s := a.optBool("semantic"); s.Set {
+		if s := a.OptBool("semantic"); s.Set {
 			r.Semantic = &s.V
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if r.Q == "" && len(r.Queries) == 0 {
 			return "", errors.New("pass q or queries: at least one non-empty query")

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/mcp-board/internal/render"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -20,13 +21,13 @@ func addTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("detail", "Task detail."),
 		optional("dueAt", dueDesc),
 		mcp.WithNumber("position", mcp.Description("Order in the checklist; smaller comes first.")),
-		additive(notIdempotent),
+		mcptool.Additive(mcptool.NotIdempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID := a.str("caseId")
-		in := wire.TaskInput{Title: a.str("title"), Detail: a.text("detail"), DueAt: a.str("dueAt"), Position: a.num("position")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID := a.Str("caseId")
+		in := wire.TaskInput{Title: a.Str("title"), Detail: a.Text("detail"), DueAt: a.Str("dueAt"), Position: a.Num("position")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.AddTask(ctx, caseID, in)
 		if err != nil {
@@ -46,13 +47,13 @@ func updateTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("dueAt", dueDesc+" \"\" clears it."),
 		mcp.WithNumber("position", mcp.Description("Order in the checklist; smaller comes first.")),
 		mcp.WithBoolean("completed", mcp.Description("true completes the task, false reopens it.")),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID, taskID := a.str("caseId"), a.str("taskId")
-		p := wire.TaskPatch{Title: a.optStr("title"), Detail: a.optStr("detail"), DueAt: a.optStr("dueAt"), Position: a.optNum("position"), Completed: a.optBool("completed")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID, taskID := a.Str("caseId"), a.Str("taskId")
+		p := wire.TaskPatch{Title: a.OptStr("title"), Detail: a.OptStr("detail"), DueAt: a.OptStr("dueAt"), Position: a.OptNum("position"), Completed: a.OptBool("completed")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Title.Set && !p.Detail.Set && !p.DueAt.Set && !p.Position.Set && !p.Completed.Set {
 			return "", errors.New("nothing to update: pass title, detail, dueAt, position or completed")
@@ -70,12 +71,12 @@ func completeTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Mark a task of a case done (update_task completed false reopens it)."),
 		required("caseId", "Case id, e.g. CASE-12."),
 		required("taskId", "Task id, e.g. CASE-12-T3."),
-		additive(idempotent),
+		mcptool.Additive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID, taskID := a.str("caseId"), a.str("taskId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID, taskID := a.Str("caseId"), a.Str("taskId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.PatchTask(ctx, caseID, taskID, wire.TaskPatch{Completed: wire.Some(true)})
 		if err != nil {
@@ -90,12 +91,12 @@ func deleteTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Remove a task from a case's checklist for good. To finish a task, use complete_task instead."),
 		required("caseId", "Case id, e.g. CASE-12."),
 		required("taskId", "Task id, e.g. CASE-12-T3."),
-		destructive(idempotent),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID, taskID := a.str("caseId"), a.str("taskId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID, taskID := a.Str("caseId"), a.Str("taskId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteTask(ctx, caseID, taskID); err != nil {
 			return "", err
@@ -109,12 +110,12 @@ func addNote(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDescription("Add a note to a node. Also the way to record disagreement with a human's manual action instead of reverting it."),
 		required("caseId", "Node id, e.g. CASE-12."),
 		mcp.WithString("text", mcp.Required(), mcp.Description("The note."), mcp.MinLength(1)),
-		additive(notIdempotent),
+		mcptool.Additive(mcptool.NotIdempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID, text := a.str("caseId"), a.text("text")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID, text := a.Str("caseId"), a.Text("text")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.AddNote(ctx, caseID, text)
 		if err != nil {
@@ -141,11 +142,11 @@ func messageArgs() []mcp.ToolOption {
 	}
 }
 
-func messageInput(a *args) wire.MessageInput {
+func messageInput(a *mcptool.Args) wire.MessageInput {
 	return wire.MessageInput{
-		Source: a.str("source"), From: a.str("from"), To: a.strs("to"), Cc: a.strs("cc"),
-		Subject: a.text("subject"), Preview: a.text("preview"), Body: a.text("body"), ReceivedAt: a.str("receivedAt"),
-		Read: a.boolOr("read", false), Outbound: a.boolOr("outbound", false), URL: a.str("url"),
+		Source: a.Str("source"), From: a.Str("from"), To: a.Strs("to"), Cc: a.Strs("cc"),
+		Subject: a.Text("subject"), Preview: a.Text("preview"), Body: a.Text("body"), ReceivedAt: a.Str("receivedAt"),
+		Read: a.BoolOr("read", false), Outbound: a.BoolOr("outbound", false), URL: a.Str("url"),
 	}
 }
 
@@ -155,12 +156,12 @@ func linkMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("caseId", "Node id, e.g. CASE-12."),
 	}
 	opts = append(opts, messageArgs()...)
-	opts = append(opts, additive(notIdempotent))
+	opts = append(opts, mcptool.Additive(mcptool.NotIdempotent))
 	tool := mcp.NewTool("link_message", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		caseID, in := a.str("caseId"), messageInput(a)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		caseID, in := a.Str("caseId"), messageInput(a)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.AddCaseMessage(ctx, caseID, in)
 		if err != nil {
@@ -176,15 +177,15 @@ func updateMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("id", "Message id, e.g. M-7."),
 		mcp.WithBoolean("read", mcp.Description("Read (true) or unread (false).")),
 		optional("url", "Absolute http or https link; \"\" clears it."),
-		mcp.WithString("caseId", nullable(), mcp.Description("Node to link it to; null or \"\" unlinks.")),
-		mcp.WithString("reminderId", nullable(), mcp.Description("Reminder to link it to, e.g. REM-3; null or \"\" unlinks.")),
-		destructive(idempotent),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link it to; null or \"\" unlinks.")),
+		mcp.WithString("reminderId", mcptool.Nullable(), mcp.Description("Reminder to link it to, e.g. REM-3; null or \"\" unlinks.")),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		p := wire.MessagePatch{Read: a.optBool("read"), URL: a.optStr("url"), CaseID: a.link("caseId"), ReminderID: a.link("reminderId")}
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		p := wire.MessagePatch{Read: a.OptBool("read"), URL: a.OptStr("url"), CaseID: a.Link("caseId"), ReminderID: a.Link("reminderId")}
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Read.Set && !p.URL.Set && !p.CaseID.Set && !p.ReminderID.Set {
 			return "", errors.New("nothing to update: pass read, url, caseId or reminderId")

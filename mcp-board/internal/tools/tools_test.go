@@ -1,11 +1,7 @@
 package tools
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool/mcptooltest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -32,24 +28,9 @@ func wantTools() map[string][]string {
 	}
 }
 
-func testClient(t *testing.T) *client.Client {
-	t.Helper()
-	c, err := client.New("http://127.0.0.1:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func allTools(t *testing.T) (read, write []mcp.Tool) {
-	c := testClient(t)
-	for _, st := range ReadTools(c) {
-		read = append(read, st.Tool)
-	}
-	for _, st := range WriteTools(c) {
-		write = append(write, st.Tool)
-	}
-	return read, write
+	t.Helper()
+	return mcptooltest.Tools(t, Server())
 }
 
 func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
@@ -126,54 +107,20 @@ func TestSchemasAreTyped(t *testing.T) {
 	read, write := allTools(t)
 	enums := map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds, "color": wire.LabelColors}
 	for _, tl := range append(read, write...) {
-		s := tl.InputSchema
-		if tl.Description == "" {
-			t.Errorf("%s: no description", tl.Name)
-		}
-		if s.AdditionalProperties != false {
-			t.Errorf("%s: additionalProperties must be false so unknown arguments are refused", tl.Name)
-		}
-		for _, r := range s.Required {
-			if _, ok := s.Properties[r]; !ok {
-				t.Errorf("%s: required %q is not a property", tl.Name, r)
+		mcptooltest.CheckSchema(t, tl)
+		for name, raw := range tl.InputSchema.Properties {
+			want, ok := enums[name]
+			if !ok {
+				continue
 			}
-		}
-		for name, raw := range s.Properties {
-			p := raw.(map[string]any)
-			if p["type"] == nil || p["description"] == nil {
-				t.Errorf("%s.%s: needs a type and a description", tl.Name, name)
+			switch {
+			case strings.Contains(tl.Name, "reminder") && name == "status":
+				want = wire.ReminderStatuses
+			case tl.Name == "list_label_bundles" && name == "kind":
+				want = []string{"role", "life", "universal"}
 			}
-			checkItems(t, tl.Name+"."+name, p)
-			if want, ok := enums[name]; ok {
-				switch {
-				case strings.Contains(tl.Name, "reminder") && name == "status":
-					want = wire.ReminderStatuses
-				case tl.Name == "list_label_bundles" && name == "kind":
-					want = []string{"role", "life", "universal"}
-				}
-				if !slices.Equal(toStrings(p["enum"]), want) {
-					t.Errorf("%s.%s: enum %v, want %v", tl.Name, name, p["enum"], want)
-				}
-			}
-		}
-	}
-}
-
-// checkItems walks a property schema: every array declares its items.
-func checkItems(t *testing.T, path string, p map[string]any) {
-	t.Helper()
-	if p["type"] == "array" {
-		items, ok := p["items"].(map[string]any)
-		if !ok {
-			t.Errorf("%s: array without items", path)
-			return
-		}
-		checkItems(t, path+"[]", items)
-	}
-	if props, ok := p["properties"].(map[string]any); ok {
-		for name, raw := range props {
-			if sub, ok := raw.(map[string]any); ok {
-				checkItems(t, path+"."+name, sub)
+			if got, _ := raw.(map[string]any)["enum"].([]string); !slices.Equal(got, want) {
+				t.Errorf("%s.%s: enum %v, want %v", tl.Name, name, got, want)
 			}
 		}
 	}
@@ -184,49 +131,7 @@ func checkItems(t *testing.T, path string, p map[string]any) {
 // agent sees is a deliberate diff. UPDATE_SNAPSHOTS=1 rewrites them.
 func TestToolSnapshots(t *testing.T) {
 	read, write := allTools(t)
-	dir := filepath.Join("testdata", "tools")
-	update := os.Getenv("UPDATE_SNAPSHOTS") == "1"
-	if update {
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	seen := map[string]bool{}
-	for _, tl := range append(read, write...) {
-		data, err := json.MarshalIndent(tl, "", "  ")
-		if err != nil {
-			t.Fatalf("%s: %v", tl.Name, err)
-		}
-		data = append(data, '\n')
-		path := filepath.Join(dir, tl.Name+".json")
-		seen[tl.Name+".json"] = true
-		if update {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no snapshot (run with UPDATE_SNAPSHOTS=1): %v", tl.Name, err)
-			continue
-		}
-		if !bytes.Equal(want, data) {
-			t.Errorf("%s changed (run with UPDATE_SNAPSHOTS=1 if deliberate) (-snapshot +now):\n%s", tl.Name, cmp.Diff(string(want), string(data)))
-		}
-	}
-	files, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if !seen[f.Name()] {
-			t.Errorf("snapshot %s belongs to no tool: remove it (UPDATE_SNAPSHOTS=1 does)", f.Name())
-		}
-	}
+	mcptooltest.Snapshots(t, filepath.Join("testdata", "tools"), append(read, write...))
 }
 
 func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
@@ -261,28 +166,7 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 		{"propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-1", "anything": true}, "summary": "s"}, ""},
 	} {
 		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
-			tl := tools[tc.tool]
-			called := false
-			h := validated(tl, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				called = true
-				return mcp.NewToolResultText("ok"), nil
-			})
-			req := mcp.CallToolRequest{}
-			req.Params.Name, req.Params.Arguments = tc.tool, tc.args
-			res, err := h(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := res.Content[0].(mcp.TextContent).Text
-			if tc.want == "" {
-				if res.IsError || !called {
-					t.Errorf("refused: %s", text)
-				}
-				return
-			}
-			if !res.IsError || called || !strings.Contains(text, tc.want) {
-				t.Errorf("got %q (error %v, handler called %v), want an error containing %q", text, res.IsError, called, tc.want)
-			}
+			mcptooltest.CheckArguments(t, tools[tc.tool], tc.args, tc.want)
 		})
 	}
 }

@@ -22,11 +22,11 @@ func wantTools() []string {
 func TestEndToEnd(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
-	s := startSession(t, bin, board.URL)
+	s := clienttest.StartSession(t, bin, board.URL, server)
 	used := map[string]bool{}
 	ok := func(t *testing.T, name string, args map[string]any, want ...string) string {
 		t.Helper()
-		out := s.ok(t, name, args, want...)
+		out := s.OK(t, name, args, want...)
 		used[name] = true
 		return out
 	}
@@ -42,7 +42,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("tools are listed", func(t *testing.T) {
 		var got []string
-		for _, tl := range s.tools(t) {
+		for _, tl := range s.Tools(t) {
 			got = append(got, tl.Name)
 			if a := tl.Annotations; a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
 				t.Errorf("%s: annotations over the wire: %+v", tl.Name, a)
@@ -61,19 +61,19 @@ func TestEndToEnd(t *testing.T) {
 		ok(t, "list_events", nil, "No events match")
 		out := ok(t, "create_event", map[string]any{"title": "Lease signing", "date": "2030-02-01", "startTime": "10:00", "endTime": "11:00", "location": "Office", "caseId": home, "domain": "work"},
 			"Created", "2030-02-01 10:00-11:00 - Lease signing @ Office - case "+home+" - work")
-		lease = firstID(t, out, "EVT")
+		lease = clienttest.FirstID(t, out, "EVT")
 		ok(t, "create_event", map[string]any{"title": "lease  SIGNING", "date": "2030-02-01", "startTime": "10:00", "location": "Elsewhere"},
 			"Already existed, nothing created", lease, "update_event "+lease)
 		if e := event(t, lease); e.Location != "Office" {
 			t.Errorf("a deduplicated create changed the event: %+v", e)
 		}
 		out = ok(t, "create_event", map[string]any{"title": "Moving day", "date": "2030-01-31", "allDay": true}, "Created", "2030-01-31 all day - Moving day")
-		moving = firstID(t, out, "EVT")
+		moving = clienttest.FirstID(t, out, "EVT")
 		ok(t, "create_event", map[string]any{"title": "Lease signing", "date": "2030-02-01", "startTime": "15:00"}, "Created")
-		s.refused(t, "create_event", map[string]any{"title": "Bad day", "date": "01/02/2030"}, "date")
-		s.refused(t, "create_event", map[string]any{"title": "Not a day", "date": "2030-02-30"}, "date")
-		s.refused(t, "create_event", map[string]any{"title": "Nowhere", "date": "2030-02-03", "caseId": "CASE-999"}, "CASE-999")
-		s.refused(t, "create_event", map[string]any{"date": "2030-02-03"}, "title")
+		s.Refused(t, "create_event", map[string]any{"title": "Bad day", "date": "01/02/2030"}, "date")
+		s.Refused(t, "create_event", map[string]any{"title": "Not a day", "date": "2030-02-30"}, "date")
+		s.Refused(t, "create_event", map[string]any{"title": "Nowhere", "date": "2030-02-03", "caseId": "CASE-999"}, "CASE-999")
+		s.Refused(t, "create_event", map[string]any{"date": "2030-02-03"}, "title")
 
 		out = ok(t, "list_events", nil, moving+" - 2030-01-31 all day - Moving day", lease+" - 2030-02-01 10:00-11:00")
 		if strings.Index(out, moving) > strings.Index(out, lease) {
@@ -87,13 +87,13 @@ func TestEndToEnd(t *testing.T) {
 		}
 		ok(t, "list_events", map[string]any{"limit": 1}, "2 more not shown")
 		ok(t, "get_event", map[string]any{"id": lease}, lease+" - 2030-02-01 10:00-11:00 - Lease signing @ Office", lease+" created ")
-		s.refused(t, "get_event", map[string]any{"id": "EVT-999"}, "EVT-999")
+		s.Refused(t, "get_event", map[string]any{"id": "EVT-999"}, "EVT-999")
 	})
 
 	t.Run("update and link", func(t *testing.T) {
 		ok(t, "update_event", map[string]any{"id": lease, "title": "Lease signing with the landlord", "startTime": "14:00", "endTime": "15:00", "description": "Bring ID"}, "Updated "+lease, "14:00-15:00 - Lease signing with the landlord")
-		s.refused(t, "update_event", map[string]any{"id": lease}, "nothing to update")
-		s.refused(t, "update_event", map[string]any{"id": lease, "startTime": "25:00"}, "startTime")
+		s.Refused(t, "update_event", map[string]any{"id": lease}, "nothing to update")
+		s.Refused(t, "update_event", map[string]any{"id": lease, "startTime": "25:00"}, "startTime")
 		if e := event(t, lease); e.Description != "Bring ID" || e.StartTime != "14:00" {
 			t.Errorf("update_event did not land: %+v", e)
 		}
@@ -110,7 +110,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("link_event \"\": caseId %q", e.CaseID)
 		}
 		ok(t, "update_event", map[string]any{"id": lease, "caseId": home}, "case "+home)
-		s.refused(t, "link_event", map[string]any{"id": moving, "caseId": "CASE-999"}, "CASE-999")
+		s.Refused(t, "link_event", map[string]any{"id": moving, "caseId": "CASE-999"}, "CASE-999")
 	})
 
 	t.Run("concurrent creates make one event", func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestEndToEnd(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				text, _, err := s.try(ctx, "create_event", map[string]any{"title": "Standup", "date": "2030-03-04", "startTime": "09:00"})
+				text, _, err := s.Try(ctx, "create_event", map[string]any{"title": "Standup", "date": "2030-03-04", "startTime": "09:00"})
 				if err != nil {
 					text = err.Error()
 				}
@@ -149,7 +149,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("delete", func(t *testing.T) {
 		ok(t, "delete_event", map[string]any{"id": moving}, "Deleted event "+moving)
-		s.refused(t, "get_event", map[string]any{"id": moving}, moving)
+		s.Refused(t, "get_event", map[string]any{"id": moving}, moving)
 	})
 
 	t.Run("every tool was called", func(t *testing.T) {
@@ -177,7 +177,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("stdout is only protocol", func(t *testing.T) {
-		lines := s.proc.StdoutLines()
+		lines := s.Proc.StdoutLines()
 		if len(lines) < 20 {
 			t.Fatalf("only %d stdout lines", len(lines))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -38,77 +39,12 @@ const (
 	linkFirst  = "Before creating a standalone event, call search (several queries: the entity name and the topic) and get_tree on the board server, and set caseId on a strong match; omit it only when nothing matches."
 )
 
-type constructor func(*client.Client) (mcp.Tool, server.ToolHandlerFunc)
-
-// readConstructors are the tools that only read the board.
-func readConstructors() []constructor {
-	return []constructor{listEvents, getEvent}
-}
-
-// writeConstructors are the tools that change the board.
-func writeConstructors() []constructor {
-	return []constructor{createEvent, updateEvent, deleteEvent, linkEvent}
-}
-
-func build(c *client.Client, cons []constructor) []server.ServerTool {
-	out := make([]server.ServerTool, 0, len(cons))
-	for _, f := range cons {
-		t, h := f(c)
-		out = append(out, server.ServerTool{Tool: t, Handler: validated(t, h)})
-	}
-	return out
-}
-
-// ReadTools are the read-only tools.
-func ReadTools(c *client.Client) []server.ServerTool { return build(c, readConstructors()) }
-
-// WriteTools are the tools that write.
-func WriteTools(c *client.Client) []server.ServerTool { return build(c, writeConstructors()) }
-
-// NewServer is the MCP server with every tool registered; each handler is
-// wrapped to check its arguments against the tool's schema first (see
-// validated).
-func NewServer(c *client.Client) *server.MCPServer {
-	s := server.NewMCPServer(Name, Version,
-		server.WithToolCapabilities(false),
-		server.WithInstructions(Instructions),
-		server.WithRecovery(),
-	)
-	s.AddTools(ReadTools(c)...)
-	s.AddTools(WriteTools(c)...)
-	return s
-}
-
-// The four annotations are set on every tool, because mcp-go's defaults
-// (destructive, open world) would be untrue: the board is a local store.
-func annotate(readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return func(t *mcp.Tool) {
-		t.Annotations.ReadOnlyHint = mcp.ToBoolPtr(readOnly)
-		t.Annotations.DestructiveHint = mcp.ToBoolPtr(destructive)
-		t.Annotations.IdempotentHint = mcp.ToBoolPtr(idempotent)
-		t.Annotations.OpenWorldHint = mcp.ToBoolPtr(false)
-		// Unknown arguments are refused, never silently ignored.
-		t.InputSchema.AdditionalProperties = false
-	}
-}
-
-func readOnly() mcp.ToolOption { return annotate(true, false, true) }
-
-func nullable() mcp.PropertyOption {
-	return func(s map[string]any) { s["type"] = []string{"string", "null"} }
-}
-
-type handlerFunc func(ctx context.Context, a *args) (string, error)
-
-// handle adapts a handlerFunc to mcp-go; a failure is a tool error result
-// carrying the board's words.
-func handle(fn handlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		text, err := fn(ctx, argsOf(req))
-		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
-		}
-		return mcp.NewToolResultText(text), nil
+// Server is the calendar tool server: its identity, instructions and tools.
+func Server() mcptool.Server {
+	return mcptool.Server{
+		Name: Name, Version: Version, Instructions: Instructions,
+		Read:  []mcptool.Constructor{listEvents, getEvent},
+		Write: []mcptool.Constructor{createEvent, updateEvent, deleteEvent, linkEvent},
 	}
 }
 
@@ -139,27 +75,27 @@ func createEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts = append(opts, eventArgs(true)...)
 	opts = append(opts,
 		mcp.WithString("caseId", mcp.Description("Node the event belongs to, e.g. CASE-12 (set it on a strong search match).")),
-		annotate(false, false, true),
+		mcptool.Additive(mcptool.Idempotent),
 	)
 	tool := mcp.NewTool("create_event", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := wire.EventCreate{
-			Title: a.str("title"), Date: a.str("date"), AllDay: a.boolOr("allDay", false), StartTime: a.str("startTime"),
-			EndTime: a.str("endTime"), Description: a.text("description"), Location: a.text("location"),
-			CaseID: a.str("caseId"), Domain: a.str("domain"),
+			Title: a.Str("title"), Date: a.Str("date"), AllDay: a.BoolOr("allDay", false), StartTime: a.Str("startTime"),
+			EndTime: a.Str("endTime"), Description: a.Text("description"), Location: a.Text("location"),
+			CaseID: a.Str("caseId"), Domain: a.Str("domain"),
 			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.CreateEvent(ctx, in)
 		if err != nil {
 			return "", err
 		}
 		if ans.Existing {
-			return fmt.Sprintf("Already existed, nothing created: %s\n%s has the same title, date and start time; the other fields you passed were not applied: use update_event %s to change them.", EventLine(ans.Event), ans.Event.ID, ans.Event.ID), nil
+			return fmt.Sprintf("Already existed, nothing created: %s\n%s has the same title, date and start time; the other fields you passed were not applied: use update_event %s to change them.", mcptool.EventLine(ans.Event), ans.Event.ID, ans.Event.ID), nil
 		}
-		return "Created " + EventLine(ans.Event), nil
+		return "Created " + mcptool.EventLine(ans.Event), nil
 	})
 }
 
@@ -170,14 +106,14 @@ func listEvents(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("to", mcp.Description("Day after the last, YYYY-MM-DD (exclusive)."), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)),
 		mcp.WithString("caseId", mcp.Description("Only events linked to this node.")),
 		mcp.WithString("domain", mcp.Description("Only this domain."), mcp.Enum(wire.Domains...)),
-		mcp.WithInteger("limit", mcp.Description("Most lines to return (default 50). The answer says how many more there are."), mcp.Min(1), mcp.Max(1000)),
-		readOnly(),
+		mcptool.LimitArg(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		f := client.EventFilter{From: a.str("from"), To: a.str("to"), CaseID: a.str("caseId"), Domain: a.str("domain")}
-		limit := a.intOr("limit", 50)
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		f := client.EventFilter{From: a.Str("from"), To: a.Str("to"), CaseID: a.Str("caseId"), Domain: a.Str("domain")}
+		limit := a.IntOr("limit", 50)
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		events, err := c.Events(ctx, f)
 		if err != nil {
@@ -190,7 +126,7 @@ func listEvents(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		n := min(limit, len(events))
 		lines := make([]string, 0, n+1)
 		for _, e := range events[:n] {
-			lines = append(lines, EventLine(e))
+			lines = append(lines, mcptool.EventLine(e))
 		}
 		if n < len(events) {
 			lines = append(lines, fmt.Sprintf("%d more not shown (narrow from/to or raise limit).", len(events)-n))
@@ -220,19 +156,19 @@ func getEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_event",
 		mcp.WithDescription("Read one calendar event with all its fields."),
 		mcp.WithString("id", mcp.Required(), mcp.Description("Event id, e.g. EVT-4.")),
-		readOnly(),
+		mcptool.ReadOnly(),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		ans, err := c.Event(ctx, id)
 		if err != nil {
 			return "", err
 		}
 		e := ans.Event
-		lines := []string{EventLine(e)}
+		lines := []string{mcptool.EventLine(e)}
 		if d := strings.Join(strings.Fields(e.Description), " "); d != "" {
 			lines = append(lines, "Description of "+e.ID+": "+d)
 		}
@@ -248,20 +184,20 @@ func updateEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	}
 	opts = append(opts, eventArgs(false)...)
 	opts = append(opts,
-		mcp.WithString("caseId", nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
 		mcp.WithInteger("expectedVersion", mcp.Description("Optional concurrency guard: the board refuses the write (409) when its version differs; re-read and retry.")),
-		annotate(false, true, true),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
 	tool := mcp.NewTool("update_event", opts...)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
 		p := wire.EventPatch{
-			Title: a.optStr("title"), Date: a.optStr("date"), AllDay: a.optBool("allDay"), StartTime: a.optStr("startTime"),
-			EndTime: a.optStr("endTime"), Description: a.optStr("description"), Location: a.optStr("location"),
-			CaseID: a.link("caseId"), Domain: a.optStr("domain"), ExpectedVersion: a.expected(),
+			Title: a.OptStr("title"), Date: a.OptStr("date"), AllDay: a.OptBool("allDay"), StartTime: a.OptStr("startTime"),
+			EndTime: a.OptStr("endTime"), Description: a.OptStr("description"), Location: a.OptStr("location"),
+			CaseID: a.Link("caseId"), Domain: a.OptStr("domain"), ExpectedVersion: a.Expected(),
 		}
-		if a.err != nil {
-			return "", a.err
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !p.Title.Set && !p.Date.Set && !p.AllDay.Set && !p.StartTime.Set && !p.EndTime.Set && !p.Description.Set && !p.Location.Set && !p.CaseID.Set && !p.Domain.Set {
 			return "", errors.New("nothing to update: pass at least one field to change")
@@ -270,7 +206,7 @@ func updateEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return "Updated " + EventLine(ans.Event), nil
+		return "Updated " + mcptool.EventLine(ans.Event), nil
 	})
 }
 
@@ -278,12 +214,12 @@ func deleteEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_event",
 		mcp.WithDescription("Delete a calendar event for good."),
 		mcp.WithString("id", mcp.Required(), mcp.Description("Event id, e.g. EVT-4.")),
-		annotate(false, true, true),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id := a.str("id")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id := a.Str("id")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if _, err := c.DeleteEvent(ctx, id); err != nil {
 			return "", err
@@ -296,13 +232,13 @@ func linkEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("link_event",
 		mcp.WithDescription("Link an event to a board node, or unlink it when caseId is null, \"\" or omitted."),
 		mcp.WithString("id", mcp.Required(), mcp.Description("Event id, e.g. EVT-4.")),
-		mcp.WithString("caseId", nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
-		annotate(false, true, true),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
+		mcptool.Destructive(mcptool.Idempotent),
 	)
-	return tool, handle(func(ctx context.Context, a *args) (string, error) {
-		id, link := a.str("id"), a.link("caseId")
-		if a.err != nil {
-			return "", a.err
+	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
+		id, link := a.Str("id"), a.Link("caseId")
+		if a.Err() != nil {
+			return "", a.Err()
 		}
 		if !link.Set {
 			link = wire.Null[string]()
@@ -312,33 +248,8 @@ func linkEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 			return "", err
 		}
 		if ans.Event.CaseID == "" {
-			return "Unlinked " + EventLine(ans.Event), nil
+			return "Unlinked " + mcptool.EventLine(ans.Event), nil
 		}
-		return "Linked " + EventLine(ans.Event), nil
+		return "Linked " + mcptool.EventLine(ans.Event), nil
 	})
-}
-
-// EventLine is one event on one line.
-func EventLine(e wire.Event) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s - %s", e.ID, e.Date)
-	switch {
-	case e.AllDay:
-		b.WriteString(" all day")
-	case e.StartTime != "" && e.EndTime != "":
-		b.WriteString(" " + e.StartTime + "-" + e.EndTime)
-	case e.StartTime != "":
-		b.WriteString(" " + e.StartTime)
-	}
-	b.WriteString(" - " + e.Title)
-	if e.Location != "" {
-		b.WriteString(" @ " + e.Location)
-	}
-	if e.CaseID != "" {
-		b.WriteString(" - case " + e.CaseID)
-	}
-	if e.Domain != "" {
-		b.WriteString(" - " + e.Domain)
-	}
-	return b.String()
 }

@@ -1,36 +1,21 @@
 package tools
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool/mcptooltest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func allTools(t *testing.T) (read, write []mcp.Tool) {
 	t.Helper()
-	c, err := client.New("http://127.0.0.1:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range ReadTools(c) {
-		read = append(read, st.Tool)
-	}
-	for _, st := range WriteTools(c) {
-		write = append(write, st.Tool)
-	}
-	return read, write
+	return mcptooltest.Tools(t, Server())
 }
 
 func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
@@ -78,24 +63,9 @@ func TestAnnotationsAreSetAndTruthful(t *testing.T) {
 func TestSchemasAreTyped(t *testing.T) {
 	read, write := allTools(t)
 	for _, tl := range append(read, write...) {
-		s := tl.InputSchema
-		if s.AdditionalProperties != false {
-			t.Errorf("%s: unknown arguments must be refused", tl.Name)
-		}
-		for _, r := range s.Required {
-			if _, ok := s.Properties[r]; !ok {
-				t.Errorf("%s: required %q is not a property", tl.Name, r)
-			}
-		}
-		for name, raw := range s.Properties {
-			p := raw.(map[string]any)
-			if p["type"] == nil || p["description"] == nil {
-				t.Errorf("%s.%s: needs a type and a description", tl.Name, name)
-			}
-			if p["type"] == "array" && p["items"] == nil {
-				t.Errorf("%s.%s: array without items", tl.Name, name)
-			}
-			if name == "domain" && !slices.Equal(p["enum"].([]string), wire.Domains) {
+		mcptooltest.CheckSchema(t, tl)
+		if p, ok := tl.InputSchema.Properties["domain"].(map[string]any); ok {
+			if got, _ := p["enum"].([]string); !slices.Equal(got, wire.Domains) {
 				t.Errorf("%s.domain: enum %v", tl.Name, p["enum"])
 			}
 		}
@@ -106,49 +76,7 @@ func TestSchemasAreTyped(t *testing.T) {
 // input schema in testdata/tools/<name>.json. UPDATE_SNAPSHOTS=1 rewrites.
 func TestToolSnapshots(t *testing.T) {
 	read, write := allTools(t)
-	dir := filepath.Join("testdata", "tools")
-	update := os.Getenv("UPDATE_SNAPSHOTS") == "1"
-	if update {
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	seen := map[string]bool{}
-	for _, tl := range append(read, write...) {
-		data, err := json.MarshalIndent(tl, "", "  ")
-		if err != nil {
-			t.Fatalf("%s: %v", tl.Name, err)
-		}
-		data = append(data, '\n')
-		path := filepath.Join(dir, tl.Name+".json")
-		seen[tl.Name+".json"] = true
-		if update {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no snapshot (run with UPDATE_SNAPSHOTS=1): %v", tl.Name, err)
-			continue
-		}
-		if !bytes.Equal(want, data) {
-			t.Errorf("%s changed (run with UPDATE_SNAPSHOTS=1 if deliberate) (-snapshot +now):\n%s", tl.Name, cmp.Diff(string(want), string(data)))
-		}
-	}
-	files, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if !seen[f.Name()] {
-			t.Errorf("snapshot %s belongs to no tool: remove it (UPDATE_SNAPSHOTS=1 does)", f.Name())
-		}
-	}
+	mcptooltest.Snapshots(t, filepath.Join("testdata", "tools"), append(read, write...))
 }
 
 func TestChronological(t *testing.T) {
@@ -190,27 +118,7 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 		{"list_events", map[string]any{"limit": "ten"}, "argument limit must be an integer"},
 	} {
 		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
-			called := false
-			h := validated(tools[tc.tool], func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				called = true
-				return mcp.NewToolResultText("ok"), nil
-			})
-			req := mcp.CallToolRequest{}
-			req.Params.Name, req.Params.Arguments = tc.tool, tc.args
-			res, err := h(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := res.Content[0].(mcp.TextContent).Text
-			if tc.want == "" {
-				if res.IsError || !called {
-					t.Errorf("refused: %s", text)
-				}
-				return
-			}
-			if !res.IsError || called || !strings.Contains(text, tc.want) {
-				t.Errorf("got %q (error %v, handler called %v), want an error containing %q", text, res.IsError, called, tc.want)
-			}
+			mcptooltest.CheckArguments(t, tools[tc.tool], tc.args, tc.want)
 		})
 	}
 }

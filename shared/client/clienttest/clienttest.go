@@ -1,7 +1,8 @@
 // Package clienttest starts real things for the tool servers' end-to-end
 // tests: the board daemon built from this workspace on a free loopback port
-// with a temporary data directory, and a tool server process whose every
-// stdout line is kept so a test can check it is all protocol.
+// with a temporary data directory, a tool server process whose every stdout
+// line is kept so a test can check it is all protocol, and an MCP client
+// session with that process over stdio or streamable HTTP.
 package clienttest
 
 import (

@@ -1,4 +1,4 @@
-package tools
+package mcptool
 
 import (
 	"context"
@@ -13,13 +13,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// validated checks a call's arguments against the tool's own input schema
+// Validated checks a call's arguments against the tool's own input schema
 // before the handler runs, so a misspelled name, a wrong type or a value
 // outside an enum is a tool error in words the model can act on, and
 // nothing is ever silently dropped. It covers the part of JSON Schema these
 // tools use: type (a name or a list), enum, pattern, minLength, minimum,
 // maximum, minItems, items, properties, required, additionalProperties.
-func validated(t mcp.Tool, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+func Validated(t mcp.Tool, h server.ToolHandlerFunc) server.ToolHandlerFunc {
 	schema := map[string]any{
 		"type": "object", "properties": t.InputSchema.Properties, "required": t.InputSchema.Required,
 		"additionalProperties": t.InputSchema.AdditionalProperties,

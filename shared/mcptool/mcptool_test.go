@@ -1,0 +1,107 @@
+package mcptool_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
+	"github.com/opsboard/opsboard/shared/mcptool/mcptooltest"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+func echo(*client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("echo",
+		mcp.WithDescription("Say it back."),
+		mcp.WithString("text", mcp.Required(), mcp.Description("What to say.")),
+		mcptool.ReadOnly(),
+	)
+	return tool, mcptool.Handle(func(_ context.Context, a *mcptool.Args) (string, error) {
+		text := a.Str("text")
+		if text == "fail" {
+			return "", errors.New("the board said no")
+		}
+		return text, a.Err()
+	})
+}
+
+func forget(*client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("forget", mcp.WithDescription("Forget it."), mcptool.Destructive(mcptool.Idempotent))
+	return tool, mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return "Forgotten.", nil })
+}
+
+var sampleServer = mcptool.Server{
+	Name: "sample", Version: "1.0.0", Instructions: "Say things.",
+	Read: []mcptool.Constructor{echo}, Write: []mcptool.Constructor{forget},
+}
+
+func call(t *testing.T, st server.ServerTool, args map[string]any) (string, bool) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = st.Tool.Name, args
+	res, err := st.Handler(context.Background(), req)
+	if err != nil {
+		t.Fatalf("a tool failure must be a tool result, not %v", err)
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.IsError
+}
+
+// TestRegisteredToolsAreChecked: a registered handler answers in text, a
+// failure is a tool error in the board's words, and the arguments are
+// checked against the schema before the handler runs.
+func TestRegisteredToolsAreChecked(t *testing.T) {
+	c, err := client.New("http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := sampleServer.ReadTools(c)
+	if len(read) != 1 || len(sampleServer.WriteTools(c)) != 1 {
+		t.Fatalf("%d read and %d write tools, want one of each", len(read), len(sampleServer.WriteTools(c)))
+	}
+	for _, tc := range []struct {
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{map[string]any{"text": " hi "}, "hi", false},
+		{map[string]any{"text": "fail"}, "the board said no", true},
+		{map[string]any{"text": "hi", "loud": true}, "echo: unknown argument loud: the accepted ones are text", true},
+	} {
+		text, isErr := call(t, read[0], tc.args)
+		if text != tc.want || isErr != tc.isError {
+			t.Errorf("%v: got %q (error %v), want %q (error %v)", tc.args, text, isErr, tc.want, tc.isError)
+		}
+	}
+	if srv := sampleServer.MCPServer(c); len(srv.ListTools()) != 2 {
+		t.Errorf("%d tools registered, want 2", len(srv.ListTools()))
+	}
+}
+
+func TestSampleSchemas(t *testing.T) {
+	read, write := mcptooltest.Tools(t, sampleServer)
+	for _, tl := range append(read, write...) {
+		mcptooltest.CheckSchema(t, tl)
+	}
+}
+
+func TestEventLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		e    wire.Event
+		want string
+	}{
+		{"all day", wire.Event{ID: "EVT-1", Date: "2030-01-02", AllDay: true, StartTime: "09:00", Title: "Offsite"}, "EVT-1 - 2030-01-02 all day - Offsite"},
+		{"start and end", wire.Event{ID: "EVT-2", Date: "2030-01-02", StartTime: "09:00", EndTime: "10:00", Title: "Standup", Location: "Room 4"}, "EVT-2 - 2030-01-02 09:00-10:00 - Standup @ Room 4"},
+		{"start only, linked", wire.Event{ID: "EVT-3", Date: "2030-01-02", StartTime: "09:00", Title: "Call", CaseID: "CASE-7", Domain: "work"}, "EVT-3 - 2030-01-02 09:00 - Call - case CASE-7 - work"},
+		{"no time", wire.Event{ID: "EVT-4", Date: "2030-01-02", Title: "Deadline"}, "EVT-4 - 2030-01-02 - Deadline"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mcptool.EventLine(tc.e); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
