@@ -27,11 +27,18 @@ const (
 	keepDailyFor = 30 * 24 * time.Hour
 )
 
+// compactDuty bounds the share of time spent compacting under steady writes:
+// after a compaction that took d, the next starts no sooner than
+// d*(compactDuty-1) later. Small documents never notice; a 200 MB one is not
+// rewritten back to back.
+const compactDuty = 5
+
 // compactor folds the journal into the document after CompactIdle without
 // writes, but no later than CompactMaxDelay after the first write it has not
-// folded (so steady writes cannot starve it), or at once when CompactEntries
-// writes wait. Once writes stop it also takes a snapshot that has come due,
-// so the newest snapshot catches up with the last write.
+// folded (so steady writes cannot starve it), or as soon as CompactEntries
+// writes wait; never sooner than the duty cycle allows. Once writes stop it
+// also takes a snapshot that has come due, so the newest snapshot catches up
+// with the last write.
 func (s *Store) compactor() {
 	defer s.wg.Done()
 	timer := time.NewTimer(time.Hour)
@@ -40,7 +47,7 @@ func (s *Store) compactor() {
 	snapTimer.Stop()
 	defer timer.Stop()
 	defer snapTimer.Stop()
-	var dirtySince, lastWrite time.Time
+	var dirtySince, lastWrite, notBefore time.Time
 	arm := func() {
 		if dirtySince.IsZero() {
 			timer.Stop()
@@ -50,11 +57,19 @@ func (s *Store) compactor() {
 		if deadline := dirtySince.Add(s.cfg.CompactMaxDelay); deadline.Before(wake) {
 			wake = deadline
 		}
+		if s.pending() >= int64(s.cfg.CompactEntries) {
+			wake = time.Now()
+		}
+		if wake.Before(notBefore) {
+			wake = notBefore
+		}
 		timer.Reset(time.Until(wake))
 	}
 	run := func() {
 		started := time.Now()
-		if s.compactLogged() {
+		deferred, took := s.compactLogged()
+		notBefore = time.Now().Add(took * (compactDuty - 1))
+		if deferred {
 			// Someone else changed the document; the watcher reads it and
 			// compacts. Look again later rather than spin meanwhile.
 			timer.Reset(deferredRetry)
@@ -78,10 +93,6 @@ func (s *Store) compactor() {
 			lastWrite = now
 			if dirtySince.IsZero() {
 				dirtySince = now
-			}
-			if s.pending() >= int64(s.cfg.CompactEntries) {
-				run()
-				continue
 			}
 			arm()
 		case <-timer.C:
@@ -111,18 +122,21 @@ func (s *Store) snapshotOwed() (time.Duration, bool) {
 const deferredRetry = time.Second
 
 // compactLogged compacts and records a failure in the health report. It
-// reports whether it deferred to a change someone else made on disk.
-func (s *Store) compactLogged() (deferred bool) {
+// reports whether it deferred to a change someone else made on disk, and how
+// long the work took (not counting the wait for another holder of the lock).
+func (s *Store) compactLogged() (deferred bool, took time.Duration) {
 	s.compactMu.Lock()
+	started := time.Now()
 	deferred, err := s.compactLocked()
+	took = time.Since(started)
 	s.compactMu.Unlock()
 	if err != nil {
 		s.log.Error("store.compact", "err", err)
 		s.health.set("compact", "the document could not be rewritten: "+err.Error())
-		return false
+		return false, took
 	}
 	s.health.clear("compact")
-	return deferred
+	return deferred, took
 }
 
 // compact writes the newest durable state to the document by atomic rename,
@@ -202,7 +216,7 @@ func writeFileWith(path string, fill func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := bufio.NewWriterSize(&syncEvery{f: f}, 1<<20)
 	err = fill(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -256,6 +270,17 @@ func encodeDoc(d *wire.Doc) ([]byte, error) {
 type docEncoder struct {
 	gen   uint32
 	cache map[any]encodedRecord
+
+	staleMu sync.Mutex
+	stale   []any // records changed in place since the last call: re-encode them
+}
+
+// forget drops the cached bytes of records a write changed in place. Writers
+// call it, so it does not need compactMu.
+func (e *docEncoder) forget(recs []any) {
+	e.staleMu.Lock()
+	defer e.staleMu.Unlock()
+	e.stale = append(e.stale, recs...)
 }
 
 type encodedRecord struct {
@@ -270,6 +295,12 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 	if e.cache == nil {
 		e.cache = map[any]encodedRecord{}
 	}
+	e.staleMu.Lock()
+	for _, r := range e.stale {
+		delete(e.cache, r)
+	}
+	e.stale = nil
+	e.staleMu.Unlock()
 	e.gen++
 	env := *d
 	env.Cases, env.Messages, env.Events, env.Reminders, env.Priorities, env.Labels = nil, nil, nil, nil, nil, nil
@@ -645,6 +676,9 @@ func (s *Store) copyAside(data []byte) string {
 		}
 	}
 	p := filepath.Join(s.dir, base+s.now().UTC().Format("20060102T150405.000Z"))
+	for n := 2; fileExists(p); n++ { // never replace an earlier copy
+		p = filepath.Join(s.dir, fmt.Sprintf("%s%s-%d", base, s.now().UTC().Format("20060102T150405.000Z"), n))
+	}
 	if err := writeFileSync(p, data); err != nil {
 		s.log.Error("store.copy_aside", "err", err)
 		return ""
@@ -658,4 +692,25 @@ func shortErr(err error) string {
 		return msg[i+2:]
 	}
 	return msg
+}
+
+// syncEvery bounds how much of a file being written is dirty in memory: it
+// syncs after every few megabytes. A journal fsync may have to wait for other
+// files' dirty pages (ext4 orders data before the metadata it commits), so a
+// whole document flushed at once shows up as a stall in write latency.
+type syncEvery struct {
+	f       *os.File
+	pending int
+}
+
+const syncChunk = 4 << 20
+
+func (w *syncEvery) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.pending += n
+	if err == nil && w.pending >= syncChunk {
+		w.pending = 0
+		err = w.f.Sync()
+	}
+	return n, err
 }

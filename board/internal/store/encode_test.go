@@ -248,3 +248,29 @@ func TestIndexesFollowTheHead(t *testing.T) {
 		t.Fatalf("cases %v", caseTitles(s.Snapshot()))
 	}
 }
+
+// TestRecordChangedInPlaceStillReachesTheDocument guards the encoder cache
+// against a write that changes a committed record in place instead of a copy.
+func TestRecordChangedInPlaceStillReachesTheDocument(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.json")
+	s := mustOpen(t, manualConfig(path))
+	defer s.Close()
+	create(t, s, "one")
+	compactNow(t, s) // the encoder now holds CASE-1's bytes
+	if _, err := s.Update(context.Background(), "", nil, func(tx *Tx) error {
+		c := tx.Doc().Cases[0] // the committed record itself, not a copy
+		c.Title = "changed in place"
+		tx.PutCase(c)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	d, err := storefile.ReadDoc(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Cases[0].Title; got != "changed in place" {
+		t.Errorf("document holds %q", got)
+	}
+}

@@ -88,6 +88,18 @@ func eventually(t testing.TB, what string, cond func() bool) {
 	}
 }
 
+// crash stops s as a kill would leave it: every acknowledged write in the
+// journal, no compaction at the end.
+func crash(s *Store) {
+	s.writeMu.Lock()
+	s.closed.Store(true)
+	s.writeMu.Unlock()
+	close(s.stop)
+	s.wg.Wait()
+	s.j.close()
+	s.unlock()
+}
+
 func compactNow(t testing.TB, s *Store) {
 	t.Helper()
 	if err := s.compact(); err != nil {
@@ -297,8 +309,7 @@ func TestStartOnBrokenFileWithoutSnapshotUsesTheJournal(t *testing.T) {
 	create(t, s, "one")
 	create(t, s, "two")
 	// No compaction ran: the journal holds everything, and no snapshot exists.
-	s.j.close()
-	s.unlock()
+	crash(s)
 	if err := os.WriteFile(path, []byte("{ not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -395,5 +406,55 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 	}
 	if len(s.Snapshot().Messages) != 10 {
 		t.Errorf("%d messages, want the 10 typed in", len(s.Snapshot().Messages))
+	}
+}
+
+func TestDamagedJournalTailIsKeptAside(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		damage    func(good []byte) []byte
+		wantAside bool
+	}{
+		{"a torn last line is only cut", func(good []byte) []byte { return append(good, `0badc0de {"v":3,"cases":[`...) }, false},
+		{"zeros after a crash are only cut", func(good []byte) []byte { return append(good, make([]byte, 100)...) }, false},
+		{"good lines after a bad one are kept aside", func(good []byte) []byte {
+			later, _ := storefile.AppendEntry(nil, &storefile.Entry{Version: 4, Cases: []*wire.Case{{ID: "CASE-4", Title: "after the damage"}}})
+			return append(append(good, "00000000 {\"v\":3}\n"...), later...)
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "board.json")
+			s := mustOpen(t, manualConfig(path))
+			create(t, s, "one")
+			create(t, s, "two")
+			crash(s)
+			jp := storefile.JournalPath(path)
+			good, err := os.ReadFile(jp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			damaged := tc.damage(bytes.Clone(good))
+			if err := os.WriteFile(jp, damaged, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s = mustOpen(t, manualConfig(path))
+			defer s.Close()
+			if diff := cmp.Diff([]string{"CASE-1 one", "CASE-2 two"}, caseTitles(s.Snapshot())); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if got, _ := os.ReadFile(jp); !bytes.Equal(got, good) {
+				t.Errorf("journal not cut back to its good entries")
+			}
+			aside, _ := filepath.Glob(jp + ".damaged-*")
+			if (len(aside) > 0) != tc.wantAside {
+				t.Fatalf("copies %v, want a copy: %v", aside, tc.wantAside)
+			}
+			if tc.wantAside {
+				kept, _ := os.ReadFile(aside[0])
+				if !bytes.Equal(kept, damaged[len(good):]) {
+					t.Errorf("copy holds %q, want the cut bytes", kept)
+				}
+			}
+		})
 	}
 }

@@ -85,6 +85,17 @@ func (tx *Tx) useIndexes(ix *indexes) {
 	tx.templates.ix = &ix.templates
 }
 
+// changedInPlace lists the records this write put back unchanged as
+// pointers, for the compaction encoder to forget.
+func (tx *Tx) changedInPlace() []any {
+	var out []any
+	for _, r := range [][]any{tx.cases.reput, tx.messages.reput, tx.events.reput, tx.reminders.reput, tx.priorities.reput,
+		tx.labels.reput, tx.pending.reput, tx.views.reput, tx.templates.reput} {
+		out = append(out, r...)
+	}
+	return out
+}
+
 // commitIndexes brings the head's indexes up to this draft, which has just
 // become the head.
 func (tx *Tx) commitIndexes() {
@@ -319,6 +330,11 @@ type table[T storefile.Keyed] struct {
 	dirty   map[string]T   // records this draft put, by id
 	order   []string       // dirty ids, first put first: new records replay in this order
 	deleted []string
+	// reput holds records put back as the very pointer the committed state
+	// holds, i.e. changed in place. That is a bug in the caller (readers may
+	// see it half-changed), but the compaction encoder must not trust its
+	// cached bytes for them either.
+	reput []any
 }
 
 // find returns the position of id in the draft's list, or -1.
@@ -364,6 +380,9 @@ func (t *table[T]) put(rec T) {
 	id := rec.Key()
 	switch i := t.find(id); {
 	case i >= 0:
+		if i < len(t.base) && any(t.base[i]) == any(rec) {
+			t.reput = append(t.reput, rec)
+		}
 		t.own()
 		(*t.list)[i] = rec
 	case indexOfString(t.deleted, id) >= 0:

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// TestCoalescedReplayEqualsPlainReplay replays random journals both entry by
+// entry (as other processes read them) and coalesced (as the board starts).
+func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
+	for seed := uint64(0); seed < 50; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		base := func() *wire.Doc {
+			d := storefile.New()
+			d.Version = 10
+			for i := 1; i <= 5; i++ {
+				d.Cases = append(d.Cases, &wire.Case{ID: fmt.Sprint("CASE-", i), Title: "base"})
+			}
+			return d
+		}
+		var entries []storefile.Entry
+		for v := int64(8); v < 40; v++ { // some at or below the document's version
+			e := storefile.Entry{Version: v}
+			for k := rng.IntN(3); k > 0; k-- {
+				e.Cases = append(e.Cases, &wire.Case{ID: fmt.Sprint("CASE-", 1+rng.IntN(12)), Title: fmt.Sprint("v", v)})
+			}
+			if rng.IntN(3) == 0 {
+				e.Messages = append(e.Messages, &wire.Message{ID: fmt.Sprint("M-", 1+rng.IntN(6)), Subject: fmt.Sprint("v", v)})
+			}
+			if rng.IntN(5) == 0 {
+				e.Deleted = map[string][]string{"cases": {fmt.Sprint("CASE-", 1+rng.IntN(12))}, "messages": {fmt.Sprint("M-", 1+rng.IntN(6))}}
+			}
+			if rng.IntN(4) == 0 {
+				e.Counters = map[string]int64{"CASE": v}
+			}
+			if rng.IntN(6) == 0 {
+				e.Prefs = json.RawMessage(fmt.Sprintf(`{"v":%d}`, v))
+			}
+			if rng.IntN(6) == 0 {
+				e.LabelSources = &wire.LabelSources{Custom: []string{fmt.Sprint("l", v)}}
+			}
+			entries = append(entries, e)
+			if rng.IntN(8) == 0 { // a stale entry out of order
+				entries = append(entries, storefile.Entry{Version: v - 3, Cases: []*wire.Case{{ID: "CASE-1", Title: "stale"}}})
+			}
+		}
+		plain, merged := base(), base()
+		storefile.Replay(plain, entries)
+		storefile.Replay(merged, coalesce(entries, merged.Version))
+		if diff := cmp.Diff(plain, merged); diff != "" {
+			t.Fatalf("seed %d (-plain +coalesced)\n%s", seed, diff)
+		}
+	}
+}
+
+// TestCoalesceKnowsEveryEntryField fails when the journal entry gains a field
+// coalesce does not merge, which it would otherwise drop silently.
+func TestCoalesceKnowsEveryEntryField(t *testing.T) {
+	known := map[string]bool{
+		"Version": true, "Cases": true, "Messages": true, "Events": true, "Reminders": true, "Priorities": true,
+		"Labels": true, "Pending": true, "Views": true, "Templates": true, "Deleted": true, "Counters": true,
+		"LabelSources": true, "Prefs": true,
+	}
+	typ := reflect.TypeFor[storefile.Entry]()
+	for i := range typ.NumField() {
+		if name := typ.Field(i).Name; !known[name] {
+			t.Errorf("storefile.Entry has a field %s that coalesce does not merge", name)
+		}
+	}
+}
