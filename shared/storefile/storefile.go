@@ -186,7 +186,30 @@ func Replay(d *wire.Doc, entries []Entry) (applied int) {
 
 // Load returns the current state: the document with the journal replayed.
 // A missing document is an empty one, so a journal alone still loads.
+//
+// The board may compact (rename the document, then trim the journal) while
+// Load reads the two files; a read that spans that moment could pair an old
+// document with an already-trimmed journal. Load therefore retries until the
+// files' stamp is the same before and after the read.
 func Load(path string) (*wire.Doc, error) {
+	var (
+		d   *wire.Doc
+		err error
+	)
+	for range 8 {
+		before := Stamp(path)
+		d, err = loadOnce(path)
+		if err == nil && Stamp(path) == before {
+			return d, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil // the files keep changing; the last read is as good as any
+}
+
+func loadOnce(path string) (*wire.Doc, error) {
 	d, err := ReadDoc(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		d, err = New(), nil
