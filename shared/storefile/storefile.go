@@ -172,13 +172,17 @@ func ReadDoc(path string) (*wire.Doc, error) {
 }
 
 // Replay applies the journal entries newer than d over it and reports how
-// many it applied.
+// many it applied. Runs of upsert-only entries are applied as one, which
+// gives the same state as applying them one by one (coalesce says why).
 func Replay(d *wire.Doc, entries []Entry) (applied int) {
 	for i := range entries {
 		if entries[i].Version > d.Version {
-			Apply(d, &entries[i])
 			applied++
 		}
+	}
+	merged := coalesce(entries, d.Version)
+	for i := range merged {
+		Apply(d, &merged[i])
 	}
 	d.Counters = Counters(d)
 	return applied

@@ -199,7 +199,7 @@ func (s *Store) load() error {
 		return fmt.Errorf("replay journal: %w", err)
 	}
 	from := d.Version
-	storefile.Replay(d, coalesce(entries, from))
+	storefile.Replay(d, entries)
 	// A document edited by hand while the board was down may carry a lower
 	// version than clients have already seen; versions never go backwards.
 	if d.Version < s.snapVersion {
@@ -216,53 +216,6 @@ func (s *Store) load() error {
 	s.visible.Store(d)
 	s.fresh = fresh
 	return nil
-}
-
-// coalesce merges each run of journal entries newer than version that only
-// upsert into one entry, so a replay builds its lookup of each collection
-// once per run instead of once per entry (2000 entries over 10k cases cost
-// seconds otherwise). Upserting a then b equals upserting a followed by b in
-// one go: records replace in place or append in order either way. An entry
-// that deletes stands alone, since its deletions apply after its upserts.
-func coalesce(entries []storefile.Entry, version int64) []storefile.Entry {
-	var out []storefile.Entry
-	run := -1 // index in out of the entry the current run merges into
-	for i := range entries {
-		e := entries[i]
-		if e.Version <= version {
-			continue
-		}
-		version = e.Version
-		if len(e.Deleted) > 0 || run < 0 {
-			out = append(out, e)
-			run = len(out) - 1
-			if len(e.Deleted) > 0 {
-				run = -1
-			}
-			continue
-		}
-		m := &out[run]
-		m.Version = e.Version
-		m.Cases = append(m.Cases, e.Cases...)
-		m.Messages = append(m.Messages, e.Messages...)
-		m.Events = append(m.Events, e.Events...)
-		m.Reminders = append(m.Reminders, e.Reminders...)
-		m.Priorities = append(m.Priorities, e.Priorities...)
-		m.Labels = append(m.Labels, e.Labels...)
-		m.Pending = append(m.Pending, e.Pending...)
-		m.Views = append(m.Views, e.Views...)
-		m.Templates = append(m.Templates, e.Templates...)
-		if e.Counters != nil {
-			m.Counters = e.Counters
-		}
-		if e.LabelSources != nil {
-			m.LabelSources = e.LabelSources
-		}
-		if e.Prefs != nil {
-			m.Prefs = e.Prefs
-		}
-	}
-	return out
 }
 
 func fileExists(p string) bool {

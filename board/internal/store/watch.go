@@ -156,7 +156,7 @@ func (s *Store) reload(d *wire.Doc) error {
 		s.writeMu.Unlock()
 		return err
 	}
-	storefile.Replay(d, coalesce(entries, d.Version))
+	storefile.Replay(d, entries)
 	for k, v := range s.head.Counters { // an id is never reused, whatever the edit did
 		if v > d.Counters[k] {
 			d.Counters[k] = v

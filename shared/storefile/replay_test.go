@@ -1,4 +1,4 @@
-package store
+package storefile
 
 import (
 	"encoding/json"
@@ -8,26 +8,25 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // TestCoalescedReplayEqualsPlainReplay replays random journals both entry by
-// entry (as other processes read them) and coalesced (as the board starts).
+// entry and through Replay, which coalesces runs of upsert-only entries.
 func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
 	for seed := uint64(0); seed < 50; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 3))
 		base := func() *wire.Doc {
-			d := storefile.New()
+			d := New()
 			d.Version = 10
 			for i := 1; i <= 5; i++ {
 				d.Cases = append(d.Cases, &wire.Case{ID: fmt.Sprint("CASE-", i), Title: "base"})
 			}
 			return d
 		}
-		var entries []storefile.Entry
+		var entries []Entry
 		for v := int64(8); v < 40; v++ { // some at or below the document's version
-			e := storefile.Entry{Version: v}
+			e := Entry{Version: v}
 			for k := rng.IntN(3); k > 0; k-- {
 				e.Cases = append(e.Cases, &wire.Case{ID: fmt.Sprint("CASE-", 1+rng.IntN(12)), Title: fmt.Sprint("v", v)})
 			}
@@ -48,12 +47,15 @@ func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
 			}
 			entries = append(entries, e)
 			if rng.IntN(8) == 0 { // a stale entry out of order
-				entries = append(entries, storefile.Entry{Version: v - 3, Cases: []*wire.Case{{ID: "CASE-1", Title: "stale"}}})
+				entries = append(entries, Entry{Version: v - 3, Cases: []*wire.Case{{ID: "CASE-1", Title: "stale"}}})
 			}
 		}
 		plain, merged := base(), base()
-		storefile.Replay(plain, entries)
-		storefile.Replay(merged, coalesce(entries, merged.Version))
+		for i := range entries {
+			Apply(plain, &entries[i])
+		}
+		plain.Counters = Counters(plain)
+		Replay(merged, entries)
 		if diff := cmp.Diff(plain, merged); diff != "" {
 			t.Fatalf("seed %d (-plain +coalesced)\n%s", seed, diff)
 		}
@@ -68,10 +70,10 @@ func TestCoalesceKnowsEveryEntryField(t *testing.T) {
 		"Labels": true, "Pending": true, "Views": true, "Templates": true, "Deleted": true, "Counters": true,
 		"LabelSources": true, "Prefs": true,
 	}
-	typ := reflect.TypeFor[storefile.Entry]()
+	typ := reflect.TypeFor[Entry]()
 	for i := range typ.NumField() {
 		if name := typ.Field(i).Name; !known[name] {
-			t.Errorf("storefile.Entry has a field %s that coalesce does not merge", name)
+			t.Errorf("Entry has a field %s that coalesce does not merge", name)
 		}
 	}
 }
