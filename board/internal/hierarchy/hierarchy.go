@@ -26,14 +26,17 @@ func Violation(cases []*wire.Case, n Node) string {
 	if kind == "" {
 		kind = "case"
 	}
-	byID := make(map[string]*wire.Case, len(cases))
-	for _, c := range cases {
-		byID[c.ID] = c
-	}
+	// One pass finds n's children and its parent; the tree is at most three
+	// deep, so walking up from the parent takes a few lookups. A map of
+	// every case would cost an allocation per write at 10k cases.
 	var children []*wire.Case
+	var parent *wire.Case
 	for _, c := range cases {
 		if c.ParentID == n.ID && c.ID != n.ID {
 			children = append(children, c)
+		}
+		if n.ParentID != "" && c.ID == n.ParentID {
+			parent = c
 		}
 	}
 	switch kind {
@@ -45,18 +48,19 @@ func Violation(cases []*wire.Case, n Node) string {
 		if n.ParentID == n.ID {
 			return fmt.Sprintf("%s cannot be its own parent", n.ID)
 		}
-		parent, ok := byID[n.ParentID]
-		if !ok {
+		if parent == nil {
 			return fmt.Sprintf("parent %s not found", n.ParentID)
 		}
 		if !parent.IsContainer() {
 			return fmt.Sprintf("parent %s is a case; only an initiative or a workstream can hold children", parent.ID)
 		}
-		for p, hops := parent, 0; p != nil && hops <= len(cases); hops++ {
+		// Walk up; seen stops a cycle that a hand edit left above n.
+		seen := map[string]bool{}
+		for p := parent; p != nil && !seen[p.ID]; p = find(cases, p.ParentID) {
 			if p.ID == n.ID {
 				return fmt.Sprintf("moving %s under %s would make a cycle", n.ID, n.ParentID)
 			}
-			p = byID[p.ParentID]
+			seen[p.ID] = true
 		}
 	}
 	switch kind {
@@ -68,8 +72,8 @@ func Violation(cases []*wire.Case, n Node) string {
 		if n.ParentID == "" {
 			return fmt.Sprintf("workstream %s needs a parent initiative: convert it to an initiative first or move it under another initiative", n.ID)
 		}
-		if p := byID[n.ParentID]; p.Kind != "initiative" {
-			return fmt.Sprintf("workstream %s must sit under an initiative; %s is a %s", n.ID, p.ID, p.Kind)
+		if parent.Kind != "initiative" {
+			return fmt.Sprintf("workstream %s must sit under an initiative; %s is a %s", n.ID, parent.ID, parent.Kind)
 		}
 		for _, c := range children {
 			if c.Kind != "case" {
@@ -82,6 +86,19 @@ func Violation(cases []*wire.Case, n Node) string {
 		}
 	}
 	return ""
+}
+
+// find returns the case with id, or nil; "" is never an id.
+func find(cases []*wire.Case, id string) *wire.Case {
+	if id == "" {
+		return nil
+	}
+	for _, c := range cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }
 
 func ids(cs []*wire.Case) string {
