@@ -63,10 +63,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if err := strictDecode(raw, &in); err != nil {
 			return p, err
 		}
-		if err := needID(in.ID); err != nil {
-			return p, err
-		}
-		if err := noExpected(in.ExpectedVersion); err != nil {
+		if err := targeted(in.ID, in.ExpectedVersion); err != nil {
 			return p, err
 		}
 		if verb == "set_parent" {
@@ -183,10 +180,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if err := strictDecode(raw, &in); err != nil {
 			return p, err
 		}
-		if err := needID(in.ID); err != nil {
-			return p, err
-		}
-		if err := noExpected(in.ExpectedVersion); err != nil {
+		if err := targeted(in.ID, in.ExpectedVersion); err != nil {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
@@ -202,10 +196,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if err := strictDecode(raw, &in); err != nil {
 			return p, err
 		}
-		if err := needID(in.ID); err != nil {
-			return p, err
-		}
-		if err := noExpected(in.ExpectedVersion); err != nil {
+		if err := targeted(in.ID, in.ExpectedVersion); err != nil {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
@@ -217,6 +208,16 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		return p, BadRequest("unknown verb %q: use one of %s", verb, strings.Join(VerbNames(), ", "))
 	}
 	return p, nil
+}
+
+// targeted checks the payload of a verb that patches one record: it names
+// the record, and carries no expectedVersion of its own (filing the proposal
+// moves the version, so one taken now could never match at approval).
+func targeted(id string, expected *int64) error {
+	if err := needID(id); err != nil {
+		return err
+	}
+	return noExpected(expected)
 }
 
 func needID(id string) error {
