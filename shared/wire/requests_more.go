@@ -162,7 +162,8 @@ type CommandInput struct {
 }
 
 // SearchResults is the answer of a substring scan over cases, tasks,
-// messages and reminders (the command bar's find).
+// messages and reminders: GET /api/search, the merged view of POST
+// /api/search and the command bar's find.
 type SearchResults struct {
 	Cases     []*Case     `json:"cases"`
 	Tasks     []CaseTask  `json:"tasks"`

@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/search"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // POST /api/command: { text }. Each command runs the store operation the
 // matching gesture's route runs, so the command bar is no separate path.
+// findLimit bounds each list of the command bar's find, so an answer stays
+// readable; the search view has the rest.
+const findLimit = 50
+
 func (a *API) command(w http.ResponseWriter, r *http.Request) {
 	var in wire.CommandInput
 	if err := decode(w, r, &in); err != nil {
@@ -76,7 +81,9 @@ func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (
 		}
 		return wire.CommandReply{Message: fmt.Sprintf("Created %s: %s (due %s)", rem.ID, rem.Title, rem.DueAt), Href: "/reminders?id=" + rem.ID, Version: v}, nil
 	case "find":
-		res := store.Find(a.store.Snapshot(), cmd.Text)
+		res := search.Scan(a.store.Snapshot(), cmd.Text)
+		res.Cases, res.Tasks = res.Cases[:min(len(res.Cases), findLimit)], res.Tasks[:min(len(res.Tasks), findLimit)]
+		res.Messages, res.Reminders = res.Messages[:min(len(res.Messages), findLimit)], res.Reminders[:min(len(res.Reminders), findLimit)]
 		n := len(res.Cases) + len(res.Tasks) + len(res.Messages) + len(res.Reminders)
 		return wire.CommandReply{Message: fmt.Sprintf("%d matches for %q", n, cmd.Text), Results: &res}, nil
 	}

@@ -208,20 +208,12 @@ type QueryResult struct {
 	Hits  []Hit  `json:"hits"`
 }
 
-// TaskRef is a task with its case, the shape tasks take in list answers.
-type TaskRef struct {
-	CaseID string    `json:"caseId"`
-	Task   wire.Task `json:"task"`
-}
+// TaskRef is a task with the case that holds it.
+type TaskRef = wire.CaseTask
 
-// Records is the four lists of full records: the GET scan's answer and the
-// POST envelope's merged view.
-type Records struct {
-	Cases     []*wire.Case     `json:"cases"`
-	Tasks     []TaskRef        `json:"tasks"`
-	Messages  []*wire.Message  `json:"messages"`
-	Reminders []*wire.Reminder `json:"reminders"`
-}
+// Records is the four lists of full records: the GET scan's answer, the
+// POST envelope's merged view and the command bar's find.
+type Records = wire.SearchResults
 
 func emptyRecords() Records {
 	return Records{Cases: []*wire.Case{}, Tasks: []TaskRef{}, Messages: []*wire.Message{}, Reminders: []*wire.Reminder{}}
