@@ -73,15 +73,17 @@ func TestReminderLine(t *testing.T) {
 	}
 }
 
+func ptr(s string) *string { return &s }
+
 func TestSearchTagsEveryHit(t *testing.T) {
 	ans := client.SearchAnswer{
 		Engine: "keyword", Embedder: "none",
-		Results: []client.QueryHits{{Query: "acme", Hits: []client.Hit{
+		Results: []wire.QueryResult{{Query: "acme", Hits: []wire.SearchHit{
 			{Type: "case", ID: "CASE-4", Why: []string{"title-match"}, Score: 2, Case: &wire.Case{ID: "CASE-4", Title: "Acme old", Kind: "case", Status: "todo", ArchivedAt: "x"}},
 			{Type: "case", ID: "CASE-5", Why: []string{"keyword"}, Score: 1, Case: &wire.Case{ID: "CASE-5", Title: "Acme dup", Kind: "case", Status: "todo", ArchivedAt: "x", MergedInto: "CASE-9"}},
-			{Type: "task", ID: "CASE-9::CASE-9-T1", CaseID: "CASE-9", Task: &client.TaskHit{ID: "CASE-9-T1", CaseID: "CASE-9", CaseTitle: "Acme", Title: "Call Acme"}},
-			{Type: "message", ID: "M-2", CaseID: "CASE-9", Message: &client.MessageHit{ID: "M-2", Subject: "Acme renewal", From: "a@acme.example", ReceivedAt: "2030-01-01", CaseID: "CASE-9", Read: true}},
-			{Type: "reminder", ID: "REM-3", Reminder: &client.ReminderHit{ID: "REM-3", Title: "Renew Acme", Status: "dismissed"}},
+			{Type: "task", ID: "CASE-9::CASE-9-T1", CaseID: ptr("CASE-9"), Task: &wire.TaskProjection{ID: "CASE-9-T1", CaseID: "CASE-9", CaseTitle: "Acme", Title: "Call Acme"}},
+			{Type: "message", ID: "M-2", CaseID: ptr("CASE-9"), Message: &wire.MessageProjection{ID: "M-2", Subject: "Acme renewal", From: "a@acme.example", ReceivedAt: "2030-01-01", CaseID: "CASE-9", Read: true}},
+			{Type: "reminder", ID: "REM-3", Reminder: &wire.ReminderProjection{ID: "REM-3", Title: "Renew Acme", Status: "dismissed"}},
 		}}},
 	}
 	single := Search(ans, true)
@@ -101,7 +103,7 @@ func TestSearchTagsEveryHit(t *testing.T) {
 	if strings.Contains(multi, "Reminders:") || !strings.Contains(multi, `Query "acme": 5 hits`) || !strings.Contains(multi, "- [reminder dismissed] REM-3") {
 		t.Errorf("multi-query answer:\n%s", multi)
 	}
-	none := Search(client.SearchAnswer{Engine: "keyword", Results: []client.QueryHits{{Query: "zzz"}}}, true)
+	none := Search(client.SearchAnswer{Engine: "keyword", Results: []wire.QueryResult{{Query: "zzz"}}}, true)
 	if !strings.Contains(none, "Reminders: none match") || !strings.Contains(none, "Nothing matches") {
 		t.Errorf("no-hit answer:\n%s", none)
 	}

@@ -12,15 +12,15 @@ import (
 // carries only a snippet still shows a title.
 type records struct {
 	cases     map[string]*wire.Case
-	tasks     map[string]*client.TaskRef
+	tasks     map[string]*wire.CaseTask
 	messages  map[string]*wire.Message
 	reminders map[string]*wire.Reminder
 }
 
-func recordsOf(m client.Merged) records {
-	r := records{cases: map[string]*wire.Case{}, tasks: map[string]*client.TaskRef{}, messages: map[string]*wire.Message{}, reminders: map[string]*wire.Reminder{}}
+func recordsOf(m wire.SearchResults) records {
+	r := records{cases: map[string]*wire.Case{}, tasks: map[string]*wire.CaseTask{}, messages: map[string]*wire.Message{}, reminders: map[string]*wire.Reminder{}}
 	for i := range m.Cases {
-		r.cases[m.Cases[i].ID] = &m.Cases[i]
+		r.cases[m.Cases[i].ID] = m.Cases[i]
 	}
 	for i := range m.Tasks {
 		t := &m.Tasks[i]
@@ -28,10 +28,10 @@ func recordsOf(m client.Merged) records {
 		r.tasks[t.CaseID+"::"+t.Task.ID] = t
 	}
 	for i := range m.Messages {
-		r.messages[m.Messages[i].ID] = &m.Messages[i]
+		r.messages[m.Messages[i].ID] = m.Messages[i]
 	}
 	for i := range m.Reminders {
-		r.reminders[m.Reminders[i].ID] = &m.Reminders[i]
+		r.reminders[m.Reminders[i].ID] = m.Reminders[i]
 	}
 	return r
 }
@@ -49,7 +49,7 @@ func Search(ans client.SearchAnswer, single bool) string {
 	}
 	if single && len(ans.Results) == 1 {
 		res := ans.Results[0]
-		var others, rems []client.Hit
+		var others, rems []wire.SearchHit
 		for _, h := range res.Hits {
 			if h.Type == "reminder" {
 				rems = append(rems, h)
@@ -99,7 +99,7 @@ func hitCount(ans client.SearchAnswer) int {
 }
 
 // hitLine is one hit: [nature] id - title - state - owner - why.
-func (r records) hitLine(h client.Hit) string {
+func (r records) hitLine(h wire.SearchHit) string {
 	var b strings.Builder
 	switch h.Type {
 	case "case":
@@ -123,7 +123,7 @@ func (r records) hitLine(h client.Hit) string {
 		rem := h.Reminder
 		if rem == nil {
 			if full, ok := r.reminders[h.ID]; ok {
-				rem = &client.ReminderHit{ID: full.ID, Title: full.Title, Status: full.Status, DueAt: full.DueAt, CaseID: full.CaseID}
+				rem = &wire.ReminderProjection{ID: full.ID, Title: full.Title, Status: full.Status, DueAt: &full.DueAt, CaseID: &full.CaseID}
 			}
 		}
 		if rem == nil {
@@ -131,14 +131,14 @@ func (r records) hitLine(h client.Hit) string {
 			break
 		}
 		fmt.Fprintf(&b, "[reminder %s] %s - %s", rem.Status, rem.ID, rem.Title)
-		if rem.DueAt != "" {
-			b.WriteString(" - due " + rem.DueAt)
+		if due := deref(rem.DueAt); due != "" {
+			b.WriteString(" - due " + due)
 		}
-		if rem.CaseID != "" {
-			b.WriteString(" - case " + rem.CaseID)
+		if caseID := deref(rem.CaseID); caseID != "" {
+			b.WriteString(" - case " + caseID)
 		}
 	case "task":
-		id, title, caseID, caseTitle, done := h.ID, oneLine(h.Snippet), h.CaseID, "", false
+		id, title, caseID, caseTitle, done := h.ID, oneLine(h.Snippet), deref(h.CaseID), "", false
 		if t := h.Task; t != nil {
 			id, title, caseID, caseTitle, done = t.ID, t.Title, t.CaseID, t.CaseTitle, t.CompletedAt != ""
 		} else if t, ok := r.tasks[h.ID]; ok {
@@ -162,8 +162,8 @@ func (r records) hitLine(h client.Hit) string {
 		default:
 			fmt.Fprintf(&b, "[message] %s - %s", h.ID, oneLine(h.Snippet))
 		}
-		if h.CaseID != "" {
-			b.WriteString(r.ownerFlags(h.CaseID))
+		if caseID := deref(h.CaseID); caseID != "" {
+			b.WriteString(r.ownerFlags(caseID))
 		}
 	default:
 		fmt.Fprintf(&b, "[%s] %s - %s", h.Type, h.ID, oneLine(h.Snippet))
@@ -172,6 +172,14 @@ func (r records) hitLine(h client.Hit) string {
 		fmt.Fprintf(&b, " (%s; score %.2f)", strings.Join(h.Why, ","), h.Score)
 	}
 	return b.String()
+}
+
+// deref reads a field the wire sends as null when absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // ownerFlags warns when a hit's owning case is archived or merged.
