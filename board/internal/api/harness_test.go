@@ -19,6 +19,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// option adjusts a test board's store or API configuration before it opens.
+type option func(*store.Config, *api.Config)
+
 // board is a real store and the real router on a loopback port, with the
 // whole-tree invariant check after every write, so a write path that forgets
 // the hierarchy check fails the suite.
@@ -26,32 +29,40 @@ type board struct {
 	t     testing.TB
 	URL   string
 	Store *store.Store
+	API   *api.API
 	Dir   string
 }
 
-func newBoard(t testing.TB) *board {
+func newBoard(t testing.TB, opts ...option) *board {
 	t.Helper()
 	bundles, err := labels.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	st, err := store.Open(store.Config{
+	scfg := store.Config{
 		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
-	})
+	}
+	acfg := api.Config{Version: "test", Logger: quiet}
+	for _, o := range opts {
+		o(&scfg, &acfg)
+	}
+	st, err := store.Open(scfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet})
+	acfg.Store = st
+	a, router := api.New(acfg)
 	srv := httptest.NewServer(router)
 	t.Cleanup(func() {
+		a.Close() // ends open streams, so the server's close does not wait on them
 		srv.Close()
 		if err := st.Close(); err != nil {
 			t.Errorf("close store: %v", err)
 		}
 	})
-	return &board{t: t, URL: srv.URL, Store: st, Dir: dir}
+	return &board{t: t, URL: srv.URL, Store: st, API: a, Dir: dir}
 }
 
 // res is an answer: its status and its JSON body.

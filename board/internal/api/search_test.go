@@ -19,37 +19,14 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
-	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
-	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/tidwall/gjson"
 )
 
 // newSearchBoard is newBoard with a search sidecar address.
 func newSearchBoard(t *testing.T, searchURL string) *board {
 	t.Helper()
-	bundles, err := labels.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	st, err := store.Open(store.Config{
-		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
-		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, SearchURL: searchURL})
-	srv := httptest.NewServer(router)
-	t.Cleanup(func() {
-		srv.Close()
-		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
-		}
-	})
-	return &board{t: t, URL: srv.URL, Store: st, Dir: dir}
+	return newBoard(t, func(_ *store.Config, c *api.Config) { c.SearchURL = searchURL })
 }
 
 // seedSearch fills a board with cases, tasks, messages and reminders.

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/storefile"
@@ -36,29 +35,11 @@ const streamWait = 10 * time.Second
 // and a chosen heartbeat.
 func newStreamBoard(t testing.TB, heartbeat time.Duration) (*board, *api.API) {
 	t.Helper()
-	bundles, err := labels.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	st, err := store.Open(store.Config{
-		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles),
-		CompactIdle: 20 * time.Millisecond,
-		Verify:      func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
+	b := newBoard(t, func(s *store.Config, c *api.Config) {
+		s.CompactIdle = 20 * time.Millisecond
+		c.StreamHeartbeat = heartbeat
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, router := api.New(api.Config{Store: st, Version: "test", StreamHeartbeat: heartbeat})
-	srv := httptest.NewServer(router)
-	t.Cleanup(func() {
-		a.Close() // ends open streams, so the server's close does not wait on them
-		srv.Close()
-		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
-		}
-	})
-	return &board{t: t, URL: srv.URL, Store: st, Dir: dir}, a
+	return b, b.API
 }
 
 // sseEvent is one server-sent event as a browser's EventSource reads it.
