@@ -72,3 +72,43 @@ type SearchEnvelope struct {
 	Results       []QueryResult `json:"results"`
 	Merged        SearchResults `json:"merged"`
 }
+
+// SemanticSearchRequest is the body of the search sidecar's POST /search:
+// the queries, how many candidates per query (0: the sidecar's default),
+// and the board's filters, so the sidecar's top candidates are ones the
+// board can use.
+type SemanticSearchRequest struct {
+	Queries         []string `json:"queries"`
+	Limit           int      `json:"limit,omitempty"`
+	Types           []string `json:"types,omitempty"`
+	Domain          string   `json:"domain,omitempty"`
+	Status          string   `json:"status,omitempty"`
+	IncludeArchived bool     `json:"includeArchived,omitempty"`
+}
+
+// SemanticSearchReply is the search sidecar's answer to POST /search: which
+// embedder ranked, over which indexed content, and per query its hits.
+type SemanticSearchReply struct {
+	Engine        string           `json:"engine"` // always "semantic"
+	Embedder      string           `json:"embedder"`
+	Dim           int              `json:"dim"`
+	IndexedDigest string           `json:"indexedDigest"`
+	Docs          int              `json:"docs"`
+	TookMs        float64          `json:"tookMs"`
+	Results       []SemanticResult `json:"results"`
+}
+
+// SemanticResult is the sidecar's ranking of one query, best first.
+type SemanticResult struct {
+	Query string        `json:"query"`
+	Hits  []SemanticHit `json:"hits"`
+}
+
+// SemanticHit is one document and its cosine with the query. Cosine is a
+// pointer so a reader can tell a hit without one from a cosine of 0.
+type SemanticHit struct {
+	ID     string   `json:"id"`
+	Type   string   `json:"type"`
+	CaseID *string  `json:"caseId"` // the owning case; null when none
+	Cosine *float64 `json:"cosine"`
+}
