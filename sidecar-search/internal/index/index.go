@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/sidecar-search/internal/embed"
 )
 
@@ -184,8 +185,9 @@ type Stats struct {
 func (ix *Index) Stats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	counts := make(map[string]int, len(Types))
-	for _, t := range Types {
+	types := searchdoc.Types()
+	counts := make(map[string]int, len(types))
+	for _, t := range types {
 		counts[t] = ix.counts[t]
 	}
 	return Stats{Embedder: ix.embedder, Dim: ix.dim, Digest: ix.digest, Counts: counts, Slots: len(ix.meta)}
@@ -290,7 +292,7 @@ func (ix *Index) scan(ctx context.Context, lo, hi int, qv [][]float32, f *Filter
 			return
 		}
 		m := &ix.meta[s]
-		if !m.live || !f.match(m.typ, m.domain, m.status, m.archived) {
+		if !m.live || !f.Match(m.typ, m.domain, m.status, m.archived) {
 			continue
 		}
 		row := ix.vecs[s*dim : (s+1)*dim]

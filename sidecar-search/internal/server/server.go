@@ -14,21 +14,20 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-search/internal/embed"
 	"github.com/opsboard/opsboard/sidecar-search/internal/index"
 )
 
-// Limits of one ranking call.
+// Limits of one ranking call (besides searchdoc.MaxQueries).
 const (
-	MaxQueries   = 32
 	DefaultLimit = 10
 	MaxLimit     = 200
 	maxBody      = 1 << 20
@@ -240,41 +239,6 @@ func loopbackOnly(next http.Handler) http.Handler {
 	})
 }
 
-// SearchRequest is the body of POST /search.
-type SearchRequest struct {
-	Queries         []string `json:"queries"`
-	Limit           int      `json:"limit,omitempty"`
-	Types           []string `json:"types,omitempty"`
-	Domain          string   `json:"domain,omitempty"`
-	Status          string   `json:"status,omitempty"`
-	IncludeArchived bool     `json:"includeArchived,omitempty"`
-}
-
-// SearchResponse is the answer of POST /search.
-type SearchResponse struct {
-	Engine        string        `json:"engine"` // always "semantic"
-	Embedder      string        `json:"embedder"`
-	Dim           int           `json:"dim"`
-	IndexedDigest string        `json:"indexedDigest"`
-	Docs          int           `json:"docs"`
-	TookMs        float64       `json:"tookMs"`
-	Results       []QueryResult `json:"results"`
-}
-
-// QueryResult is the ranking of one query, best first.
-type QueryResult struct {
-	Query string `json:"query"`
-	Hits  []Hit  `json:"hits"`
-}
-
-// Hit is one document and its cosine with the query.
-type Hit struct {
-	ID     string  `json:"id"`
-	Type   string  `json:"type"`
-	CaseID *string `json:"caseId"`
-	Cosine float64 `json:"cosine"`
-}
-
 type httpError struct {
 	code int
 	msg  string
@@ -293,7 +257,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		fail(w, &httpError{http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet"})
 		return
 	}
-	var in SearchRequest
+	var in wire.SemanticSearchRequest
 	if err := decode(w, r, &in); err != nil {
 		fail(w, err)
 		return
@@ -309,17 +273,19 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		fail(w, &httpError{http.StatusServiceUnavailable, err.Error()})
 		return
 	}
-	out := SearchResponse{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(s.ix.Stats().Counts), Results: make([]QueryResult, len(queries))}
+	out := wire.SemanticSearchReply{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(s.ix.Stats().Counts), Results: make([]wire.SemanticResult, len(queries))}
 	for i, q := range queries {
-		hits := make([]Hit, len(res[i]))
+		hits := make([]wire.SemanticHit, len(res[i]))
+		cosines := make([]float64, len(res[i]))
 		for j, h := range res[i] {
-			hits[j] = Hit{ID: h.ID, Type: h.Type, Cosine: round6(h.Cosine)}
+			cosines[j] = round6(h.Cosine)
+			hits[j] = wire.SemanticHit{ID: h.ID, Type: h.Type, Cosine: &cosines[j]}
 			if h.CaseID != "" {
 				c := h.CaseID
 				hits[j].CaseID = &c
 			}
 		}
-		out.Results[i] = QueryResult{Query: q, Hits: hits}
+		out.Results[i] = wire.SemanticResult{Query: q, Hits: hits}
 	}
 	out.TookMs = ms(time.Since(t0))
 	writeJSON(w, http.StatusOK, out)
@@ -328,42 +294,20 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 // parse applies the request rules: the first 32 queries, trimmed, empties
 // dropped; limit defaults to 10 and is clamped to 1..200; types, domain and
 // status must be values the board knows.
-func parse(in SearchRequest) ([]string, index.Filter, int, error) {
-	var f index.Filter
-	qs := in.Queries
-	if len(qs) > MaxQueries {
-		qs = qs[:MaxQueries]
-	}
-	var queries []string
-	for _, q := range qs {
-		if q = strings.TrimSpace(q); q != "" {
-			queries = append(queries, q)
-		}
-	}
+func parse(in wire.SemanticSearchRequest) ([]string, index.Filter, int, error) {
+	queries := searchdoc.Queries(in.Queries)
 	if len(queries) == 0 {
-		return nil, f, 0, bad("field 'queries' must hold at least one non-empty query")
+		return nil, index.Filter{}, 0, bad("field 'queries' must hold at least one non-empty query")
 	}
 	limit := in.Limit
 	if limit == 0 {
 		limit = DefaultLimit
 	}
 	limit = min(max(limit, 1), MaxLimit)
-	for _, t := range in.Types {
-		if !slices.Contains(index.Types, t) {
-			return nil, f, 0, bad("field 'types' holds %q; allowed: %s", t, strings.Join(index.Types, ", "))
-		}
-		if f.Types == nil {
-			f.Types = map[string]bool{}
-		}
-		f.Types[t] = true
+	f, err := searchdoc.ParseFilter(in.Types, in.Domain, in.Status, in.IncludeArchived)
+	if err != nil {
+		return nil, f, 0, bad("%s", err)
 	}
-	if in.Domain != "" && !slices.Contains(wire.Domains, in.Domain) {
-		return nil, f, 0, bad("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
-	}
-	if in.Status != "" && !slices.Contains(wire.Lanes, in.Status) {
-		return nil, f, 0, bad("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
-	}
-	f.Domain, f.Status, f.IncludeArchived = in.Domain, in.Status, in.IncludeArchived
 	return queries, f, limit, nil
 }
 
