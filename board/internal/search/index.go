@@ -7,26 +7,21 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // entry is one searchable object, analysed once per record version.
 type entry struct {
-	typ      string
-	id       string // document id; a task's is <caseId>::<taskId>
-	idLower  string
-	altLower string // a task's own id, lowercased; "" for other types
-	caseID   string // owning case, "" when none
-	domain   string
-	status   string
-	archived bool
+	searchdoc.Doc // id, type, filter fields and the indexed text
+	idLower       string
+	altLower      string // a task's own id, lowercased; "" for other types
 
 	titleTerms []uint64  // sorted, unique
 	terms      []uint64  // unique terms of the text, sorted
 	sig        [4]uint64 // one bit per term (a 256-bit Bloom filter) to skip most lookups
 	tf         []uint16  // count of terms[i]
 	length     int       // tokens in the text
-	text       string    // the indexed text (the spec's embedded fields)
 
 	c *wire.Case
 	t *wire.Task
@@ -113,7 +108,7 @@ func Build(d *wire.Doc, prev *Index) *Index {
 	}
 	total := 0
 	for i := range ix.entries {
-		ix.byID[ix.entries[i].id] = i
+		ix.byID[ix.entries[i].ID] = i
 		total += ix.entries[i].length
 	}
 	if len(ix.entries) > 0 {
@@ -123,43 +118,36 @@ func Build(d *wire.Doc, prev *Index) *Index {
 }
 
 func caseEntry(c *wire.Case) entry {
-	e := entry{typ: TypeCase, id: c.ID, caseID: c.ID, domain: c.Domain, status: c.Status, archived: c.ArchivedAt != "", c: c,
-		text: join(c.Title, c.Summary, strings.Join(c.Tags, " "), strings.Join(c.Labels, " "))}
+	e := entry{Doc: searchdoc.Case(c), c: c}
 	e.analyse(c.Title)
 	return e
 }
 
 func taskEntry(c *wire.Case, t *wire.Task) entry {
-	e := entry{typ: TypeTask, id: c.ID + "::" + t.ID, altLower: strings.ToLower(t.ID), caseID: c.ID, domain: c.Domain, status: c.Status, c: c, t: t,
-		text: join(t.Title, t.Detail)}
+	e := entry{Doc: searchdoc.Task(c, t), altLower: strings.ToLower(t.ID), c: c, t: t}
 	e.analyse(t.Title)
 	return e
 }
 
 func messageEntry(m *wire.Message) entry {
-	e := entry{typ: TypeMessage, id: m.ID, caseID: m.CaseID, m: m, text: join(m.Subject, m.From, m.Preview)}
+	e := entry{Doc: searchdoc.Message(m), m: m}
 	e.analyse(m.Subject)
 	return e
 }
 
 func reminderEntry(r *wire.Reminder) entry {
-	titles := make([]string, 0, len(r.Tasks))
-	for _, t := range r.Tasks {
-		titles = append(titles, t.Title)
-	}
-	e := entry{typ: TypeReminder, id: r.ID, caseID: r.CaseID, domain: r.Domain, r: r,
-		text: join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), r.Domain)}
+	e := entry{Doc: searchdoc.Reminder(r), r: r}
 	e.analyse(r.Title)
 	return e
 }
 
 func (e *entry) analyse(title string) {
-	e.idLower = strings.ToLower(e.id)
+	e.idLower = strings.ToLower(e.ID)
 	tokens(title, func(h uint64) { e.titleTerms = append(e.titleTerms, h) })
 	slices.Sort(e.titleTerms)
 	e.titleTerms = slices.Compact(e.titleTerms)
 	var all []uint64
-	tokens(e.text, func(h uint64) { all = append(all, h) })
+	tokens(e.Text, func(h uint64) { all = append(all, h) })
 	e.length = len(all)
 	slices.Sort(all)
 	for i := 0; i < len(all); {
@@ -172,20 +160,6 @@ func (e *entry) analyse(title string) {
 		e.tf = append(e.tf, uint16(min(j-i, 65535)))
 		i = j
 	}
-}
-
-func join(parts ...string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
 }
 
 // tokens calls fn with the hash of each lowercased run of letters and

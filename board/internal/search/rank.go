@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/opsboard/opsboard/shared/searchdoc"
 )
 
 // Tier boosts. Each tier outranks everything below it whatever the base
@@ -111,7 +113,7 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 				any = true
 			}
 		}
-		if !req.Filter.match(e) {
+		if !req.Filter.Match(e.Type, e.Domain, e.Status, e.Archived) {
 			continue
 		}
 		s := scored{at: i}
@@ -119,7 +121,7 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 		s.idSub = !s.exact && (idLike && (strings.Contains(e.idLower, lower) || (e.altLower != "" && strings.Contains(e.altLower, lower))) ||
 			mentions(lower, e.idLower) || (e.altLower != "" && mentions(lower, e.altLower)))
 		s.title = nt > 0 && e.hasAll(terms)
-		if c, ok := cos[e.id]; ok {
+		if c, ok := cos[e.ID]; ok {
 			// The raw cosine is reported whatever its sign; only a positive
 			// one makes the document a semantic match on its own.
 			s.cosine, s.sem = c, c > 0
@@ -193,7 +195,7 @@ func (t *topK) better(a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	return t.ix.entries[a.at].id < t.ix.entries[b.at].id
+	return t.ix.entries[a.at].ID < t.ix.entries[b.at].ID
 }
 
 func (t *topK) offer(c scored) {
@@ -281,7 +283,7 @@ func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func (ix *Index) hit(c scored, q string, semantic bool) Hit {
 	e := &ix.entries[c.at]
-	h := Hit{Type: e.typ, ID: e.id, CaseID: strPtr(e.caseID), Score: round6(c.score), Snippet: snippet(e.text, q)}
+	h := Hit{Type: e.Type, ID: e.ID, CaseID: strPtr(e.CaseID), Score: round6(c.score), Snippet: snippet(e.Text, q)}
 	if semantic {
 		h.Cosine = round6(c.cosine)
 		for _, w := range []struct {
@@ -298,15 +300,15 @@ func (ix *Index) hit(c scored, q string, semantic bool) Hit {
 	} else {
 		h.Why = []string{WhyKeyword}
 	}
-	switch e.typ {
-	case TypeCase:
+	switch e.Type {
+	case searchdoc.TypeCase:
 		h.Case = e.c
-	case TypeTask:
+	case searchdoc.TypeTask:
 		h.Task = &TaskProjection{ID: e.t.ID, CaseID: e.c.ID, CaseTitle: e.c.Title, Title: e.t.Title, Detail: e.t.Detail, CompletedAt: e.t.CompletedAt, DueAt: e.t.DueAt}
-	case TypeMessage:
+	case searchdoc.TypeMessage:
 		m := e.m
 		h.Message = &MessageProjection{ID: m.ID, Subject: m.Subject, From: m.From, ReceivedAt: m.ReceivedAt, CaseID: m.CaseID, ReminderID: m.ReminderID, Read: m.Read, Outbound: m.Outbound, Preview: m.Preview}
-	case TypeReminder:
+	case searchdoc.TypeReminder:
 		r := e.r
 		labels := r.Labels
 		if labels == nil {
@@ -347,20 +349,20 @@ func (ix *Index) merge(results []QueryResult, k int) Records {
 	out := emptyRecords()
 	for _, id := range ids {
 		e := &ix.entries[ix.byID[id]]
-		switch e.typ {
-		case TypeCase:
+		switch e.Type {
+		case searchdoc.TypeCase:
 			if len(out.Cases) < k {
 				out.Cases = append(out.Cases, e.c)
 			}
-		case TypeTask:
+		case searchdoc.TypeTask:
 			if len(out.Tasks) < k {
 				out.Tasks = append(out.Tasks, TaskRef{CaseID: e.c.ID, Task: *e.t})
 			}
-		case TypeMessage:
+		case searchdoc.TypeMessage:
 			if len(out.Messages) < k {
 				out.Messages = append(out.Messages, e.m)
 			}
-		case TypeReminder:
+		case searchdoc.TypeReminder:
 			if len(out.Reminders) < k {
 				out.Reminders = append(out.Reminders, e.r)
 			}

@@ -9,28 +9,16 @@ package search
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
+	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Document types.
+// Limits of POST /api/search (besides searchdoc.MaxQueries).
 const (
-	TypeCase     = "case"
-	TypeTask     = "task"
-	TypeMessage  = "message"
-	TypeReminder = "reminder"
-)
-
-// Types lists every document type.
-var Types = []string{TypeCase, TypeTask, TypeMessage, TypeReminder}
-
-// Limits of POST /api/search.
-const (
-	MaxQueries = 32
-	DefaultK   = 10
-	MaxK       = 50
+	DefaultK = 10
+	MaxK     = 50
 )
 
 // Body is the JSON body of POST /api/search.
@@ -70,15 +58,7 @@ func invalid(format string, args ...any) error {
 // known values; semantic false forces the keyword path.
 func Parse(b Body) (Request, error) {
 	req := Request{K: DefaultK, Semantic: b.Semantic == nil || *b.Semantic}
-	qs := b.Queries
-	if len(qs) > MaxQueries {
-		qs = qs[:MaxQueries]
-	}
-	for _, q := range qs {
-		if q = strings.TrimSpace(q); q != "" {
-			req.Queries = append(req.Queries, q)
-		}
-	}
+	req.Queries = searchdoc.Queries(b.Queries)
 	if len(req.Queries) == 0 && b.Q != nil {
 		if q := strings.TrimSpace(*b.Q); q != "" {
 			req.Queries = []string{q}
@@ -94,47 +74,16 @@ func Parse(b Body) (Request, error) {
 		}
 		req.K = int(math.Max(1, math.Min(MaxK, math.Floor(k))))
 	}
-	for _, t := range b.Types {
-		if !slices.Contains(Types, t) {
-			return req, invalid("field 'types' holds %q; allowed: %s", t, strings.Join(Types, ", "))
-		}
-		if req.Filter.Types == nil {
-			req.Filter.Types = map[string]bool{}
-		}
-		req.Filter.Types[t] = true
+	f, err := searchdoc.ParseFilter(b.Types, b.Domain, b.Status, b.IncludeArchived)
+	if err != nil {
+		return req, &InvalidError{Msg: err.Error()}
 	}
-	if b.Domain != "" && !slices.Contains(wire.Domains, b.Domain) {
-		return req, invalid("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
-	}
-	if b.Status != "" && !slices.Contains(wire.Lanes, b.Status) {
-		return req, invalid("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
-	}
-	req.Filter.Domain, req.Filter.Status, req.Filter.IncludeArchived = b.Domain, b.Status, b.IncludeArchived
+	req.Filter = f
 	return req, nil
 }
 
-// Filter drops documents. By domain only when both the filter and the
-// document's own domain are set and differ (messages have none, and a
-// domainless reminder is never dropped); never a reminder by status (its
-// status space is not the case lanes); includeArchived governs archived
-// cases only.
-type Filter struct {
-	Types           map[string]bool // empty: every type
-	Domain          string
-	Status          string
-	IncludeArchived bool
-}
-
-func (f *Filter) match(e *entry) bool {
-	switch {
-	case len(f.Types) > 0 && !f.Types[e.typ],
-		e.typ == TypeCase && e.archived && !f.IncludeArchived,
-		f.Domain != "" && e.domain != "" && e.domain != f.Domain,
-		f.Status != "" && e.typ != TypeReminder && e.status != "" && e.status != f.Status:
-		return false
-	}
-	return true
-}
+// Filter drops documents; the rules are the ones the sidecar applies too.
+type Filter = searchdoc.Filter
 
 // Why values.
 const (

@@ -3,21 +3,15 @@ package search
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
+
+	"github.com/opsboard/opsboard/shared/searchdoc"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // SidecarRequest is the body the board sends to the search sidecar's
-// POST /search: the queries, how many candidates per query, and the
-// filters, so the sidecar's top candidates are ones the board can use.
-type SidecarRequest struct {
-	Queries         []string `json:"queries"`
-	Limit           int      `json:"limit"`
-	Types           []string `json:"types,omitempty"`
-	Domain          string   `json:"domain,omitempty"`
-	Status          string   `json:"status,omitempty"`
-	IncludeArchived bool     `json:"includeArchived,omitempty"`
-}
+// POST /search.
+type SidecarRequest = wire.SemanticSearchRequest
 
 // SidecarLimit is how many candidates per query the board asks for: more
 // than k, because the board re-ranks with its keyword signals.
@@ -33,24 +27,9 @@ func NewSidecarRequest(req Request) SidecarRequest {
 	return out
 }
 
-// SidecarResponse is the sidecar's answer to POST /search.
-type SidecarResponse struct {
-	Engine        string  `json:"engine"`
-	Embedder      string  `json:"embedder"`
-	Dim           int     `json:"dim"`
-	IndexedDigest string  `json:"indexedDigest"`
-	Docs          int     `json:"docs"`
-	TookMs        float64 `json:"tookMs"`
-	Results       []struct {
-		Query string `json:"query"`
-		Hits  []struct {
-			ID     string   `json:"id"`
-			Type   string   `json:"type"`
-			CaseID *string  `json:"caseId"`
-			Cosine *float64 `json:"cosine"`
-		} `json:"hits"`
-	} `json:"results"`
-}
+// SidecarResponse is the sidecar's answer to POST /search, with the
+// board's check of it.
+type SidecarResponse wire.SemanticSearchReply
 
 // Semantic checks the answer against what was asked and returns the
 // cosines per query. Anything off (another engine, no embedder or digest,
@@ -74,7 +53,7 @@ func (r *SidecarResponse) Semantic(queries []string) (*Semantic, error) {
 		}
 		m := make(map[string]float64, len(res.Hits))
 		for _, h := range res.Hits {
-			if h.ID == "" || !slices.Contains(Types, h.Type) || h.Cosine == nil {
+			if h.ID == "" || !searchdoc.IsType(h.Type) || h.Cosine == nil {
 				return nil, fmt.Errorf("sidecar hit %+v is incomplete", h)
 			}
 			c := *h.Cosine
