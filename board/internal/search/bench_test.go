@@ -5,11 +5,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/search"
+	"github.com/opsboard/opsboard/shared/searchdoc/searchdoctest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -17,22 +17,7 @@ import (
 // with text drawn from a Zipf-distributed vocabulary of made-up words.
 func board1k10k() *wire.Doc {
 	r := rand.New(rand.NewPCG(1, 2))
-	words := make([]string, 4000)
-	for i := range words {
-		var b strings.Builder
-		for range 3 + r.IntN(6) {
-			b.WriteByte(byte('a' + r.IntN(26)))
-		}
-		words[i] = b.String()
-	}
-	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
-	text := func(k int) string {
-		ws := make([]string, k)
-		for i := range ws {
-			ws[i] = words[zipf.Uint64()]
-		}
-		return strings.Join(ws, " ")
-	}
+	words, text := searchdoctest.Vocabulary(r, 4000)
 	d := &wire.Doc{}
 	for i := range 1000 {
 		id := fmt.Sprintf("CASE-%d", i+1)

@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/searchdoc/searchdoctest"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-search/internal/embed"
 	"github.com/opsboard/opsboard/sidecar-search/internal/index"
@@ -20,22 +20,7 @@ import (
 // a Zipf-distributed vocabulary of made-up words.
 func synthetic(n int) *wire.Doc {
 	r := rand.New(rand.NewPCG(42, 42))
-	words := make([]string, 5000)
-	for i := range words {
-		var b strings.Builder
-		for range 3 + r.IntN(6) {
-			b.WriteByte(byte('a' + r.IntN(26)))
-		}
-		words[i] = b.String()
-	}
-	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))
-	text := func(k int) string {
-		ws := make([]string, k)
-		for i := range ws {
-			ws[i] = words[zipf.Uint64()]
-		}
-		return strings.Join(ws, " ")
-	}
+	words, text := searchdoctest.Vocabulary(r, 5000)
 	d := &wire.Doc{}
 	for i := 0; i < n/10; i++ {
 		id := fmt.Sprintf("CASE-%d", i+1)
