@@ -335,3 +335,16 @@ func intQuery(r *http.Request, name string, def int) (int, error) {
 	}
 	return n, nil
 }
+
+// values copies stored records into a reply's list. nil stays nil, so a
+// list the board always wrote as null still is.
+func values[T any](ps []*T) []T {
+	if ps == nil {
+		return nil
+	}
+	out := make([]T, len(ps))
+	for i, p := range ps {
+		out[i] = *p
+	}
+	return out
+}
