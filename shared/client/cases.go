@@ -10,21 +10,10 @@ import (
 )
 
 // CaseAnswer is the board's answer to a case write.
-type CaseAnswer struct {
-	Case     wire.Case `json:"case"`
-	Existing bool      `json:"existing"` // a deduplicated create found an exact match
-	Version  int64     `json:"version"`
-}
+type CaseAnswer = wire.CaseReply
 
 // CaseDetail is GET /api/cases/{id}.
-type CaseDetail struct {
-	Case          wire.Case       `json:"case"`
-	Messages      []wire.Message  `json:"messages"`
-	ManualActions []wire.Activity `json:"manualActions"`
-	Events        []wire.Event    `json:"events"`
-	Reminders     []wire.Reminder `json:"reminders"`
-	Version       int64           `json:"version"`
-}
+type CaseDetail = wire.CaseDetail
 
 // CaseFilter is the query of GET /api/cases; zero fields are not sent.
 type CaseFilter struct {
@@ -62,9 +51,7 @@ func (f CaseFilter) query() url.Values {
 
 // Cases lists case nodes.
 func (c *Client) Cases(ctx context.Context, f CaseFilter) ([]wire.Case, error) {
-	var out struct {
-		Cases []wire.Case `json:"cases"`
-	}
+	var out wire.CaseList
 	err := c.do(ctx, http.MethodGet, "/api/cases", f.query(), nil, &out)
 	return out.Cases, err
 }
@@ -93,10 +80,7 @@ func (c *Client) PatchCase(ctx context.Context, id string, p wire.CasePatch) (Ca
 
 // PatchCases applies one patch to many nodes, all or nothing.
 func (c *Client) PatchCases(ctx context.Context, b wire.CaseBatch) ([]wire.Case, int64, error) {
-	var out struct {
-		Cases   []wire.Case `json:"cases"`
-		Version int64       `json:"version"`
-	}
+	var out wire.CaseList
 	err := c.do(ctx, http.MethodPatch, "/api/cases", nil, b, &out)
 	return out.Cases, out.Version, err
 }
@@ -110,7 +94,7 @@ func (c *Client) ArchiveCase(ctx context.Context, id string) (CaseAnswer, error)
 
 // DeleteCase removes a node for good.
 func (c *Client) DeleteCase(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/cases/"+seg(id), url.Values{"hard": {"1"}}, nil, &out)
 	return out.Version, err
 }
@@ -125,26 +109,15 @@ func (c *Client) RestoreCase(ctx context.Context, id string) (CaseAnswer, error)
 // MergeCase merges source into target; the answer is the target.
 func (c *Client) MergeCase(ctx context.Context, sourceID, targetID string) (CaseAnswer, error) {
 	var out CaseAnswer
-	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(sourceID)+"/merge", nil, map[string]string{"targetId": targetID}, &out)
+	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(sourceID)+"/merge", nil, wire.CaseMerge{TargetID: targetID}, &out)
 	return out, err
 }
 
 // Rollup is a container's progress over its non-archived leaf cases.
-type Rollup struct {
-	TotalCases int     `json:"totalCases"`
-	DoneCases  int     `json:"doneCases"`
-	TotalTasks int     `json:"totalTasks"`
-	DoneTasks  int     `json:"doneTasks"`
-	Ratio      float64 `json:"ratio"`
-	ChildCount int     `json:"childCount"`
-}
+type Rollup = wire.Rollup
 
 // TreeNode is a case node with its children and rollup.
-type TreeNode struct {
-	wire.Case
-	Children []*TreeNode `json:"children"`
-	Rollup   Rollup      `json:"rollup"`
-}
+type TreeNode = wire.TreeNode
 
 // TreeFilter is the query of GET /api/tree.
 type TreeFilter struct {
@@ -165,60 +138,41 @@ func (c *Client) Tree(ctx context.Context, f TreeFilter) ([]*TreeNode, error) {
 	if f.IncludeArchived {
 		q.Set("includeArchived", "1")
 	}
-	var out struct {
-		Tree []*TreeNode `json:"tree"`
-	}
+	var out wire.TreeReply
 	err := c.do(ctx, http.MethodGet, "/api/tree", q, nil, &out)
 	return out.Tree, err
 }
 
-// TaskAnswer is the board's answer to a task write.
-type TaskAnswer struct {
-	Task    wire.Task `json:"task"`
-	Version int64     `json:"version"`
-}
-
 // AddTask appends a task to a case's checklist.
-func (c *Client) AddTask(ctx context.Context, caseID string, in wire.TaskInput) (TaskAnswer, error) {
-	var out TaskAnswer
+func (c *Client) AddTask(ctx context.Context, caseID string, in wire.TaskInput) (wire.TaskReply, error) {
+	var out wire.TaskReply
 	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/tasks", nil, in, &out)
 	return out, err
 }
 
 // PatchTask updates a task (completed true or false completes or reopens it).
-func (c *Client) PatchTask(ctx context.Context, caseID, taskID string, p wire.TaskPatch) (TaskAnswer, error) {
-	var out TaskAnswer
+func (c *Client) PatchTask(ctx context.Context, caseID, taskID string, p wire.TaskPatch) (wire.TaskReply, error) {
+	var out wire.TaskReply
 	err := c.do(ctx, http.MethodPatch, "/api/cases/"+seg(caseID)+"/tasks/"+seg(taskID), nil, p, &out)
 	return out, err
 }
 
 // DeleteTask removes a task.
 func (c *Client) DeleteTask(ctx context.Context, caseID, taskID string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/cases/"+seg(caseID)+"/tasks/"+seg(taskID), nil, nil, &out)
 	return out.Version, err
 }
 
-// NoteAnswer is the board's answer to a note write.
-type NoteAnswer struct {
-	Note    wire.Note `json:"note"`
-	Version int64     `json:"version"`
-}
-
 // AddNote adds a note to a case.
-func (c *Client) AddNote(ctx context.Context, caseID, text string) (NoteAnswer, error) {
-	var out NoteAnswer
-	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/notes", nil, map[string]string{"text": text}, &out)
+func (c *Client) AddNote(ctx context.Context, caseID, text string) (wire.NoteReply, error) {
+	var out wire.NoteReply
+	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/notes", nil, wire.NoteCreate{Text: text}, &out)
 	return out, err
 }
 
 // ActivityEntry is one row of the Activity feed.
-type ActivityEntry struct {
-	wire.Activity
-	Category  string `json:"category"`
-	CaseID    string `json:"caseId"`
-	CaseTitle string `json:"caseTitle"`
-}
+type ActivityEntry = wire.ActivityEntry
 
 // ActivityFilter is the query of GET /api/activity.
 type ActivityFilter struct {
@@ -239,14 +193,7 @@ func (c *Client) Activity(ctx context.Context, f ActivityFilter) ([]ActivityEntr
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var out struct {
-		Activity []ActivityEntry `json:"activity"`
-	}
+	var out wire.ActivityFeed
 	err := c.do(ctx, http.MethodGet, "/api/activity", q, nil, &out)
 	return out.Activity, err
-}
-
-// versionOnly is the answer of a write that returns no record.
-type versionOnly struct {
-	Version int64 `json:"version"`
 }

@@ -201,9 +201,7 @@ func (c *Client) transportError(err error) error {
 // errorText is the board's { error } text, or the raw body when the answer
 // is not in that shape (a proxy or a foreign process on the port).
 func errorText(status int, data []byte) string {
-	var e struct {
-		Error string `json:"error"`
-	}
+	var e wire.ErrorReply
 	if json.Unmarshal(data, &e) == nil && e.Error != "" {
 		return e.Error
 	}

@@ -9,11 +9,7 @@ import (
 )
 
 // EventAnswer is the board's answer about one event.
-type EventAnswer struct {
-	Event    wire.Event `json:"event"`
-	Existing bool       `json:"existing"`
-	Version  int64      `json:"version"`
-}
+type EventAnswer = wire.EventReply
 
 // EventFilter is the query of GET /api/events: From inclusive, To exclusive.
 type EventFilter struct {
@@ -31,9 +27,7 @@ func (c *Client) Events(ctx context.Context, f EventFilter) ([]wire.Event, error
 			q.Set(k, v)
 		}
 	}
-	var out struct {
-		Events []wire.Event `json:"events"`
-	}
+	var out wire.EventList
 	err := c.do(ctx, http.MethodGet, "/api/events", q, nil, &out)
 	return out.Events, err
 }
@@ -61,7 +55,7 @@ func (c *Client) PatchEvent(ctx context.Context, id string, p wire.EventPatch) (
 
 // DeleteEvent removes an event.
 func (c *Client) DeleteEvent(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/events/"+seg(id), nil, nil, &out)
 	return out.Version, err
 }

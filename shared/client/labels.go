@@ -10,43 +10,21 @@ import (
 
 // Labels reads the active label catalog.
 func (c *Client) Labels(ctx context.Context) ([]wire.LabelDef, error) {
-	var out struct {
-		Labels []wire.LabelDef `json:"labels"`
-	}
+	var out wire.LabelList
 	err := c.do(ctx, http.MethodGet, "/api/labels", nil, nil, &out)
 	return out.Labels, err
 }
 
-// LabelInput is the body of POST /api/labels.
-type LabelInput struct {
-	Title       string `json:"title"`
-	Description string `json:"description,omitempty"`
-	Color       string `json:"color,omitempty"`
-}
-
-// LabelPatch is the body of PATCH /api/labels/{id}.
-type LabelPatch struct {
-	Title       wire.Opt[string] `json:"title,omitzero"`
-	Description wire.Opt[string] `json:"description,omitzero"`
-	Color       wire.Opt[string] `json:"color,omitzero"`
-}
-
-// LabelAnswer is the board's answer to a label write.
-type LabelAnswer struct {
-	Label   wire.LabelDef `json:"label"`
-	Version int64         `json:"version"`
-}
-
 // CreateLabel adds a custom label; the board mints its id from the title.
-func (c *Client) CreateLabel(ctx context.Context, in LabelInput) (LabelAnswer, error) {
-	var out LabelAnswer
+func (c *Client) CreateLabel(ctx context.Context, in wire.LabelCreate) (wire.LabelReply, error) {
+	var out wire.LabelReply
 	err := c.do(ctx, http.MethodPost, "/api/labels", nil, in, &out)
 	return out, err
 }
 
 // PatchLabel edits a label.
-func (c *Client) PatchLabel(ctx context.Context, id string, p LabelPatch) (LabelAnswer, error) {
-	var out LabelAnswer
+func (c *Client) PatchLabel(ctx context.Context, id string, p wire.LabelPatch) (wire.LabelReply, error) {
+	var out wire.LabelReply
 	err := c.do(ctx, http.MethodPatch, "/api/labels/"+seg(id), nil, p, &out)
 	return out, err
 }
@@ -57,51 +35,22 @@ func (c *Client) DeleteLabel(ctx context.Context, id string, scrub bool) (int64,
 	if scrub {
 		q = url.Values{"scrub": {"1"}}
 	}
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/labels/"+seg(id), q, nil, &out)
 	return out.Version, err
 }
 
-// Bundle is an installable label bundle with its install state.
-type Bundle struct {
-	ID             string `json:"id"`
-	Title          string `json:"title"`
-	Kind           string `json:"kind"`
-	Description    string `json:"description"`
-	LabelCount     int    `json:"labelCount"`
-	InstalledCount int    `json:"installedCount"`
-	OwnedCount     int    `json:"ownedCount"`
-	Installed      bool   `json:"installed"`
-}
-
 // Bundles lists the built-in label bundles.
-func (c *Client) Bundles(ctx context.Context) ([]Bundle, error) {
-	var out struct {
-		Bundles []Bundle `json:"bundles"`
-	}
+func (c *Client) Bundles(ctx context.Context) ([]wire.BundleStatus, error) {
+	var out wire.BundleList
 	err := c.do(ctx, http.MethodGet, "/api/labels/bundles", nil, nil, &out)
 	return out.Bundles, err
 }
 
-// BundleConflict is an id the catalog already held with another meaning.
-type BundleConflict struct {
-	ID       string        `json:"id"`
-	Existing wire.LabelDef `json:"existing"`
-	Incoming wire.LabelDef `json:"incoming"`
-}
-
-// InstallAnswer reports a bundle install.
-type InstallAnswer struct {
-	Bundle    string           `json:"bundle"`
-	Added     []string         `json:"added"`
-	Conflicts []BundleConflict `json:"conflicts"`
-	Version   int64            `json:"version"`
-}
-
 // InstallBundle unions a bundle's labels into the catalog (idempotent).
-func (c *Client) InstallBundle(ctx context.Context, id string) (InstallAnswer, error) {
-	var out InstallAnswer
-	err := c.do(ctx, http.MethodPost, "/api/labels/bundles", nil, map[string]string{"id": id}, &out)
+func (c *Client) InstallBundle(ctx context.Context, id string) (wire.BundleInstalled, error) {
+	var out wire.BundleInstalled
+	err := c.do(ctx, http.MethodPost, "/api/labels/bundles", nil, wire.BundleInstall{ID: id}, &out)
 	return out, err
 }
 
@@ -112,10 +61,7 @@ func (c *Client) UninstallBundle(ctx context.Context, id string, scrub bool) ([]
 	if !scrub {
 		q = url.Values{"scrub": {"0"}}
 	}
-	var out struct {
-		Removed []string `json:"removed"`
-		Version int64    `json:"version"`
-	}
+	var out wire.BundleUninstalled
 	err := c.do(ctx, http.MethodDelete, "/api/labels/bundles/"+seg(id), q, nil, &out)
 	return out.Removed, out.Version, err
 }

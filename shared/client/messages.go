@@ -8,22 +8,16 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// MessageAnswer is the board's answer to a message write.
-type MessageAnswer struct {
-	Message wire.Message `json:"message"`
-	Version int64        `json:"version"`
-}
-
 // AddCaseMessage creates a message linked to a case.
-func (c *Client) AddCaseMessage(ctx context.Context, caseID string, in wire.MessageInput) (MessageAnswer, error) {
-	var out MessageAnswer
+func (c *Client) AddCaseMessage(ctx context.Context, caseID string, in wire.MessageInput) (wire.MessageReply, error) {
+	var out wire.MessageReply
 	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/messages", nil, in, &out)
 	return out, err
 }
 
 // PatchMessage updates a message: read flag, url, case or reminder link.
-func (c *Client) PatchMessage(ctx context.Context, id string, p wire.MessagePatch) (MessageAnswer, error) {
-	var out MessageAnswer
+func (c *Client) PatchMessage(ctx context.Context, id string, p wire.MessagePatch) (wire.MessageReply, error) {
+	var out wire.MessageReply
 	err := c.do(ctx, http.MethodPatch, "/api/messages/"+seg(id), nil, p, &out)
 	return out, err
 }
@@ -47,9 +41,7 @@ func (c *Client) Messages(ctx context.Context, f MessageFilter) ([]wire.Message,
 	if f.Unread {
 		q.Set("unread", "1")
 	}
-	var out struct {
-		Messages []wire.Message `json:"messages"`
-	}
+	var out wire.MessageList
 	err := c.do(ctx, http.MethodGet, "/api/messages", q, nil, &out)
 	return out.Messages, err
 }

@@ -9,11 +9,7 @@ import (
 
 // PrioritiesAnswer is GET /api/priorities: notes in order, then the starred
 // nodes by tier and recency.
-type PrioritiesAnswer struct {
-	Priorities []wire.Priority `json:"priorities"`
-	Starred    []wire.Case     `json:"starred"`
-	Version    int64           `json:"version"`
-}
+type PrioritiesAnswer = wire.PriorityList
 
 // Priorities reads the priority notes and the starred nodes.
 func (c *Client) Priorities(ctx context.Context) (PrioritiesAnswer, error) {
@@ -22,29 +18,23 @@ func (c *Client) Priorities(ctx context.Context) (PrioritiesAnswer, error) {
 	return out, err
 }
 
-// PriorityAnswer is the board's answer to a priority write.
-type PriorityAnswer struct {
-	Priority wire.Priority `json:"priority"`
-	Version  int64         `json:"version"`
-}
-
 // CreatePriority adds a priority note.
-func (c *Client) CreatePriority(ctx context.Context, in wire.PriorityCreate) (PriorityAnswer, error) {
-	var out PriorityAnswer
+func (c *Client) CreatePriority(ctx context.Context, in wire.PriorityCreate) (wire.PriorityReply, error) {
+	var out wire.PriorityReply
 	err := c.do(ctx, http.MethodPost, "/api/priorities", nil, in, &out)
 	return out, err
 }
 
 // PatchPriority edits a priority note.
-func (c *Client) PatchPriority(ctx context.Context, id string, p wire.PriorityPatch) (PriorityAnswer, error) {
-	var out PriorityAnswer
+func (c *Client) PatchPriority(ctx context.Context, id string, p wire.PriorityPatch) (wire.PriorityReply, error) {
+	var out wire.PriorityReply
 	err := c.do(ctx, http.MethodPatch, "/api/priorities/"+seg(id), nil, p, &out)
 	return out, err
 }
 
 // DeletePriority removes a priority note.
 func (c *Client) DeletePriority(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/priorities/"+seg(id), nil, nil, &out)
 	return out.Version, err
 }

@@ -8,14 +8,9 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// ReminderAnswer is the board's answer about one reminder.
-type ReminderAnswer struct {
-	Reminder wire.Reminder  `json:"reminder"`
-	Messages []wire.Message `json:"messages"` // GET only: linked emails, newest first
-	Message  *wire.Message  `json:"message"`  // a linked-email create only
-	Existing bool           `json:"existing"`
-	Version  int64          `json:"version"`
-}
+// ReminderAnswer is GET /api/reminders/{id}: the reminder with its linked
+// emails, newest first.
+type ReminderAnswer = wire.ReminderDetail
 
 // ReminderFilter is the query of GET /api/reminders.
 type ReminderFilter struct {
@@ -32,9 +27,7 @@ func (c *Client) Reminders(ctx context.Context, f ReminderFilter) ([]wire.Remind
 			q.Set(k, v)
 		}
 	}
-	var out struct {
-		Reminders []wire.Reminder `json:"reminders"`
-	}
+	var out wire.ReminderList
 	err := c.do(ctx, http.MethodGet, "/api/reminders", q, nil, &out)
 	return out.Reminders, err
 }
@@ -47,29 +40,29 @@ func (c *Client) Reminder(ctx context.Context, id string) (ReminderAnswer, error
 }
 
 // CreateReminder adds a reminder.
-func (c *Client) CreateReminder(ctx context.Context, in wire.ReminderCreate) (ReminderAnswer, error) {
-	var out ReminderAnswer
+func (c *Client) CreateReminder(ctx context.Context, in wire.ReminderCreate) (wire.ReminderReply, error) {
+	var out wire.ReminderReply
 	err := c.do(ctx, http.MethodPost, "/api/reminders", nil, in, &out)
 	return out, err
 }
 
 // PatchReminder updates a reminder.
-func (c *Client) PatchReminder(ctx context.Context, id string, p wire.ReminderPatch) (ReminderAnswer, error) {
-	var out ReminderAnswer
+func (c *Client) PatchReminder(ctx context.Context, id string, p wire.ReminderPatch) (wire.ReminderReply, error) {
+	var out wire.ReminderReply
 	err := c.do(ctx, http.MethodPatch, "/api/reminders/"+seg(id), nil, p, &out)
 	return out, err
 }
 
 // DeleteReminder removes a reminder; its emails stay, unlinked.
 func (c *Client) DeleteReminder(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/reminders/"+seg(id), nil, nil, &out)
 	return out.Version, err
 }
 
 // AddReminderMessage creates an email linked to a reminder.
-func (c *Client) AddReminderMessage(ctx context.Context, id string, in wire.MessageInput) (ReminderAnswer, error) {
-	var out ReminderAnswer
+func (c *Client) AddReminderMessage(ctx context.Context, id string, in wire.MessageInput) (wire.ReminderMessageReply, error) {
+	var out wire.ReminderMessageReply
 	err := c.do(ctx, http.MethodPost, "/api/reminders/"+seg(id)+"/messages", nil, in, &out)
 	return out, err
 }

@@ -9,43 +9,30 @@ import (
 )
 
 // Prefs reads the board preferences (a JSON object).
-func (c *Client) Prefs(ctx context.Context) (json.RawMessage, error) {
-	var out struct {
-		Prefs json.RawMessage `json:"prefs"`
-	}
+func (c *Client) Prefs(ctx context.Context) (map[string]json.RawMessage, error) {
+	var out wire.PrefsReply
 	err := c.do(ctx, http.MethodGet, "/api/prefs", nil, nil, &out)
 	return out.Prefs, err
 }
 
 // SetPrefs merges the given keys into the preferences and returns them.
-func (c *Client) SetPrefs(ctx context.Context, prefs map[string]any) (json.RawMessage, int64, error) {
-	var out struct {
-		Prefs   json.RawMessage `json:"prefs"`
-		Version int64           `json:"version"`
-	}
+func (c *Client) SetPrefs(ctx context.Context, prefs map[string]any) (map[string]json.RawMessage, int64, error) {
+	var out wire.PrefsReply
 	err := c.do(ctx, http.MethodPatch, "/api/prefs", nil, prefs, &out)
 	return out.Prefs, out.Version, err
 }
 
 // Views lists the saved views.
 func (c *Client) Views(ctx context.Context) ([]wire.View, error) {
-	var out struct {
-		Views []wire.View `json:"views"`
-	}
+	var out wire.ViewList
 	err := c.do(ctx, http.MethodGet, "/api/views", nil, nil, &out)
 	return out.Views, err
 }
 
-// ViewAnswer is the board's answer to a view write.
-type ViewAnswer struct {
-	View    wire.View `json:"view"`
-	Created bool      `json:"created"` // false: a view of that name was replaced
-	Version int64     `json:"version"`
-}
-
-// SaveView creates a view, or updates the one with id when id is not empty.
-func (c *Client) SaveView(ctx context.Context, id string, in wire.ViewInput) (ViewAnswer, error) {
-	var out ViewAnswer
+// SaveView creates a view, or updates the one with id when id is not empty
+// (Created is then false).
+func (c *Client) SaveView(ctx context.Context, id string, in wire.ViewInput) (wire.ViewSaved, error) {
+	var out wire.ViewSaved
 	if id == "" {
 		err := c.do(ctx, http.MethodPost, "/api/views", nil, in, &out)
 		return out, err
@@ -56,31 +43,22 @@ func (c *Client) SaveView(ctx context.Context, id string, in wire.ViewInput) (Vi
 
 // DeleteView removes a saved view.
 func (c *Client) DeleteView(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/views/"+seg(id), nil, nil, &out)
 	return out.Version, err
 }
 
 // Templates lists the case templates.
 func (c *Client) Templates(ctx context.Context) ([]wire.Template, error) {
-	var out struct {
-		Templates []wire.Template `json:"templates"`
-	}
+	var out wire.TemplateList
 	err := c.do(ctx, http.MethodGet, "/api/templates", nil, nil, &out)
 	return out.Templates, err
 }
 
-// TemplateAnswer is the board's answer to a template write.
-type TemplateAnswer struct {
-	Template wire.Template `json:"template"`
-	Created  bool          `json:"created"` // false: a template of that name was replaced
-	Version  int64         `json:"version"`
-}
-
 // SaveTemplate creates a template, or updates the one with id when id is
-// not empty.
-func (c *Client) SaveTemplate(ctx context.Context, id string, in wire.TemplateInput) (TemplateAnswer, error) {
-	var out TemplateAnswer
+// not empty (Created is then false).
+func (c *Client) SaveTemplate(ctx context.Context, id string, in wire.TemplateInput) (wire.TemplateSaved, error) {
+	var out wire.TemplateSaved
 	if id == "" {
 		err := c.do(ctx, http.MethodPost, "/api/templates", nil, in, &out)
 		return out, err
@@ -91,7 +69,7 @@ func (c *Client) SaveTemplate(ctx context.Context, id string, in wire.TemplateIn
 
 // DeleteTemplate removes a template.
 func (c *Client) DeleteTemplate(ctx context.Context, id string) (int64, error) {
-	var out versionOnly
+	var out wire.Deleted
 	err := c.do(ctx, http.MethodDelete, "/api/templates/"+seg(id), nil, nil, &out)
 	return out.Version, err
 }

@@ -112,3 +112,19 @@ type SemanticHit struct {
 	CaseID *string  `json:"caseId"` // the owning case; null when none
 	Cosine *float64 `json:"cosine"`
 }
+
+// SearchResults is the answer of a substring scan over cases, tasks,
+// messages and reminders: GET /api/search, the merged view of POST
+// /api/search and the command bar's find.
+type SearchResults struct {
+	Cases     []*Case     `json:"cases"`
+	Tasks     []CaseTask  `json:"tasks"`
+	Messages  []*Message  `json:"messages"`
+	Reminders []*Reminder `json:"reminders"`
+}
+
+// CaseTask is a task with the case that holds it.
+type CaseTask struct {
+	CaseID string `json:"caseId"`
+	Task   Task   `json:"task"`
+}

@@ -1,5 +1,7 @@
-// Package wire holds the board's records exactly as the spec names their JSON
-// fields. It is shared by the board daemon, its tool servers and its sidecars.
+// Package wire is the board's contract, written once: its records, and every
+// request body and reply of its HTTP API, with the JSON field names the board
+// reads and writes. The board daemon encodes these types, its client and tool
+// servers decode them, and the sidecars share the records.
 package wire
 
 import (

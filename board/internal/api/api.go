@@ -78,7 +78,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.fail(w, store.NotFound("no route %s %s", r.Method, r.URL.Path))
 	}))
 	r.MethodNotAllowedHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
+		writeJSON(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
 	}))
 	a.routes(r.PathPrefix("/api").Subrouter())
 	return a, r
@@ -90,16 +90,16 @@ func (a *API) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, port := splitHost(r.Host)
 		if !a.hostAllowed(host) {
-			writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("host %q is not allowed: the board answers on loopback addresses only (add it to SVC_BOARD_ALLOWED_HOSTS to allow it)", host)})
+			writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: fmt.Sprintf("host %q is not allowed: the board answers on loopback addresses only (add it to SVC_BOARD_ALLOWED_HOSTS to allow it)", host)})
 			return
 		}
 		if isWrite(r.Method) {
 			if o := r.Header.Get("Origin"); o != "" && !a.originAllowed(o, port) {
-				writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("origin %q may not write to the board", o)})
+				writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: fmt.Sprintf("origin %q may not write to the board", o)})
 				return
 			}
 			if hasBody(r) && !isJSON(r.Header.Get("Content-Type")) {
-				writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"error": "a request body must be sent as Content-Type: application/json"})
+				writeJSON(w, http.StatusUnsupportedMediaType, wire.ErrorReply{Error: "a request body must be sent as Content-Type: application/json"})
 				return
 			}
 		}
@@ -176,7 +176,7 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	default:
 		a.log.Error("api.internal", "err", err)
 	}
-	writeJSON(w, code, map[string]string{"error": err.Error()})
+	writeJSON(w, code, wire.ErrorReply{Error: err.Error()})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -334,4 +334,17 @@ func intQuery(r *http.Request, name string, def int) (int, error) {
 		return 0, store.BadRequest("query '%s' must be an integer", name)
 	}
 	return n, nil
+}
+
+// values copies stored records into a reply's list. nil stays nil, so a
+// list the board always wrote as null still is.
+func values[T any](ps []*T) []T {
+	if ps == nil {
+		return nil
+	}
+	out := make([]T, len(ps))
+	for i, p := range ps {
+		out[i] = *p
+	}
+	return out
 }

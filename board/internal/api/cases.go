@@ -34,7 +34,7 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, c)
 		}
-		return map[string]any{"cases": out, "version": d.Version}, nil
+		return wire.CaseList{Cases: values(out), Version: d.Version}, nil
 	})
 }
 
@@ -74,8 +74,8 @@ func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 			manual = append(manual, act)
 		}
 	}
-	a.reply(w, http.StatusOK, map[string]any{
-		"case": c, "messages": messages, "manualActions": manual, "events": events, "reminders": reminders, "version": d.Version,
+	a.reply(w, http.StatusOK, wire.CaseDetail{
+		Case: *c, Messages: values(messages), ManualActions: manual, Events: values(events), Reminders: values(reminders), Version: d.Version,
 	})
 }
 
@@ -92,10 +92,10 @@ func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, map[string]any{"case": c, "existing": true, "version": v})
+		a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Existing: true, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"case": c, "version": v})
+	a.reply(w, http.StatusCreated, wire.CaseReply{Case: *c, Version: v})
 }
 
 // PATCH /api/cases/{id}
@@ -110,7 +110,7 @@ func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // PATCH /api/cases: { ids, patch }, all or nothing.
@@ -125,17 +125,12 @@ func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"cases": cs, "version": v})
-}
-
-// actorBody is the body a bodyless-in-spirit write may carry: just the actor.
-type actorBody struct {
-	Actor string `json:"actor,omitempty"`
+	a.reply(w, http.StatusOK, wire.CaseList{Cases: values(cs), Version: v})
 }
 
 // DELETE /api/cases/{id} archives; ?hard=1 removes for good.
 func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -147,7 +142,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 			a.fail(w, err)
 			return
 		}
-		a.reply(w, http.StatusOK, map[string]any{"ok": true, "deleted": id, "version": v})
+		a.reply(w, http.StatusOK, wire.Deleted{Deleted: id, OK: true, Version: v})
 		return
 	}
 	c, v, err := a.store.ArchiveCase(r.Context(), actorOf(r, in.Actor), id)
@@ -155,12 +150,12 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // POST /api/cases/{id}/restore
 func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -170,15 +165,12 @@ func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // POST /api/cases/clean: { ids } of the done cases in view.
 func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		IDs   []string `json:"ids"`
-		Actor string   `json:"actor,omitempty"`
-	}
+	var in wire.CaseClean
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -188,15 +180,12 @@ func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"removed": res.Removed, "messagesRemoved": res.MessagesRemoved, "version": v})
+	a.reply(w, http.StatusOK, wire.CleanReply{MessagesRemoved: res.MessagesRemoved, Removed: res.Removed, Version: v})
 }
 
 // POST /api/cases/{id}/merge: { targetId }
 func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		TargetID string `json:"targetId"`
-		Actor    string `json:"actor,omitempty"`
-	}
+	var in wire.CaseMerge
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -206,5 +195,5 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"case": c, "version": v})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }

@@ -23,7 +23,7 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"events": events, "version": d.Version}, nil
+		return wire.EventList{Events: values(events), Version: d.Version}, nil
 	})
 }
 
@@ -35,7 +35,7 @@ func (a *API) getEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"event": e, "version": d.Version})
+	a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: d.Version})
 }
 
 // POST /api/events
@@ -51,10 +51,10 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, map[string]any{"event": e, "existing": true, "version": v})
+		a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Existing: true, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"event": e, "version": v})
+	a.reply(w, http.StatusCreated, wire.EventReply{Event: *e, Version: v})
 }
 
 // PATCH /api/events/{id}
@@ -69,12 +69,12 @@ func (a *API) patchEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"event": e, "version": v})
+	a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: v})
 }
 
 // DELETE /api/events/{id}
 func (a *API) deleteEvent(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -84,5 +84,5 @@ func (a *API) deleteEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

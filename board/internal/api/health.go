@@ -13,8 +13,8 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	if problems == nil {
 		problems = []string{}
 	}
-	a.reply(w, http.StatusOK, map[string]any{
-		"ok": true, "version": a.store.Version(), "release": a.version, "schemaVersion": wire.SchemaVersion,
-		"storePath": a.store.Path(), "degraded": h.Degraded, "problems": problems,
+	a.reply(w, http.StatusOK, wire.Health{
+		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
+		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems,
 	})
 }

@@ -13,18 +13,13 @@ import (
 func (a *API) listLabels(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return map[string]any{"labels": d.Labels, "version": d.Version}, nil
+		return wire.LabelList{Labels: values(d.Labels), Version: d.Version}, nil
 	})
 }
 
 // POST /api/labels: { title, description?, color? }
 func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Title       string `json:"title"`
-		Description string `json:"description,omitempty"`
-		Color       string `json:"color,omitempty"`
-		Actor       string `json:"actor,omitempty"`
-	}
+	var in wire.LabelCreate
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -34,12 +29,12 @@ func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"label": l, "version": v})
+	a.reply(w, http.StatusCreated, wire.LabelReply{Label: *l, Version: v})
 }
 
 // PATCH /api/labels/{id}
 func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
-	var in store.LabelPatch
+	var in wire.LabelPatch
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -49,12 +44,12 @@ func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"label": l, "version": v})
+	a.reply(w, http.StatusOK, wire.LabelReply{Label: *l, Version: v})
 }
 
 // DELETE /api/labels/{id}?scrub=1
 func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -64,7 +59,7 @@ func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // GET /api/labels/bundles
@@ -76,17 +71,14 @@ func (a *API) listBundles(w http.ResponseWriter, r *http.Request) {
 	}
 	st := labels.Statuses(a.store.Bundles(), d.Labels, src)
 	if st == nil {
-		st = []labels.Status{}
+		st = []wire.BundleStatus{}
 	}
-	a.reply(w, http.StatusOK, map[string]any{"bundles": st, "version": d.Version})
+	a.reply(w, http.StatusOK, wire.BundleList{Bundles: st, Version: d.Version})
 }
 
 // POST /api/labels/bundles: { id }
 func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		ID    string `json:"id"`
-		Actor string `json:"actor,omitempty"`
-	}
+	var in wire.BundleInstall
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -100,12 +92,12 @@ func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"bundle": res.Bundle, "added": res.Added, "conflicts": res.Conflicts, "version": v})
+	a.reply(w, http.StatusOK, wire.BundleInstalled{Added: res.Added, Bundle: res.Bundle, Conflicts: res.Conflicts, Version: v})
 }
 
 // DELETE /api/labels/bundles/{id}?scrub=0
 func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -116,5 +108,5 @@ func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"removed": removed, "version": v})
+	a.reply(w, http.StatusOK, wire.BundleUninstalled{Removed: removed, Version: v})
 }

@@ -22,7 +22,7 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, m)
 		}
-		return map[string]any{"messages": out, "version": d.Version}, nil
+		return wire.MessageList{Messages: values(out), Version: d.Version}, nil
 	})
 }
 
@@ -35,7 +35,7 @@ func (a *API) unreadCount(w http.ResponseWriter, r *http.Request) {
 			n++
 		}
 	}
-	a.reply(w, http.StatusOK, map[string]any{"count": n, "version": d.Version})
+	a.reply(w, http.StatusOK, wire.UnreadCount{Count: n, Version: d.Version})
 }
 
 // POST /api/cases/{id}/messages
@@ -50,7 +50,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"message": m, "version": v})
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v})
 }
 
 // PATCH /api/messages/{id}
@@ -65,5 +65,5 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"message": m, "version": v})
+	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v})
 }

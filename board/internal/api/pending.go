@@ -12,7 +12,7 @@ import (
 func (a *API) listPending(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return map[string]any{"pending": store.Pending(d), "version": d.Version}, nil
+		return wire.PendingList{Pending: store.Pending(d), Version: d.Version}, nil
 	})
 }
 
@@ -28,7 +28,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"proposal": p, "version": v})
+	a.reply(w, http.StatusCreated, wire.ProposalReply{Proposal: *p, Version: v})
 }
 
 // POST /api/pending/{id}/approve: { expectedVersion? }
@@ -43,7 +43,7 @@ func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"proposal": p, "result": result, "version": v})
+	a.reply(w, http.StatusOK, wire.ApproveReply{Proposal: *p, Result: result, Version: v})
 }
 
 // POST /api/pending/{id}/reject
@@ -58,5 +58,5 @@ func (a *API) rejectPending(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "proposal": p, "version": v})
+	a.reply(w, http.StatusOK, wire.RejectReply{OK: true, Proposal: *p, Version: v})
 }

@@ -13,7 +13,7 @@ func (a *API) listPriorities(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		notes, starred := store.Priorities(d)
-		return map[string]any{"priorities": notes, "starred": starred, "version": d.Version}, nil
+		return wire.PriorityList{Priorities: values(notes), Starred: values(starred), Version: d.Version}, nil
 	})
 }
 
@@ -29,7 +29,7 @@ func (a *API) createPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"priority": p, "version": v})
+	a.reply(w, http.StatusCreated, wire.PriorityReply{Priority: *p, Version: v})
 }
 
 // PATCH /api/priorities/{id}
@@ -44,12 +44,12 @@ func (a *API) patchPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"priority": p, "version": v})
+	a.reply(w, http.StatusOK, wire.PriorityReply{Priority: *p, Version: v})
 }
 
 // DELETE /api/priorities/{id}
 func (a *API) deletePriority(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -59,5 +59,5 @@ func (a *API) deletePriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

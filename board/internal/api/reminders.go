@@ -18,7 +18,7 @@ func (a *API) listReminders(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"reminders": list, "version": d.Version}, nil
+		return wire.ReminderList{Reminders: values(list), Version: d.Version}, nil
 	})
 }
 
@@ -30,7 +30,7 @@ func (a *API) getReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "messages": store.ReminderMessages(d, rem.ID), "version": d.Version})
+	a.reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(store.ReminderMessages(d, rem.ID)), Reminder: *rem, Version: d.Version})
 }
 
 // POST /api/reminders
@@ -46,10 +46,10 @@ func (a *API) createReminder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "existing": true, "version": v})
+		a.reply(w, http.StatusOK, wire.ReminderReply{Existing: true, Reminder: *rem, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"reminder": rem, "version": v})
+	a.reply(w, http.StatusCreated, wire.ReminderReply{Reminder: *rem, Version: v})
 }
 
 // PATCH /api/reminders/{id}
@@ -64,12 +64,12 @@ func (a *API) patchReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"reminder": rem, "version": v})
+	a.reply(w, http.StatusOK, wire.ReminderReply{Reminder: *rem, Version: v})
 }
 
 // DELETE /api/reminders/{id}
 func (a *API) deleteReminder(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -79,7 +79,7 @@ func (a *API) deleteReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // POST /api/reminders/{id}/messages
@@ -94,5 +94,5 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"reminder": rem, "message": m, "version": v})
+	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v})
 }

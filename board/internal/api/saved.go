@@ -18,7 +18,7 @@ func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"prefs": prefs, "version": d.Version})
+	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: d.Version})
 }
 
 // PATCH /api/prefs: a JSON merge patch of the preferences. The keys actor
@@ -54,18 +54,18 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"prefs": prefs, "version": v})
+	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: v})
 }
 
 // GET /api/views
 func (a *API) listViews(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		views := d.Views
+		views := values(d.Views)
 		if views == nil {
-			views = []*wire.View{}
+			views = []wire.View{}
 		}
-		return map[string]any{"views": views, "version": d.Version}, nil
+		return wire.ViewList{Version: d.Version, Views: views}, nil
 	})
 }
 
@@ -75,7 +75,7 @@ func (a *API) getView(w http.ResponseWriter, r *http.Request) {
 	id := mux.Vars(r)["id"]
 	for _, v := range d.Views {
 		if v.ID == id {
-			a.reply(w, http.StatusOK, map[string]any{"view": v, "version": d.Version})
+			a.reply(w, http.StatusOK, wire.ViewReply{Version: d.Version, View: *v})
 			return
 		}
 	}
@@ -99,7 +99,7 @@ func (a *API) saveView(w http.ResponseWriter, r *http.Request) {
 	if created {
 		code = http.StatusCreated
 	}
-	a.reply(w, code, map[string]any{"view": view, "created": created, "version": v})
+	a.reply(w, code, wire.ViewSaved{Created: created, Version: v, View: *view})
 }
 
 // PATCH /api/views/{id}: { name?, filters? }
@@ -114,12 +114,12 @@ func (a *API) patchView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"view": view, "version": v})
+	a.reply(w, http.StatusOK, wire.ViewReply{Version: v, View: *view})
 }
 
 // DELETE /api/views/{id}
 func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -129,18 +129,18 @@ func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // GET /api/templates
 func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		templates := d.Templates
+		templates := values(d.Templates)
 		if templates == nil {
-			templates = []*wire.Template{}
+			templates = []wire.Template{}
 		}
-		return map[string]any{"templates": templates, "version": d.Version}, nil
+		return wire.TemplateList{Templates: templates, Version: d.Version}, nil
 	})
 }
 
@@ -150,7 +150,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 	id := mux.Vars(r)["id"]
 	for _, t := range d.Templates {
 		if t.ID == id {
-			a.reply(w, http.StatusOK, map[string]any{"template": t, "version": d.Version})
+			a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: d.Version})
 			return
 		}
 	}
@@ -174,7 +174,7 @@ func (a *API) saveTemplate(w http.ResponseWriter, r *http.Request) {
 	if created {
 		code = http.StatusCreated
 	}
-	a.reply(w, code, map[string]any{"template": t, "created": created, "version": v})
+	a.reply(w, code, wire.TemplateSaved{Created: created, Template: *t, Version: v})
 }
 
 // PATCH /api/templates/{id}
@@ -189,12 +189,12 @@ func (a *API) patchTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"template": t, "version": v})
+	a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: v})
 }
 
 // DELETE /api/templates/{id}
 func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -204,5 +204,5 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

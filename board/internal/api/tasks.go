@@ -9,10 +9,7 @@ import (
 
 // POST /api/cases/{id}/tasks
 func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		wire.TaskInput
-		Actor string `json:"actor,omitempty"`
-	}
+	var in wire.TaskCreate
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -22,7 +19,7 @@ func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"task": t, "version": v})
+	a.reply(w, http.StatusCreated, wire.TaskReply{Task: t, Version: v})
 }
 
 // PATCH /api/cases/{id}/tasks/{taskId}
@@ -38,12 +35,12 @@ func (a *API) patchTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"task": t, "version": v})
+	a.reply(w, http.StatusOK, wire.TaskReply{Task: t, Version: v})
 }
 
 // DELETE /api/cases/{id}/tasks/{taskId}
 func (a *API) deleteTask(w http.ResponseWriter, r *http.Request) {
-	var in actorBody
+	var in wire.ActorOnly
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -54,15 +51,12 @@ func (a *API) deleteTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, map[string]any{"ok": true, "version": v})
+	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // POST /api/cases/{id}/notes: { text }
 func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Text  string `json:"text"`
-		Actor string `json:"actor,omitempty"`
-	}
+	var in wire.NoteCreate
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
@@ -72,5 +66,5 @@ func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, map[string]any{"note": n, "version": v})
+	a.reply(w, http.StatusCreated, wire.NoteReply{Note: n, Version: v})
 }

@@ -27,19 +27,8 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 				return nil, store.NotFound("case %s not found", opt.RootID)
 			}
 		}
-		return map[string]any{"tree": hierarchy.Tree(d.Cases, opt), "version": d.Version}, nil
+		return wire.TreeReply{Tree: hierarchy.Tree(d.Cases, opt), Version: d.Version}, nil
 	})
-}
-
-// feedEntry is one row of the Activity feed.
-type feedEntry struct {
-	wire.Activity
-	Category  string `json:"category"`
-	CaseID    string `json:"caseId"`
-	CaseTitle string `json:"caseTitle"`
-	// A row synthesized from a reminder's or an event's lifecycle names it.
-	ReminderID string `json:"reminderId,omitempty"`
-	EventID    string `json:"eventId,omitempty"`
 }
 
 // GET /api/activity?since=&actor=&category=&limit=
@@ -52,14 +41,14 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		limit = min(max(limit, 1), 5000)
-		out := []feedEntry{}
+		out := []wire.ActivityEntry{}
 		for _, c := range d.Cases {
 			for _, act := range c.Activity {
 				cat := store.ActivityCategory(act.Verb)
 				if (q.Get("since") != "" && act.TS < q.Get("since")) || (q.Get("actor") != "" && act.Actor != q.Get("actor")) || (q.Get("category") != "" && cat != q.Get("category")) {
 					continue
 				}
-				out = append(out, feedEntry{Activity: act, Category: cat, CaseID: c.ID, CaseTitle: c.Title})
+				out = append(out, wire.ActivityEntry{Activity: act, Category: cat, CaseID: c.ID, CaseTitle: c.Title})
 			}
 		}
 		titles := map[string]string{}
@@ -71,12 +60,12 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 			if (q.Get("since") != "" && row.TS < q.Get("since")) || (q.Get("actor") != "" && row.Actor != q.Get("actor")) || (q.Get("category") != "" && cat != q.Get("category")) {
 				continue
 			}
-			out = append(out, feedEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
+			out = append(out, wire.ActivityEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].TS > out[j].TS })
 		if len(out) > limit {
 			out = out[:limit]
 		}
-		return map[string]any{"activity": out, "version": d.Version}, nil
+		return wire.ActivityFeed{Activity: out, Version: d.Version}, nil
 	})
 }

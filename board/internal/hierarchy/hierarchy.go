@@ -124,22 +124,13 @@ func Check(cases []*wire.Case) error {
 	return nil
 }
 
-// Rollup summarizes a node's non-archived descendant leaf cases at any depth.
-type Rollup struct {
-	TotalCases int     `json:"totalCases"`
-	DoneCases  int     `json:"doneCases"`
-	TotalTasks int     `json:"totalTasks"`
-	DoneTasks  int     `json:"doneTasks"`
-	Ratio      float64 `json:"ratio"`
-	ChildCount int     `json:"childCount"`
-}
+// Rollup summarizes a node's non-archived descendant leaf cases at any
+// depth. It is the shape GET /api/tree answers with, computed here.
+type Rollup = wire.Rollup
 
-// TreeNode is a case node with its children and its rollup.
-type TreeNode struct {
-	*wire.Case
-	Children []*TreeNode `json:"children"`
-	Rollup   Rollup      `json:"rollup"`
-}
+// TreeNode is a case node with its children and its rollup, as GET /api/tree
+// answers it. It holds a copy of the stored case.
+type TreeNode = wire.TreeNode
 
 // TreeOptions filter the tree.
 type TreeOptions struct {
@@ -157,7 +148,7 @@ func Tree(cases []*wire.Case, opt TreeOptions) []*TreeNode {
 		if c.ArchivedAt != "" && !opt.IncludeArchived {
 			continue
 		}
-		n := &TreeNode{Case: c, Children: []*TreeNode{}}
+		n := &TreeNode{Case: *c, Children: []*TreeNode{}}
 		nodes[c.ID] = n
 		order = append(order, n)
 	}

@@ -8,12 +8,8 @@ import (
 
 // Conflict is a bundle label whose id is already in the catalog with another
 // meaning. The existing definition is kept; both are reported so the human
-// can rename one of them.
-type Conflict struct {
-	ID       string        `json:"id"`
-	Existing wire.LabelDef `json:"existing"`
-	Incoming wire.LabelDef `json:"incoming"`
-}
+// can rename one of them. It is the shape the install route answers with.
+type Conflict = wire.BundleConflict
 
 // Install unions b's labels into the catalog and records which of them b owns.
 //
@@ -121,17 +117,9 @@ func Uninstall(catalog []*wire.LabelDef, src wire.LabelSources, bundleID string)
 	return out, next, slices.Compact(removed)
 }
 
-// Status is a bundle as the bundle picker shows it.
-type Status struct {
-	ID             string `json:"id"`
-	Title          string `json:"title"`
-	Kind           string `json:"kind"`
-	Description    string `json:"description"`
-	LabelCount     int    `json:"labelCount"`
-	InstalledCount int    `json:"installedCount"`
-	OwnedCount     int    `json:"ownedCount"`
-	Installed      bool   `json:"installed"`
-}
+// Status is a bundle as the bundle picker shows it, the shape GET
+// /api/labels/bundles answers with.
+type Status = wire.BundleStatus
 
 // Statuses reports, for each bundle in order, how many of its ids are in the
 // catalog (whoever brought them) and how many provenance says it owns. The two

@@ -93,16 +93,8 @@ func (s *Store) CreateLabel(ctx context.Context, actor, title, description, colo
 	return out, v, err
 }
 
-// LabelPatch edits a catalog label.
-type LabelPatch struct {
-	Title       wire.Opt[string] `json:"title,omitzero"`
-	Description wire.Opt[string] `json:"description,omitzero"`
-	Color       wire.Opt[string] `json:"color,omitzero"`
-	Actor       string           `json:"actor,omitempty"`
-}
-
 // PatchLabel edits a label's title, description or color.
-func (s *Store) PatchLabel(ctx context.Context, actor, id string, p LabelPatch) (*wire.LabelDef, int64, error) {
+func (s *Store) PatchLabel(ctx context.Context, actor, id string, p wire.LabelPatch) (*wire.LabelDef, int64, error) {
 	var out *wire.LabelDef
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		l, ok := tx.Label(id)

@@ -38,7 +38,7 @@ type proposed struct {
 	fields  []string // fields of the primary whose before values are kept
 	// apply runs the verb's route operation inside a write and returns the
 	// route's answer without its version.
-	apply func(tx *Tx) (map[string]any, error)
+	apply func(tx *Tx) (wire.ApprovalResult, error)
 }
 
 type idOnly struct {
@@ -72,14 +72,14 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			}
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			if verb == "set_parent" {
 				if c, ok := tx.Case(in.ID); ok && c.Kind != "case" {
-					return nil, BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
+					return wire.ApprovalResult{}, BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
 				}
 			}
 			c, err := patchCaseTx(tx, in.ID, in.CasePatch)
-			return map[string]any{"case": c}, err
+			return wire.ApprovalResult{Case: c}, err
 		}
 	case "update_cases":
 		var in wire.CaseBatch
@@ -105,9 +105,9 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, BadRequest("payload: field 'patch' must be an object")
 		}
 		p.targets, p.fields = ids, fields
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			cs, err := patchCasesTx(tx, in)
-			return map[string]any{"cases": cs}, err
+			return wire.ApprovalResult{Cases: cs}, err
 		}
 	case "archive", "restore", "delete":
 		var in idOnly
@@ -121,20 +121,20 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		switch verb {
 		case "archive":
 			p.fields = []string{"archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
+			p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 				c, err := patchCaseTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Some("now")})
-				return map[string]any{"case": c}, err
+				return wire.ApprovalResult{Case: c}, err
 			}
 		case "restore":
 			p.fields = []string{"archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
+			p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 				c, err := patchCaseTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Null[string]()})
-				return map[string]any{"case": c}, err
+				return wire.ApprovalResult{Case: c}, err
 			}
 		default:
 			p.fields = []string{"title", "status", "archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
-				return map[string]any{"ok": true, "deleted": in.ID}, deleteCaseTx(tx, in.ID)
+			p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
+				return wire.ApprovalResult{Deleted: in.ID, OK: true}, deleteCaseTx(tx, in.ID)
 			}
 		}
 	case "merge":
@@ -153,9 +153,9 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, BadRequest("payload: field 'targetId' is required")
 		}
 		p.targets, p.fields = []string{in.ID, strings.TrimSpace(in.TargetID)}, []string{"archivedAt", "mergedInto"}
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			c, err := mergeCaseTx(tx, in.ID, in.TargetID)
-			return map[string]any{"case": c}, err
+			return wire.ApprovalResult{Case: c}, err
 		}
 	case "create_case":
 		var in wire.CaseCreate
@@ -165,12 +165,12 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if parent := strings.TrimSpace(in.ParentID); parent != "" {
 			p.targets = []string{parent} // the node it would join must still be there
 		}
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			c, found, err := createCaseTx(tx, in)
 			if found {
-				return map[string]any{"case": c, "existing": true}, nil
+				return wire.ApprovalResult{Case: c, Existing: true}, nil
 			}
-			return map[string]any{"case": c}, err
+			return wire.ApprovalResult{Case: c}, err
 		}
 	case "update_reminder":
 		var in struct {
@@ -184,9 +184,9 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			r, err := patchReminderTx(tx, in.ID, in.ReminderPatch)
-			return map[string]any{"reminder": r}, err
+			return wire.ApprovalResult{Reminder: r}, err
 		}
 	case "update_event":
 		var in struct {
@@ -200,9 +200,9 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *Tx) (wire.ApprovalResult, error) {
 			e, err := patchEventTx(tx, in.ID, in.EventPatch)
-			return map[string]any{"event": e}, err
+			return wire.ApprovalResult{Event: e}, err
 		}
 	default:
 		return p, BadRequest("unknown verb %q: use one of %s", verb, strings.Join(VerbNames(), ", "))
@@ -407,12 +407,12 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 // Approve commits a proposal through its verb's route operation, attributed
 // to the proposer, and removes it, in one write. A target that vanished
 // answers 404 and the proposal stays pending; so does any other refusal.
-func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.Proposal, map[string]any, int64, error) {
+func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.Proposal, wire.ApprovalResult, int64, error) {
 	prop, ok := findProposal(s.Snapshot(), id)
 	if !ok {
-		return nil, nil, 0, NotFound("proposal %s not found", id)
+		return nil, wire.ApprovalResult{}, 0, NotFound("proposal %s not found", id)
 	}
-	var result map[string]any
+	var result wire.ApprovalResult
 	v, err := s.Update(ctx, prop.Actor, expected, func(tx *Tx) error {
 		p, ok := tx.Proposal(id)
 		if !ok {
@@ -436,7 +436,7 @@ func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.
 		return nil
 	})
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, wire.ApprovalResult{}, 0, err
 	}
 	return prop, result, v, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -83,7 +82,7 @@ func doneTasks(ts []wire.Task) int {
 }
 
 // RollupText is a container's progress: cases, tasks and direct children.
-func RollupText(r client.Rollup) string {
+func RollupText(r wire.Rollup) string {
 	return fmt.Sprintf("%d/%d cases done (%.0f%%), %d/%d tasks done, %d %s",
 		r.DoneCases, r.TotalCases, r.Ratio*100, r.DoneTasks, r.TotalTasks, r.ChildCount, plural(r.ChildCount, "child", "children"))
 }
@@ -98,9 +97,9 @@ func plural(n int, one, many string) string {
 // CaseView is what get_case shows: the detail route's answer, the parent
 // (nil when top-level or unknown) and, for a container, its tree node.
 type CaseView struct {
-	Detail client.CaseDetail
+	Detail wire.CaseDetail
 	Parent *wire.Case
-	Node   *client.TreeNode // nil for a leaf
+	Node   *wire.TreeNode // nil for a leaf
 }
 
 // Case renders get_case: the human's manual actions first, then the node.
@@ -283,11 +282,11 @@ func More(shown, total int, hint string) string {
 // Tree renders the indented Initiative > Workstream > Case outline, with a
 // rollup and child count on every container. At most limit nodes are shown;
 // the answer says how many were left out.
-func Tree(roots []*client.TreeNode, limit int) string {
+func Tree(roots []*wire.TreeNode, limit int) string {
 	var b strings.Builder
 	shown, total := 0, 0
-	var walk func(n *client.TreeNode, depth int)
-	walk = func(n *client.TreeNode, depth int) {
+	var walk func(n *wire.TreeNode, depth int)
+	walk = func(n *wire.TreeNode, depth int) {
 		total++
 		if shown < limit {
 			shown++
@@ -310,7 +309,7 @@ func Tree(roots []*client.TreeNode, limit int) string {
 }
 
 // TreeLine is one node of the outline.
-func TreeLine(n *client.TreeNode) string {
+func TreeLine(n *wire.TreeNode) string {
 	c := &n.Case
 	s := fmt.Sprintf("%s - [%s] %s", c.ID, kindOf(c), c.Title)
 	if c.IsContainer() {

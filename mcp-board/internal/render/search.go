@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -39,7 +38,7 @@ func recordsOf(m wire.SearchResults) records {
 // Search renders a search answer. Every hit is tagged with its nature (a
 // reminder with its status); archived and merged cases carry what to do
 // about them. A single query gets its reminders in a block of their own.
-func Search(ans client.SearchAnswer, single bool) string {
+func Search(ans wire.SearchEnvelope, single bool) string {
 	recs := recordsOf(ans.Merged)
 	var b strings.Builder
 	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
@@ -90,7 +89,7 @@ func Search(ans client.SearchAnswer, single bool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func hitCount(ans client.SearchAnswer) int {
+func hitCount(ans wire.SearchEnvelope) int {
 	n := 0
 	for _, r := range ans.Results {
 		n += len(r.Hits)

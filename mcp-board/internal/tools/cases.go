@@ -162,7 +162,7 @@ func getCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 			if len(tree) > 0 {
 				v.Node = tree[0]
 			} else {
-				v.Node = &client.TreeNode{Case: d.Case}
+				v.Node = &wire.TreeNode{Case: d.Case}
 			}
 		}
 		return render.Case(v), nil

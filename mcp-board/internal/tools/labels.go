@@ -61,7 +61,7 @@ func createLabel(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
-		in := client.LabelInput{Title: a.Str("title"), Description: a.Text("description"), Color: a.Str("color")}
+		in := wire.LabelCreate{Title: a.Str("title"), Description: a.Text("description"), Color: a.Str("color")}
 		if a.Err() != nil {
 			return "", a.Err()
 		}
@@ -95,7 +95,7 @@ func updateLabel(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		id := a.Str("id")
-		p := client.LabelPatch{Title: a.OptStr("title"), Description: a.OptStr("description"), Color: a.OptStr("color")}
+		p := wire.LabelPatch{Title: a.OptStr("title"), Description: a.OptStr("description"), Color: a.OptStr("color")}
 		if a.Err() != nil {
 			return "", a.Err()
 		}

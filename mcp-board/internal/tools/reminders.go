@@ -251,9 +251,6 @@ func linkReminderMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		if ans.Message == nil {
-			return "Linked a message to " + render.ReminderLine(ans.Reminder), nil
-		}
-		return fmt.Sprintf("Linked %s to %s", render.MessageLine(*ans.Message), ans.Reminder.ID), nil
+		return fmt.Sprintf("Linked %s to %s", render.MessageLine(ans.Message), ans.Reminder.ID), nil
 	})
 }

@@ -207,7 +207,7 @@ func getPrefs(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return "Preferences: " + render.JSON(prefs), nil
+		return "Preferences: " + render.Prefs(prefs), nil
 	})
 }
 
@@ -229,6 +229,6 @@ func setPrefs(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return "Preferences now: " + render.JSON(out), nil
+		return "Preferences now: " + render.Prefs(out), nil
 	})
 }

@@ -1,0 +1,33 @@
+package wire
+
+import "encoding/json"
+
+// PriorityCreate is the body of POST /api/priorities.
+type PriorityCreate struct {
+	Text     string   `json:"text"`
+	Position *float64 `json:"position,omitempty"`
+	Actor    string   `json:"actor,omitempty"`
+}
+
+// PriorityPatch is the body of PATCH /api/priorities/{id}. Position is kept
+// raw because any non-number (null, a string, ...) clears it.
+type PriorityPatch struct {
+	Text            Opt[string]          `json:"text,omitzero"`
+	Position        Opt[json.RawMessage] `json:"position,omitzero"`
+	ExpectedVersion *int64               `json:"expectedVersion,omitempty"`
+	Actor           string               `json:"actor,omitempty"`
+}
+
+// PriorityList is GET /api/priorities: the notes in order, then the starred
+// nodes by tier and recency.
+type PriorityList struct {
+	Priorities []Priority `json:"priorities"`
+	Starred    []Case     `json:"starred"`
+	Version    int64      `json:"version"`
+}
+
+// PriorityReply is the answer of a priority note create or patch.
+type PriorityReply struct {
+	Priority Priority `json:"priority"`
+	Version  int64    `json:"version"`
+}
