@@ -1,5 +1,5 @@
-// Package wire holds the board's records exactly as the spec names their JSON
-// fields. It is shared by the board daemon, its tool servers and its sidecars.
+// Package wire holds the board's records with their JSON field names as the
+// API sends them (board/docs is the reference). It is shared by the board daemon, its tool servers and its sidecars.
 package wire
 
 import (

@@ -26,7 +26,7 @@ type entry struct {
 	sig        [4]uint64 // one bit per term (a 256-bit Bloom filter) to skip most lookups
 	tf         []uint16  // count of terms[i]
 	length     int       // tokens in the text
-	text       string    // the indexed text (the spec's embedded fields)
+	text       string    // the indexed text (the fields each record type embeds)
 
 	c *wire.Case
 	t *wire.Task

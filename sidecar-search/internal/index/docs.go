@@ -1,6 +1,7 @@
 // Package index is the search sidecar's in-memory vector index: the
-// documents the spec's table derives from the store, their content digest,
-// and cosine top-k search with the board's filters.
+// documents derived from the store (one per case, task, message and
+// reminder), their content digest, and cosine top-k search with the
+// board's filters.
 package index
 
 import (
@@ -41,7 +42,7 @@ type Doc struct {
 // TaskDocID is a task's document id: <caseId>::<taskId>.
 func TaskDocID(caseID, taskID string) string { return caseID + "::" + taskID }
 
-// Docs derives the documents of a store state, as the spec's table says:
+// Docs derives the documents of a store state:
 // case (title, summary, tags, labels), task (title, detail), message
 // (subject, from, preview), reminder (title, detail, labels, task titles,
 // domain). Reminders are always indexed, whatever their status. A task
