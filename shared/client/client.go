@@ -1,8 +1,7 @@
 // Package client is the board's HTTP client for the tool servers. Every
 // request carries the caller's context, and every write is attributed to the
-// agent twice over (the x-actor header and a body actor field), as the spec's
-// Authentication section asks, so a route that reads only one of them still
-// records the agent. A Client is safe for concurrent use.
+// agent twice over (the x-actor header and a body actor field), so a route
+// that reads only one of them still records the agent. A Client is safe for concurrent use.
 package client
 
 import (

@@ -117,7 +117,7 @@ type ClassifyReply struct {
 	Fallback   string           `json:"fallback,omitempty"`
 }
 
-// GuardDeps is the dependency probe: exactly the spec's five booleans.
+// GuardDeps is the dependency probe: one boolean per dependency, these five.
 type GuardDeps struct {
 	Torch        bool `json:"torch"`
 	Transformers bool `json:"transformers"`

@@ -44,7 +44,7 @@ type MessageProjection struct {
 	Preview    string `json:"preview,omitempty"`
 }
 
-// ReminderProjection is the spec's reminder projection; every key is
+// ReminderProjection is what a reminder hit shows; every key is
 // present, absent values as null (labels as an empty array).
 type ReminderProjection struct {
 	ID     string   `json:"id"`

@@ -2,14 +2,19 @@ package api
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/emersion/go-ical"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
+
+// floatingFormat is an iCalendar DATE-TIME without a zone: the board
+// stores wall-clock times, so the feed's times float.
+const floatingFormat = "20060102T150405"
 
 // GET /api/events.ics?from=&to=&caseId=&domain=: the events as an
 // iCalendar feed (RFC 5545) a calendar app can subscribe to. Times carry no
@@ -21,62 +26,86 @@ func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	body := icsFeed(events, a.version)
+	var body bytes.Buffer
+	if err := writeICS(&body, icsFeed(events, a.version)); err != nil {
+		// Every value is escaped or built from parsed times, so this is a
+		// bug, not bad input: a 500 rather than half a calendar.
+		a.fail(w, fmt.Errorf("encode the events feed: %w", err))
+		return
+	}
 	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
 	w.Header().Set("Content-Disposition", `inline; filename="opsboard.ics"`)
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Write(body)
+	w.Write(body.Bytes())
 }
 
-// icsFeed renders events as one VCALENDAR.
-func icsFeed(events []*wire.Event, release string) []byte {
-	var b bytes.Buffer
-	line := func(name, value string) { icsLine(&b, name+":"+value) }
-	line("BEGIN", "VCALENDAR")
-	line("VERSION", "2.0")
-	line("PRODID", "-//opsboard//board "+icsText(release)+"//EN")
-	line("CALSCALE", "GREGORIAN")
-	line("X-WR-CALNAME", "opsboard")
+// icsFeed builds the events as one VCALENDAR. Every TEXT value goes through
+// go-ical's escaping (after icsClean), and every date is formatted from a
+// parsed time, so no stored value can end a line or start a component.
+func icsFeed(events []*wire.Event, release string) *ical.Calendar {
+	cal := ical.NewCalendar()
+	icsSetText(cal.Props, ical.PropVersion, "2.0")
+	icsSetText(cal.Props, ical.PropProductID, "-//opsboard//board "+release+"//EN")
+	icsSetText(cal.Props, ical.PropCalendarScale, "GREGORIAN")
+	icsSetText(cal.Props, "X-WR-CALNAME", "opsboard")
 	for _, e := range events {
 		day, err := time.Parse("2006-01-02", e.Date)
 		if err != nil {
 			continue // a hand-edited date that does not parse cannot be placed
 		}
-		line("BEGIN", "VEVENT")
-		line("UID", e.ID+"@opsboard")
-		line("DTSTAMP", icsStamp(e.UpdatedAt))
+		ev := ical.NewEvent()
+		icsSetText(ev.Props, ical.PropUID, e.ID+"@opsboard")
+		ev.Props.SetDateTime(ical.PropDateTimeStamp, icsStamp(e.UpdatedAt))
 		if e.AllDay || e.StartTime == "" {
-			icsLine(&b, "DTSTART;VALUE=DATE:"+day.Format("20060102"))
-			icsLine(&b, "DTEND;VALUE=DATE:"+day.AddDate(0, 0, 1).Format("20060102"))
+			ev.Props.SetDate(ical.PropDateTimeStart, day)
+			ev.Props.SetDate(ical.PropDateTimeEnd, day.AddDate(0, 0, 1))
 		} else {
 			start := atClock(day, e.StartTime)
-			line("DTSTART", start.Format("20060102T150405"))
+			icsSetFloating(ev.Props, ical.PropDateTimeStart, start)
 			if e.EndTime != "" && e.EndTime != e.StartTime {
 				end := atClock(day, e.EndTime)
 				if end.Before(start) {
 					end = end.AddDate(0, 0, 1) // ends after midnight
 				}
-				line("DTEND", end.Format("20060102T150405"))
+				icsSetFloating(ev.Props, ical.PropDateTimeEnd, end)
 			}
 		}
-		line("SUMMARY", icsText(e.Title))
+		icsSetText(ev.Props, ical.PropSummary, e.Title)
 		if e.Description != "" {
-			line("DESCRIPTION", icsText(e.Description))
+			icsSetText(ev.Props, ical.PropDescription, e.Description)
 		}
 		if e.Location != "" {
-			line("LOCATION", icsText(e.Location))
+			icsSetText(ev.Props, ical.PropLocation, e.Location)
 		}
 		if e.Domain != "" {
-			line("CATEGORIES", icsText(e.Domain))
+			p := ical.NewProp(ical.PropCategories)
+			p.SetTextList([]string{icsClean(string(e.Domain))})
+			ev.Props.Set(p)
 		}
 		if e.CreatedAt != "" {
-			line("CREATED", icsStamp(e.CreatedAt))
+			ev.Props.SetDateTime(ical.PropCreated, icsStamp(e.CreatedAt))
 		}
-		line("LAST-MODIFIED", icsStamp(e.UpdatedAt))
-		line("END", "VEVENT")
+		ev.Props.SetDateTime(ical.PropLastModified, icsStamp(e.UpdatedAt))
+		cal.Children = append(cal.Children, ev.Component)
 	}
-	line("END", "VCALENDAR")
-	return b.Bytes()
+	return cal
+}
+
+// icsSetText sets a TEXT property, escaped by go-ical.
+func icsSetText(props ical.Props, name, text string) {
+	p := ical.NewProp(name)
+	p.SetText(icsClean(text))
+	p.Params.Del(ical.ParamValue) // TEXT is the default, X-WR-CALNAME's too
+	props.Set(p)
+}
+
+// icsSetFloating sets a DATE-TIME property without a zone. go-ical's
+// SetDateTime would add a TZID or a Z.
+func icsSetFloating(props ical.Props, name string, t time.Time) {
+	p := ical.NewProp(name)
+	p.SetValueType(ical.ValueDateTime)
+	p.Value = t.Format(floatingFormat)
+	props.Set(p)
 }
 
 func atClock(day time.Time, hhmm string) time.Time {
@@ -87,41 +116,25 @@ func atClock(day time.Time, hhmm string) time.Time {
 	return day.Add(time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute)
 }
 
-// icsStamp is an RFC 3339 timestamp as an iCalendar UTC date-time.
-func icsStamp(ts string) string {
+// icsStamp is an RFC 3339 timestamp in UTC, which go-ical writes with a Z.
+func icsStamp(ts string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
 		t = time.Unix(0, 0)
 	}
-	return t.UTC().Format("20060102T150405Z")
+	return t.UTC()
 }
 
-// icsText escapes a TEXT value (RFC 5545 3.3.11) and drops the control
-// characters TEXT may not hold.
-func icsText(s string) string {
-	s = strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`).Replace(s)
+// icsClean prepares text for go-ical's escaping, which turns a newline into
+// \n but leaves other control characters as they are: any line break
+// becomes one newline and the control characters TEXT may not hold
+// (RFC 5545 3.3.11) are dropped.
+func icsClean(s string) string {
+	s = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
 	return strings.Map(func(r rune) rune {
-		if (r < 0x20 && r != '\t') || r == 0x7f {
+		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
 			return -1
 		}
 		return r
 	}, s)
-}
-
-// icsLine writes one content line, folded so no line exceeds 75 octets
-// (RFC 5545 3.1) without splitting a UTF-8 sequence, and ended with CRLF.
-func icsLine(b *bytes.Buffer, s string) {
-	limit := 75
-	for len(s) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		b.WriteString(s[:cut])
-		b.WriteString("\r\n ")
-		s = s[cut:]
-		limit = 74 // a continuation line starts with the folding space
-	}
-	b.WriteString(s)
-	b.WriteString("\r\n")
 }

@@ -253,7 +253,7 @@ func TestReminderMessages(t *testing.T) {
 	if diff := cmp.Diff(append(before, "human message_linked"), caseVerbs(b, c)); diff != "" {
 		t.Errorf("reminder messages logged activity (-want +got)\n%s", diff)
 	}
-	// A message relinked to a missing reminder is a 404 in the spec's words.
+	// A message relinked to a missing reminder is a 404 naming the reminder.
 	b.fails(404, "Reminder REM-9 not found", "PATCH", "/api/messages/"+m, map[string]any{"reminderId": "REM-9"})
 	// Delete keeps the messages, unlinked.
 	b.must(200, "DELETE", "/api/reminders/REM-1", nil)

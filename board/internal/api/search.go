@@ -19,7 +19,7 @@ import (
 )
 
 // sidecarTimeout bounds the whole semantic call; past it the board answers
-// from its keyword path (the spec's limit).
+// from its keyword path, so a slow sidecar never slows a search much.
 const sidecarTimeout = 800 * time.Millisecond
 
 // maxSidecarAnswer bounds what the board reads from the sidecar.

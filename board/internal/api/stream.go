@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,22 +15,20 @@ import (
 	"github.com/r3labs/sse/v2"
 )
 
-// streamID is the one stream every subscriber joins, so a plain
-// EventSource('/api/stream') works without a ?stream= parameter.
-const streamID = "changes"
-
-// defaultHeartbeat keeps idle streams (and any proxy between) open; the
-// spec asks for a heartbeat at least every 15 s.
+// defaultHeartbeat keeps idle streams (and any proxy between) open; a
+// heartbeat must come at least every 15 s.
 const defaultHeartbeat = 10 * time.Second
 
 // streamWriteTimeout bounds one write to a subscriber, so a client that
-// stopped reading cannot stall the fan-out to the others.
+// stopped reading is cut off instead of holding its stream open.
 const streamWriteTimeout = 10 * time.Second
 
 // liveStream is GET /api/stream: one change{version} event per committed
 // write (a burst may coalesce into one event with the newest version), fed
-// by the store's change notifications, fanned out by r3labs/sse. It starts
-// with the first subscriber.
+// by the store's change notifications. Each connection is its own
+// r3labs/sse stream: it is greeted on that stream with the current version,
+// and every later change is published to all of them. It starts with the
+// first subscriber.
 type liveStream struct {
 	store     *store.Store
 	heartbeat time.Duration
@@ -41,17 +37,29 @@ type liveStream struct {
 	life context.Context // cancelled by close: every stream handler returns
 	stop context.CancelFunc
 
-	mu      sync.RWMutex // orders subscriber entry against close
-	closed  bool
-	started bool
 	once    sync.Once
 	conns   sync.WaitGroup // open stream handlers
+	nextID  atomic.Uint64  // names each connection's stream
+	srv     *sse.Server
+	latest  atomic.Int64
+	kick    chan struct{}
+	started bool
+	done    chan struct{} // the publisher exited
 
-	srv      *sse.Server
-	latest   atomic.Int64
-	kick     chan struct{}
+	// mu orders greetings against fan-out, so every subscriber sees
+	// strictly increasing versions: its greeting carries sent, and every
+	// change published after it is newer.
+	mu       sync.Mutex
+	closed   bool
+	subs     map[string]*subscriber // by stream id
+	sent     int64                  // the newest version published
 	unlisten func()
-	done     chan struct{} // the publisher exited
+}
+
+// subscriber is one open connection.
+type subscriber struct {
+	cancel  context.CancelFunc // ends the connection
+	greeted bool               // changes go to it only after its greeting
 }
 
 func newLiveStream(st *store.Store, heartbeat time.Duration, log *slog.Logger) *liveStream {
@@ -59,15 +67,17 @@ func newLiveStream(st *store.Store, heartbeat time.Duration, log *slog.Logger) *
 		heartbeat = defaultHeartbeat
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &liveStream{store: st, heartbeat: heartbeat, log: log, life: life, stop: stop}
+	return &liveStream{store: st, heartbeat: heartbeat, log: log, life: life, stop: stop, subs: map[string]*subscriber{}}
 }
 
 func (l *liveStream) start() {
 	l.srv = sse.New()
 	l.srv.AutoReplay = false // else every event is kept and replayed to each new subscriber
-	l.srv.AutoStream = false
+	l.srv.AutoStream = false // streams are made per connection, below
 	l.srv.Headers = map[string]string{"X-Accel-Buffering": "no"}
-	l.srv.CreateStream(streamID)
+	// The library calls OnSubscribe once the subscriber is registered on
+	// its stream, so the greeting published there reaches it.
+	l.srv.OnSubscribe = func(id string, _ *sse.Subscriber) { l.greet(id) }
 	l.kick = make(chan struct{}, 1)
 	l.done = make(chan struct{})
 	l.unlisten = l.store.OnChange(func(v int64) {
@@ -88,22 +98,67 @@ func (l *liveStream) publish() {
 	defer close(l.done)
 	tick := time.NewTicker(l.heartbeat)
 	defer tick.Stop()
-	var sent int64
 	for {
 		select {
 		case <-l.life.Done():
 			return
 		case <-l.kick:
-			v := l.latest.Load()
-			if v <= sent {
-				continue
-			}
-			sent = v
-			l.srv.Publish(streamID, &sse.Event{ID: strconv.AppendInt(nil, v, 10), Event: []byte("change"), Data: changeData(v)})
+			l.mu.Lock()
+			l.announce(l.latest.Load())
+			l.mu.Unlock()
 		case <-tick.C:
-			l.srv.Publish(streamID, &sse.Event{Comment: []byte("heartbeat")})
+			l.mu.Lock()
+			l.fanOut(&sse.Event{Comment: []byte("heartbeat")})
+			l.mu.Unlock()
 		}
 	}
+}
+
+// greet publishes the current version to a new subscriber's stream and
+// admits it to the fan-out. A version the others have not been told about
+// yet goes to them too. Called by the library; l.mu is not held.
+func (l *liveStream) greet(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sub := l.subs[id]
+	if sub == nil { // the connection closed before it was registered
+		return
+	}
+	l.announce(l.store.Version())
+	if !l.srv.TryPublish(id, changeEvent(l.sent)) {
+		sub.cancel()
+		return
+	}
+	sub.greeted = true
+}
+
+// announce publishes version v to every greeted subscriber unless it is not
+// newer than the last one published. l.mu is held.
+func (l *liveStream) announce(v int64) {
+	if v <= l.sent {
+		return
+	}
+	l.sent = v
+	l.fanOut(changeEvent(v))
+}
+
+// fanOut publishes ev to every greeted subscriber. A subscriber whose queue
+// is full has fallen too far behind: it is disconnected rather than allowed
+// to hold up the others, and a page reconnects and is greeted with the
+// current version. l.mu is held.
+func (l *liveStream) fanOut(ev *sse.Event) {
+	for id, sub := range l.subs {
+		if sub.greeted && !l.srv.TryPublish(id, ev) {
+			l.log.Warn("stream subscriber fell behind; disconnecting it", "stream", id)
+			sub.cancel()
+		}
+	}
+}
+
+// changeEvent is the change{version} event; its id is the version, so a
+// reconnecting EventSource reports where it stood.
+func changeEvent(v int64) *sse.Event {
+	return &sse.Event{ID: strconv.AppendInt(nil, v, 10), Event: []byte("change"), Data: fmt.Appendf(nil, `{"version":%d}`, v)}
 }
 
 // raise sets n to v unless it already holds a newer version.
@@ -116,18 +171,30 @@ func raise(n *atomic.Int64, v int64) {
 	}
 }
 
-func changeData(v int64) []byte { return fmt.Appendf(nil, `{"version":%d}`, v) }
-
-// enter admits a subscriber unless the stream is closing.
-func (l *liveStream) enter() bool {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
+// enter admits a subscriber unless the stream is closing, and gives it its
+// own library stream.
+func (l *liveStream) enter(cancel context.CancelFunc) (id string, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.closed {
-		return false
+		return "", false
 	}
 	l.once.Do(l.start)
 	l.conns.Add(1)
-	return true
+	id = strconv.FormatUint(l.nextID.Add(1), 10)
+	l.subs[id] = &subscriber{cancel: cancel}
+	l.srv.CreateStream(id)
+	return id, true
+}
+
+// leave removes a subscriber and its library stream once its handler is
+// done with it.
+func (l *liveStream) leave(id string) {
+	l.mu.Lock()
+	delete(l.subs, id)
+	l.mu.Unlock()
+	l.srv.RemoveStream(id)
+	l.conns.Done()
 }
 
 // close ends every open stream, waits for their handlers to return and
@@ -157,126 +224,62 @@ func (a *API) Close() { a.live.close() }
 // GET /api/stream
 func (a *API) stream(w http.ResponseWriter, r *http.Request) {
 	l := a.live
-	if !l.enter() {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	id, ok := l.enter(cancel)
+	if !ok {
 		a.fail(w, &store.UnavailableError{Msg: "the board is shutting down"})
 		return
 	}
-	defer l.conns.Done()
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	defer l.leave(id)
 	defer context.AfterFunc(l.life, cancel)()
-	// r3labs/sse reads the stream id from the query: serve the fixed one.
+	// r3labs/sse reads the stream id from the query: serve this
+	// connection's own.
 	req := r.WithContext(ctx)
 	u := *r.URL
-	u.RawQuery = "stream=" + streamID
+	u.RawQuery = "stream=" + id
 	req.URL = &u
-	g := &gateWriter{w: w, rc: http.NewResponseController(w), cancel: cancel, hello: a.store.Version}
-	l.srv.ServeHTTP(g, req)
-	g.finish()
+	dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), cancel: cancel}
+	l.srv.ServeHTTP(dw, req)
+	_ = dw.rc.SetWriteDeadline(time.Time{}) // the connection may be reused
 }
 
-// gateWriter sits between r3labs/sse and the connection. It greets a new
-// subscriber with the current version (so a reconnecting page catches up),
-// passes each event only when its version is newer than the last one this
-// subscriber saw (so every subscriber sees strictly increasing versions,
-// whatever the order of fan-out and greeting), and bounds each write.
-type gateWriter struct {
-	w      http.ResponseWriter
+// deadlineWriter bounds each write and flush to one subscriber. A failed
+// write ends the subscription; the library drains what is left of its
+// queue into the writer, which drops it.
+type deadlineWriter struct {
+	http.ResponseWriter
 	rc     *http.ResponseController
 	cancel context.CancelFunc
-	hello  func() int64
-
-	buf     bytes.Buffer // the event being written; sse flushes after each
-	status  int
-	last    int64
-	greeted bool
-	broken  bool
+	broken bool
 }
 
 var errStreamGone = errors.New("the subscriber is gone")
 
-func (g *gateWriter) Header() http.Header { return g.w.Header() }
-
-func (g *gateWriter) WriteHeader(code int) {
-	g.status = code
-	g.w.WriteHeader(code)
-}
-
-func (g *gateWriter) Write(p []byte) (int, error) {
-	if g.broken {
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	if d.broken {
 		return 0, errStreamGone
 	}
-	if g.status == 0 {
-		g.status = http.StatusOK
+	_ = d.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) // unsupported writers just skip it
+	n, err := d.ResponseWriter.Write(p)
+	if err != nil {
+		d.gone()
 	}
-	return g.buf.Write(p)
+	return n, err
 }
 
-// Flush ends one event (sse calls it after each): the gate decides whether
-// it goes out.
-func (g *gateWriter) Flush() {
-	block := bytes.Clone(g.buf.Bytes())
-	g.buf.Reset()
-	if g.broken {
+// Flush implements http.Flusher, which the library requires.
+func (d *deadlineWriter) Flush() {
+	if d.broken {
 		return
 	}
-	var out []byte
-	if !g.greeted && g.status == http.StatusOK {
-		g.greeted = true
-		g.last = g.hello()
-		out = fmt.Appendf(nil, "id: %d\nevent: change\ndata: %s\n\n", g.last, changeData(g.last))
-	}
-	if len(block) > 0 {
-		v, ok := eventVersion(block)
-		switch {
-		case !ok: // a heartbeat or other comment
-			out = append(out, block...)
-		case v > g.last:
-			g.last = v
-			out = append(out, block...)
-		}
-	}
-	if len(out) == 0 {
-		return
-	}
-	g.send(out)
-}
-
-func (g *gateWriter) send(p []byte) {
-	_ = g.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) // unsupported writers just skip it
-	if _, err := g.w.Write(p); err != nil {
-		g.gone()
-		return
-	}
-	if err := g.rc.Flush(); err != nil {
-		g.gone()
+	_ = d.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	if err := d.rc.Flush(); err != nil {
+		d.gone()
 	}
 }
 
-// gone marks the subscriber lost and ends its subscription; sse keeps
-// draining its queue into the gate, which now drops everything.
-func (g *gateWriter) gone() {
-	g.broken = true
-	g.cancel()
-}
-
-// finish writes what sse left unflushed (an error answer) and lifts the
-// write deadline from the connection.
-func (g *gateWriter) finish() {
-	if g.buf.Len() > 0 && !g.broken {
-		g.send(g.buf.Bytes())
-	}
-	_ = g.rc.SetWriteDeadline(time.Time{})
-}
-
-// eventVersion reads the id line of one event, which carries its version.
-func eventVersion(block []byte) (int64, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(block))
-	for sc.Scan() {
-		if id, ok := bytes.CutPrefix(sc.Bytes(), []byte("id:")); ok {
-			v, err := strconv.ParseInt(string(bytes.TrimSpace(id)), 10, 64)
-			return v, err == nil
-		}
-	}
-	return 0, false
+func (d *deadlineWriter) gone() {
+	d.broken = true
+	d.cancel()
 }

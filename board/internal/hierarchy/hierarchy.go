@@ -18,8 +18,11 @@ type Node struct {
 }
 
 // Violation returns "" when n may take the given kind and parent among cases,
-// or a message saying why not (spec: Hierarchy invariants 1-6). cases may hold
-// n's current record; its children are read from cases. An archived parent is
+// or a message saying why not. The rules: a known kind; no self-parent, a
+// parent that exists, no cycle; only an initiative or a workstream holds
+// children; an initiative is a root; a workstream sits under an initiative
+// and holds cases only; a case holds nothing. cases may hold n's current
+// record; its children are read from cases. An archived parent is
 // still a valid parent.
 func Violation(cases []*wire.Case, n Node) string {
 	kind := n.Kind

@@ -2,8 +2,8 @@
 // behind GET /api/search, and the hybrid ranking behind POST /api/search
 // (exact id, then id substring, then title match, then the sidecar's
 // semantic cosine when it answered, then BM25 token overlap), with the hit
-// and envelope shapes of the spec and the merged view built from the
-// board's own records. It is pure: no HTTP, no disk.
+// and envelope shapes of POST /api/search and the merged view built from
+// the board's own records. It is pure: no HTTP, no disk.
 package search
 
 import (

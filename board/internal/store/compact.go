@@ -21,7 +21,8 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Snapshot retention (spec: Local snapshots).
+// Snapshot retention: every snapshot from the last 36 hours, then the newest
+// of each UTC day for 30 days (board/README.md, Snapshots and disk use).
 const (
 	keepAllFor   = 36 * time.Hour
 	keepDailyFor = 30 * 24 * time.Hour

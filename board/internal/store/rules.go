@@ -11,7 +11,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// maxActivity is how many activity entries a case keeps (spec: Limits).
+// maxActivity is how many activity entries a case keeps; older ones drop.
 const maxActivity = 50
 
 func oneOf(field, v string, allowed []string) error {

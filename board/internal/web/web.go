@@ -29,12 +29,14 @@ var static embed.FS
 // with index.html so a reload or a shared link lands on the same view.
 var pageRoutes = []string{
 	"/", "/board", "/strategy", "/inbox", "/activity", "/calendar",
-	"/reminders", "/priorities", "/approvals", "/trash",
+	"/reminders", "/priorities", "/proposals", "/trash",
 }
 
-// redirects are old or alias paths. The spec's Today view is the Activity feed.
+// redirects are old or alias paths: Today is what the Activity feed was
+// called, and Approvals what Proposals was.
 var redirects = map[string]string{
 	"/today":       "/activity",
+	"/approvals":   "/proposals",
 	"/favicon.ico": "/static/favicon.svg",
 }
 

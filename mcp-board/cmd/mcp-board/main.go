@@ -14,7 +14,8 @@ import (
 	"github.com/opsboard/opsboard/shared/mcpserve"
 )
 
-// command has no default HTTP address: the spec gives this server none.
+// command has no default HTTP address: --http must name one (the help gives
+// 127.0.0.1:8002 as the example).
 var command = mcpserve.Command{Tools: tools.Server(), ExampleHTTPAddr: "127.0.0.1:8002"}
 
 func main() {

@@ -7,8 +7,8 @@ package tools
 
 import "github.com/opsboard/opsboard/shared/mcptool"
 
-// Name and Version identify the server to MCP clients; the version follows
-// the spec's tool-server versioning (3.3.0 added priorities).
+// Name and Version identify the server to MCP clients; the version is the
+// tool surface's, raised when tools are added (3.3.0 added priorities).
 const (
 	Name    = "mcp-board"
 	Version = "3.3.0"

@@ -14,7 +14,7 @@ import (
 	"github.com/opsboard/opsboard/shared/mcpserve"
 )
 
-// command serves a bare --http on the spec's port for this server.
+// command serves a bare --http on this server's own port (8003).
 var command = mcpserve.Command{Tools: tools.Server(), DefaultHTTPAddr: tools.DefaultHTTPAddr}
 
 func main() {

@@ -11,8 +11,8 @@ import (
 // server is how the binary must introduce itself.
 var server = mcp.Implementation{Name: "mcp-calendar"}
 
-// TestBareHTTPServesOnTheCalendarPort: a bare --http means the spec's port
-// for this server.
+// TestBareHTTPServesOnTheCalendarPort: a bare --http means the calendar
+// tool server's own port, 8003.
 func TestBareHTTPServesOnTheCalendarPort(t *testing.T) {
 	cfg, err := command.LoadConfig([]string{"--http"}, func(string) string { return "" })
 	if err != nil {

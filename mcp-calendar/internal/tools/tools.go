@@ -24,8 +24,8 @@ const (
 	Version = "1.0.0"
 )
 
-// DefaultHTTPAddr is where --http serves when given no address (the spec's
-// port for the calendar tool server).
+// DefaultHTTPAddr is where --http serves when given no address: the
+// calendar tool server's own port.
 const DefaultHTTPAddr = "127.0.0.1:8003"
 
 // Instructions is what a client may put before the agent once per session.

@@ -1,8 +1,16 @@
+// @ts-check
 // A thin client of /api. The page never stamps an actor: the board attributes
 // every write from here to the human.
 import { advance } from './live.js';
 
+// ApiError is a failed request: status is the HTTP status (0 when the board
+// did not answer) and body the decoded error answer, if any.
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {any} body
+   */
   constructor(status, message, body) {
     super(message);
     this.name = 'ApiError';
@@ -11,7 +19,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the decoded answer
+ */
 async function request(method, path, body) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -39,14 +54,21 @@ async function request(method, path, body) {
 }
 
 export const api = {
+  /** @param {string} path */
   get: (path) => request('GET', path),
+  /** @param {string} path @param {unknown} [body] */
   post: (path, body) => request('POST', path, body === undefined ? {} : body),
+  /** @param {string} path @param {unknown} body */
   patch: (path, body) => request('PATCH', path, body),
-  put: (path, body) => request('PUT', path, body),
+  /** @param {string} path */
   del: (path) => request('DELETE', path),
 };
 
 // qs builds a query string from the set values of an object.
+/**
+ * @param {Record<string, string | number | boolean | null | undefined>} [params]
+ * @returns {string}
+ */
 export function qs(params) {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries(params || {})) {

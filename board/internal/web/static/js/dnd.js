@@ -1,3 +1,4 @@
+// @ts-check
 // Drag and drop on pointer events, so it works with a mouse, a pen and a
 // finger alike (HTML drag and drop does not work on touch screens). A mouse
 // drags from anywhere on an item; a finger drags from the item's handle
@@ -12,16 +13,29 @@
 //   onDrop({ zone, before, index })  before is the item it lands before, or null
 
 const INTERACTIVE = 'button, input, textarea, select, a[href], label, [contenteditable], [role=button], [data-no-drag]';
+/**
+ * @typedef {object} DragOptions
+ * @property {HTMLElement} el
+ * @property {string} zones
+ * @property {string} [items]
+ * @property {'list' | 'into'} [mode]
+ * @property {HTMLElement | null} [scroller]
+ * @property {(zone: HTMLElement) => boolean} [accept]
+ * @property {(drop: { zone: HTMLElement, before: HTMLElement | null, index: number }) => void} onDrop
+ */
+
+/** @type {any} the drag under way */
 let active = null;
 
-export function isDragging() {
-  return !!active;
-}
-
+/**
+ * @param {PointerEvent} e
+ * @param {DragOptions} opts
+ */
 export function dragStart(e, opts) {
   if (active || e.button !== 0) return;
-  const handle = e.target.closest('[data-drag-handle]');
-  if (!handle && e.target.closest(INTERACTIVE)) return;
+  const from = /** @type {Element} */ (e.target);
+  const handle = from.closest('[data-drag-handle]');
+  if (!handle && from.closest(INTERACTIVE)) return;
   if (e.pointerType === 'touch' && !handle) return;
   const s = {
     opts,

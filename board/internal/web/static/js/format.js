@@ -1,5 +1,7 @@
+// @ts-check
 // Words and dates as the page shows them.
 
+/** @type {{ id: import('./types.js').Lane, name: string }[]} */
 export const LANES = [
   { id: 'urgent', name: 'Urgent' },
   { id: 'todo', name: 'To do' },
@@ -7,38 +9,53 @@ export const LANES = [
   { id: 'waiting_for_input', name: 'Waiting for input' },
   { id: 'done', name: 'Done' },
 ];
+/** @type {(id: string) => string} */
 export const laneName = (id) => (LANES.find((l) => l.id === id) || { name: id }).name;
 
+/** @type {{ id: import('./types.js').Kind, name: string }[]} */
 export const KINDS = [
   { id: 'initiative', name: 'Initiative' },
   { id: 'workstream', name: 'Workstream' },
   { id: 'case', name: 'Case' },
 ];
+/** @type {(k: string | undefined) => string} */
 export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: k }).name;
 
-export const ACTORS = ['human', 'agent', 'system'];
+/** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
 
+/** @type {string[]} */
 export const CATEGORIES = ['status', 'tasks', 'notes', 'messages', 'events', 'reminders', 'hierarchy', 'labels', 'priority', 'lifecycle', 'edit'];
 
+/** @param {number} n */
 const pad = (n) => String(n).padStart(2, '0');
 
 // isoDay is a Date's local calendar day as YYYY-MM-DD.
+/** @param {Date} d */
 export function isoDay(d) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
 // parseDay reads YYYY-MM-DD as a local date (not UTC midnight).
+/**
+ * @param {string | undefined | null} s
+ * @returns {Date | null}
+ */
 export function parseDay(s) {
   if (!s) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (m) return new Date(+m[1], +m[2] - 1, +m[3]);
   const d = new Date(s);
-  return isNaN(d) ? null : d;
+  return isNaN(d.getTime()) ? null : d;
 }
 
+/** @returns {string} */
 export function todayISO() { return isoDay(new Date()); }
 
+/**
+ * @param {Date} d
+ * @param {number} n
+ */
 export function addDays(d, n) {
   const x = new Date(d);
   x.setDate(x.getDate() + n);
@@ -51,46 +68,54 @@ const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2
 const longDayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
 
 // shortDate shows a date without the year when it is this year.
+/** @param {string | undefined} s */
 export function shortDate(s) {
   const d = parseDay(s);
   if (!d) return s || '';
   return d.getFullYear() === new Date().getFullYear() ? dayFmt.format(d) : dayYearFmt.format(d);
 }
 
+/** @param {string} s */
 export function timeOf(s) {
   const d = new Date(s);
-  return isNaN(d) ? '' : timeFmt.format(d);
+  return isNaN(d.getTime()) ? '' : timeFmt.format(d);
 }
 
 // dueState tells how close a due date is: overdue, today, soon (2 days) or later.
+/**
+ * @param {string | undefined} s
+ * @returns {'' | 'overdue' | 'today' | 'soon' | 'later'}
+ */
 export function dueState(s) {
   const d = parseDay(s);
   if (!d) return '';
   const day = new Date(d.getFullYear(), d.getMonth(), d.getDate());
   const now = new Date();
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const diff = Math.round((day - today) / 86400000);
+  const diff = Math.round((day.getTime() - today.getTime()) / 86400000);
   if (diff < 0) return 'overdue';
   if (diff === 0) return 'today';
   if (diff <= 2) return 'soon';
   return 'later';
 }
 
+/** @param {string | undefined} s */
 export function dueLabel(s) {
   const st = dueState(s);
   if (st === 'today') return 'Today';
   const d = parseDay(s);
   if (d && st === 'soon') {
-    const diff = Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()) - new Date(new Date().toDateString())) / 86400000);
+    const diff = Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime() - new Date(new Date().toDateString()).getTime()) / 86400000);
     if (diff === 1) return 'Tomorrow';
   }
   return shortDate(s);
 }
 
 // relTime is "3 min ago", "yesterday", or a date.
+/** @param {string} s */
 export function relTime(s) {
   const d = new Date(s);
-  if (isNaN(d)) return '';
+  if (isNaN(d.getTime())) return '';
   const sec = Math.round((Date.now() - d.getTime()) / 1000);
   if (sec < 45) return 'just now';
   if (sec < 3600) return `${Math.round(sec / 60)} min ago`;
@@ -100,6 +125,7 @@ export function relTime(s) {
 }
 
 // dayHeading names a day for the grouped feeds.
+/** @param {string} day */
 export function dayHeading(day) {
   if (day === todayISO()) return 'Today';
   if (day === isoDay(addDays(new Date(), -1))) return 'Yesterday';
@@ -108,7 +134,9 @@ export function dayHeading(day) {
 }
 
 // verbText turns an activity verb into words.
+/** @param {string} verb */
 export function verbText(verb) {
+  /** @type {Record<string, string>} */
   const words = {
     created: 'created',
     archived: 'archived',
@@ -151,6 +179,10 @@ export function verbText(verb) {
 }
 
 // prettyDetail makes an activity detail read well: "todo → done" as lane names.
+/**
+ * @param {string} verb
+ * @param {string | undefined} detail
+ */
 export function prettyDetail(verb, detail) {
   // Edits of a text field name the field, which the verb already says.
   if (!detail || ['summary_changed', 'eta_changed', 'due_changed', 'vault_links_changed', 'position_changed'].includes(verb)) return '';
@@ -161,11 +193,20 @@ export function prettyDetail(verb, detail) {
   return detail;
 }
 
+/**
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many]
+ */
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many || one + 's'}`;
 }
 
 // categoryOf groups activity verbs the way the board's Activity feed does.
+/**
+ * @param {string} verb
+ * @returns {string}
+ */
 export function categoryOf(verb) {
   const v = String(verb || '');
   if (v === 'status_changed') return 'status';
@@ -181,4 +222,5 @@ export function categoryOf(verb) {
   return 'edit';
 }
 
+/** @type {(c: string) => string} */
 export const categoryName = (c) => (c ? c[0].toUpperCase() + c.slice(1) : '');

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one rendering binding: htm tagged templates over Preact.
 import { h } from 'preact';
 import htm from 'htm';

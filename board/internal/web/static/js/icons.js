@@ -1,6 +1,8 @@
+// @ts-check
 // Icons: small stroke drawings on a 24-unit grid, drawn for this page.
 import { html } from './html.js';
 
+/** @type {Record<string, string>} */
 const paths = {
   board: 'M4 4h4v16H4zM10 4h4v11h-4zM16 4h4v7h-4z',
   tree: 'M5 4v16M5 8h6M5 16h6M13 6h6v4h-6zM13 14h6v4h-6z',
@@ -43,6 +45,8 @@ const paths = {
   dot: 'M12 12h.01',
 };
 
+// Icon draws one of the paths above (a dot for an unknown name).
+/** @param {{ name: string, size?: number, filled?: boolean, title?: string }} props */
 export function Icon({ name, size = 16, filled = false, title }) {
   const d = paths[name] || paths.dot;
   return html`<svg class="icon" width=${size} height=${size} viewBox="0 0 24 24" aria-hidden=${title ? undefined : 'true'}

@@ -1,3 +1,4 @@
+// @ts-check
 // The live-change stream. One EventSource('/api/stream') for the page; every
 // surface subscribes and refetches when the version advances past the one it
 // last saw. There is no polling: after a board restart the stream reconnects
@@ -5,12 +6,20 @@
 import { useEffect, useRef, useState, useCallback } from 'preact/hooks';
 
 let latest = 0;
+/** @type {EventSource | null} */
 let source = null;
 let retry = 1000;
 let status = 'connecting';
+/** @typedef {(version: number, force: boolean) => void} Subscriber */
+/** @type {Set<Subscriber>} */
 const subs = new Set();
+/** @type {Set<(status: string) => void>} */
 const statusSubs = new Set();
 
+/**
+ * @param {number} v
+ * @param {boolean} force
+ */
 function notify(v, force) {
   for (const fn of [...subs]) {
     try { fn(v, force); } catch (e) { console.warn('live subscriber', e); }
@@ -18,26 +27,27 @@ function notify(v, force) {
 }
 
 // advance records a version seen in the stream or in a write's answer.
+/** @param {unknown} v */
 export function advance(v) {
   if (typeof v !== 'number' || !(v > latest)) return;
   latest = v;
   notify(v, false);
 }
 
-export function latestVersion() { return latest; }
-
+/** @param {string} s */
 function setStatus(s) {
   if (s === status) return;
   status = s;
   for (const fn of [...statusSubs]) fn(s);
 }
 
+// onStatus calls fn with the stream's status (connecting, live,
+// reconnecting) whenever it changes; it returns the unsubscribe.
+/** @param {(status: string) => void} fn */
 export function onStatus(fn) {
   statusSubs.add(fn);
   return () => statusSubs.delete(fn);
 }
-
-export function liveStatus() { return status; }
 
 // resync asks the board where it stands; a version that went backwards (a
 // board started on other data) forces every surface to refetch.
@@ -58,20 +68,24 @@ async function resync() {
   }
 }
 
+/** @type {Set<(health: any) => void>} */
 const healthSubs = new Set();
+// onHealth calls fn with every /api/health answer; it returns the unsubscribe.
+/** @param {(health: any) => void} fn */
 export function onHealth(fn) {
   healthSubs.add(fn);
   return () => healthSubs.delete(fn);
 }
 export const refreshHealth = resync;
 
+// connect opens the page's one stream (again, after it was refused).
 export function connect() {
   if (source) return;
   const es = new EventSource('/api/stream');
   source = es;
   es.addEventListener('change', (e) => {
     let v;
-    try { v = JSON.parse(e.data).version; } catch { return; }
+    try { v = JSON.parse(/** @type {MessageEvent} */ (e).data).version; } catch { return; }
     advance(v);
     if (healthSubs.size) checkHealthSoon();
   });
@@ -107,20 +121,25 @@ addEventListener('pagehide', () => {
   }
 });
 addEventListener('pageshow', (e) => {
-  if (e.persisted) connect();
+  if (/** @type {PageTransitionEvent} */ (e).persisted) connect();
 });
 
-let healthTimer = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let healthTimer;
 function checkHealthSoon() {
   clearTimeout(healthTimer);
   healthTimer = setTimeout(resync, 300);
 }
 
+// subscribe calls fn with every newer version (force: the board went back
+// to an older one, refetch regardless); it returns the unsubscribe.
+/** @param {Subscriber} fn */
 export function subscribe(fn) {
   subs.add(fn);
   return () => subs.delete(fn);
 }
 
+/** @param {any} data */
 function versionOf(data) {
   return data && typeof data.version === 'number' ? data.version : latest;
 }
@@ -128,6 +147,10 @@ function versionOf(data) {
 // createLoader runs load() at most once at a time and again only when the
 // board moved past the version the last answer reflected, so a burst of
 // change events costs one or two requests, not one each.
+/**
+ * @param {() => Promise<any>} load
+ * @param {(ok: boolean, data: any, error: any) => void} apply
+ */
 function createLoader(load, apply) {
   const s = { gen: 0, seen: -1, wanted: -1, busy: false };
   const run = async () => {
@@ -157,6 +180,10 @@ function createLoader(load, apply) {
       s.seen = -1;
       run();
     },
+    /**
+     * @param {number} v
+     * @param {boolean} force
+     */
     notify(v, force) {
       if (force) return this.reset();
       if (v > s.wanted) s.wanted = v;
@@ -173,10 +200,24 @@ function createLoader(load, apply) {
 // version moves past the version the data came with. loader returns an object
 // whose `version` is the board version it reflects; deps are the values it
 // reads, as for useEffect.
+/**
+ * @typedef {object} Live
+ * @property {any} data the last answer, kept while a reload runs or fails
+ * @property {any} error the last load's failure, or null
+ * @property {boolean} loading
+ * @property {() => void} reload
+ */
+/**
+ * @param {() => Promise<any>} loader
+ * @param {unknown[]} deps
+ * @returns {Live}
+ */
 export function useLive(loader, deps) {
+  /** @type {[{ data: any, error: any, loading: boolean }, (f: any) => void]} */
   const [state, setState] = useState({ data: null, error: null, loading: true });
   const current = useRef(loader);
   current.current = loader;
+  /** @type {{ current: ReturnType<typeof createLoader> | null }} */
   const ref = useRef(null);
   useEffect(() => {
     const l = createLoader(() => current.current(), (ok, data, error) =>
@@ -194,6 +235,7 @@ export function useLive(loader, deps) {
   return { ...state, reload };
 }
 
+// useLiveStatus is the stream's status, kept current.
 export function useLiveStatus() {
   const [s, set] = useState(status);
   useEffect(() => onStatus(set), []);
@@ -202,11 +244,20 @@ export function useLiveStatus() {
 
 // resource is data several surfaces share (the case list, the catalog, the
 // counters): one fetch per version for all of them, live while anyone uses it.
+/**
+ * @param {() => Promise<any>} loader
+ * @returns {{ reload: () => void, get: () => { data: any, error: any, loading: boolean }, use: () => Live }}
+ */
 export function resource(loader) {
+  /** @type {{ data: any, error: any, loading: boolean }} */
   let state = { data: null, error: null, loading: true };
+  /** @type {ReturnType<typeof createLoader> | null} */
   let l = null;
+  /** @type {(() => void) | null} */
   let off = null;
+  /** @type {Set<(st: typeof state) => void>} */
   const subs = new Set();
+  /** @param {typeof state} st */
   const set = (st) => {
     state = st;
     for (const fn of [...subs]) fn(st);

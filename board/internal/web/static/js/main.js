@@ -1,3 +1,4 @@
+// @ts-check
 // The page: navigation, the view for the address, the case drawer, dialogs,
 // the command bar and the keyboard. Every view reads and writes through /api
 // and stays live through the one change stream.
@@ -7,7 +8,7 @@ import { html, Icon, Dialogs, Toasts } from './ui.js';
 import { api, enc } from './api.js';
 import { connect, onHealth, refreshHealth, useLiveStatus } from './live.js';
 import { useRoute, navigate, setQuery } from './router.js';
-import { overlay, unread, pending, views, fail, confirmDialog } from './state.js';
+import { overlay, unread, proposals, views, fail, confirmDialog } from './state.js';
 import { BoardPage } from './views/board.js';
 import { CaseDrawer } from './views/drawer.js';
 import { InboxPage } from './views/inbox.js';
@@ -15,7 +16,7 @@ import { ActivityPage } from './views/activity.js';
 import { CalendarPage } from './views/calendar.js';
 import { RemindersPage } from './views/reminders.js';
 import { PrioritiesPage } from './views/priorities.js';
-import { ApprovalsPage } from './views/approvals.js';
+import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
@@ -27,7 +28,7 @@ const NAV = [
   { path: '/calendar', label: 'Calendar', icon: 'calendar', key: 'c' },
   { path: '/reminders', label: 'Reminders', icon: 'bell', key: 'r' },
   { path: '/priorities', label: 'Priorities', icon: 'flag', key: 'p' },
-  { path: '/approvals', label: 'Approvals', icon: 'checkCircle', key: 'v', badge: 'pending' },
+  { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
 ];
 
@@ -40,14 +41,14 @@ const PAGES = {
   '/calendar': CalendarPage,
   '/reminders': RemindersPage,
   '/priorities': PrioritiesPage,
-  '/approvals': ApprovalsPage,
+  '/proposals': ProposalsPage,
   '/trash': TrashPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/approvals': 'Approvals', '/trash': 'Trash', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/strategy': 'Strategy' };
 
 // viewHref is where a saved view leads: the board with its filters.
-export function viewHref(v) {
+function viewHref(v) {
   const f = (v && v.filters) || {};
   const q = new URLSearchParams();
   q.set('view', v.id);
@@ -58,11 +59,11 @@ export function viewHref(v) {
 
 function Nav({ route, open, onNavigate }) {
   const u = unread.use();
-  const p = pending.use();
+  const p = proposals.use();
   const v = views.use();
   const counts = {
     unread: u.data && typeof u.data.count === 'number' ? u.data.count : 0,
-    pending: p.data && p.data.pending ? p.data.pending.length : 0,
+    proposals: p.data && p.data.pending ? p.data.pending.length : 0,
   };
   const saved = (v.data && v.data.views) || [];
   const activeView = route.query.get('view');
@@ -86,7 +87,7 @@ function Nav({ route, open, onNavigate }) {
         const count = n.badge ? counts[n.badge] : 0;
         return html`<li key=${n.path}><a href=${n.path} class=${'nav-item' + (active ? ' active' : '')} aria-current=${active ? 'page' : undefined} onClick=${onNavigate}>
           <${Icon} name=${n.icon} size=${17} /><span>${n.label}</span>
-          ${count ? html`<span class=${'badge' + (n.badge === 'pending' ? ' badge-warn' : '')} aria-label=${`${count} ${n.badge === 'unread' ? 'unread' : 'pending'}`}
+          ${count ? html`<span class=${'badge' + (n.badge === 'proposals' ? ' badge-warn' : '')} aria-label=${`${count} ${n.badge === 'unread' ? 'unread' : 'waiting'}`}
             data-testid=${n.badge + '-count'}>${count}</span>` : null}</a></li>`;
       })}
     </ul>

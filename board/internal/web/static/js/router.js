@@ -1,9 +1,12 @@
+// @ts-check
 // A small history router: the path picks the view, the query carries state
 // a link should keep (filters, the open case, the calendar's month).
 import { useEffect, useState } from 'preact/hooks';
 
+/** @type {Set<(r: import('./types.js').Route) => void>} */
 const subs = new Set();
 
+/** @returns {import('./types.js').Route} */
 function current() {
   return { path: location.pathname, query: new URLSearchParams(location.search), hash: location.hash };
 }
@@ -13,6 +16,10 @@ function emit() {
   for (const fn of [...subs]) fn(r);
 }
 
+/**
+ * @param {string} to
+ * @param {{ replace?: boolean }} [opts]
+ */
 export function navigate(to, opts = {}) {
   const url = new URL(to, location.href);
   if (url.origin !== location.origin) {
@@ -28,6 +35,10 @@ export function navigate(to, opts = {}) {
 
 // setQuery changes some query parameters of the current address; a null or
 // empty value removes one.
+/**
+ * @param {Record<string, string | number | boolean | null | undefined>} changes
+ * @param {{ replace?: boolean }} [opts]
+ */
 export function setQuery(changes, opts = {}) {
   const q = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(changes)) {
@@ -38,7 +49,12 @@ export function setQuery(changes, opts = {}) {
   navigate(location.pathname + (s ? '?' + s : ''), opts);
 }
 
-// withQuery is the current address with some query parameters changed.
+// hrefWith is path with the current query, some parameters changed.
+/**
+ * @param {string} path
+ * @param {Record<string, string | number | null | undefined>} changes
+ * @returns {string}
+ */
 export function hrefWith(path, changes) {
   const q = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(changes)) {
@@ -49,6 +65,8 @@ export function hrefWith(path, changes) {
   return path + (s ? '?' + s : '');
 }
 
+// useRoute is where the page is, kept current.
+/** @returns {import('./types.js').Route} */
 export function useRoute() {
   const [r, set] = useState(current);
   useEffect(() => {
@@ -63,7 +81,8 @@ addEventListener('popstate', emit);
 // Same-origin links move inside the page instead of reloading it.
 document.addEventListener('click', (e) => {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  const a = e.target.closest && e.target.closest('a[href]');
+  const t = /** @type {Element | null} */ (e.target);
+  const a = /** @type {HTMLAnchorElement | null} */ (t && t.closest && t.closest('a[href]'));
   if (!a || a.target || a.hasAttribute('download') || a.dataset.native !== undefined) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;

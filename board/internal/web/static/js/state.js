@@ -1,16 +1,33 @@
+// @ts-check
 // Page-wide state that is not board data: toasts, dialogs, the command bar,
 // and the label catalog shared by every view that draws labels.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { resource } from './live.js';
 
+/**
+ * A Store is one value the page shares; use() is a hook that redraws its
+ * component whenever the value is set.
+ * @template T
+ * @typedef {object} Store
+ * @property {() => T} get
+ * @property {(next: T | ((prev: T) => T)) => void} set
+ * @property {() => T} use
+ */
+
+/**
+ * @template T
+ * @param {T} initial
+ * @returns {Store<T>}
+ */
 export function createStore(initial) {
   let value = initial;
+  /** @type {Set<(v: T) => void>} */
   const subs = new Set();
   return {
     get: () => value,
     set(next) {
-      value = typeof next === 'function' ? next(value) : next;
+      value = typeof next === 'function' ? /** @type {(prev: T) => T} */ (next)(value) : next;
       for (const fn of [...subs]) fn(value);
     },
     use() {
@@ -25,45 +42,74 @@ export function createStore(initial) {
   };
 }
 
-export const toasts = createStore([]);
+/**
+ * @typedef {object} ToastAction
+ * @property {string} label
+ * @property {() => void} run
+ */
+/** @typedef {{ id: number, message: string, kind: string, action?: ToastAction }} Toast */
+
+/** @type {Store<Toast[]>} */
+export const toasts = createStore(/** @type {Toast[]} */ ([]));
 let toastSeq = 0;
 
 // toast shows a short message; kind is info, ok or error.
 // An action ({ label, run }) adds a button, such as Undo.
+/**
+ * @param {string} message
+ * @param {'info' | 'ok' | 'error'} [kind]
+ * @param {ToastAction} [action]
+ */
 export function toast(message, kind = 'info', action) {
   const id = ++toastSeq;
   toasts.set((list) => [...list.slice(-3), { id, message, kind, action }]);
   setTimeout(() => dismissToast(id), kind === 'error' ? 7000 : action ? 6000 : 3500);
 }
 
+/** @param {number} id */
 export function dismissToast(id) {
   toasts.set((list) => list.filter((t) => t.id !== id));
 }
 
 // fail reports a failed write the way every view does.
+/** @param {any} e */
 export function fail(e) {
   console.warn(e);
   toast(e && e.message ? e.message : String(e), 'error');
 }
 
 // dialog holds the open confirmation or prompt, if any.
+/** @type {Store<any>} */
 export const dialog = createStore(null);
 
+// confirmDialog asks a yes or no question; it resolves to the answer.
+/**
+ * @param {{ title: string, message?: string, ok?: string, danger?: boolean }} opts
+ * @returns {Promise<boolean>}
+ */
 export function confirmDialog(opts) {
   return new Promise((resolve) => dialog.set({ kind: 'confirm', ...opts, resolve }));
 }
 
+// promptDialog asks for one line of text; it resolves to it, or null.
+/**
+ * @param {{ title: string, label?: string, value?: string, ok?: string, placeholder?: string }} opts
+ * @returns {Promise<string | null>}
+ */
 export function promptDialog(opts) {
   return new Promise((resolve) => dialog.set({ kind: 'prompt', ...opts, resolve }));
 }
 
-export const overlay = createStore(null); // 'command' | 'help' | 'template' | null
+// overlay is the open page-wide overlay: the command bar, the shortcut sheet,
+// a new case or a template, with what it was opened with.
+/** @type {Store<{ kind: string, [k: string]: any } | null>} */
+export const overlay = createStore(null);
 
 // Shared live data: one fetch per board version for every view using it.
 export const catalog = resource(() => api.get('/api/labels'));
 export const allCases = resource(() => api.get('/api/cases'));
 export const unread = resource(() => api.get('/api/unread-count'));
-export const pending = resource(() => api.get('/api/pending'));
+export const proposals = resource(() => api.get('/api/pending'));
 export const prefs = resource(() => api.get('/api/prefs'));
 export const views = resource(() => api.get('/api/views'));
 export const templates = resource(() => api.get('/api/templates'));
@@ -71,7 +117,9 @@ export const templates = resource(() => api.get('/api/templates'));
 // useCatalog is the label catalog, kept live, with a lookup by id.
 export function useCatalog() {
   const { data } = catalog.use();
+  /** @type {{ id: string, title: string, description?: string, color: string }[]} */
   const labels = (data && data.labels) || [];
+  /** @type {Record<string, { id: string, title: string, description?: string, color: string }>} */
   const byId = {};
   for (const l of labels) byId[l.id] = l;
   return { labels, byId };
@@ -80,7 +128,9 @@ export function useCatalog() {
 // useCases is every non-archived case node, kept live, with a lookup by id.
 export function useCases() {
   const r = allCases.use();
+  /** @type {import('./types.js').Case[]} */
   const list = (r.data && r.data.cases) || [];
+  /** @type {Record<string, import('./types.js').Case>} */
   const byId = {};
   for (const c of list) byId[c.id] = c;
   return { ...r, list, byId };

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared pieces of every view: badges, chips, menus, dialogs, pickers.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
@@ -7,17 +8,22 @@ import { kindName, actorName, dueState, dueLabel } from './format.js';
 
 export { html, Icon };
 
+/** @param {{ kind?: string }} props */
 export function TierBadge({ kind }) {
   const k = kind || 'case';
   return html`<span class=${'tier tier-' + k} title=${'Tier: ' + kindName(k)}>${kindName(k)}</span>`;
 }
 
+/** @param {{ actor?: string }} props */
 export function ActorBadge({ actor }) {
   const a = actor || 'system';
   const icon = a === 'agent' ? 'bot' : a === 'human' ? 'user' : 'sparkle';
   return html`<span class=${'actor actor-' + a} title=${actorName(a)}><${Icon} name=${icon} size=${12} />${actorName(a)}</span>`;
 }
 
+/** @typedef {{ id: string, title: string, description?: string, color: string }} LabelDef */
+
+/** @param {{ label?: LabelDef, id: string, onRemove?: () => void }} props */
 export function LabelChip({ label, id, onRemove }) {
   const color = (label && label.color) || 'gray';
   const title = (label && label.title) || id;
@@ -27,6 +33,7 @@ export function LabelChip({ label, id, onRemove }) {
   </span>`;
 }
 
+/** @param {{ ids?: string[], max?: number }} props */
 export function Labels({ ids, max }) {
   const { byId } = useCatalog();
   if (!ids || !ids.length) return null;
@@ -35,18 +42,21 @@ export function Labels({ ids, max }) {
     ${max && ids.length > max ? html`<span class="chip chip-more" title=${ids.slice(max).map((id) => (byId[id] || {}).title || id).join(', ')}>+${ids.length - max}</span>` : null}</span>`;
 }
 
+/** @param {{ at?: string, done?: boolean }} props */
 export function Due({ at, done }) {
   if (!at) return null;
   const st = done ? 'later' : dueState(at);
   return html`<span class=${'due due-' + st} title=${'Due ' + at}><${Icon} name="clock" size=${12} />${dueLabel(at)}</span>`;
 }
 
+/** @param {{ icon?: string, title: string, children?: any }} props */
 export function Empty({ icon = 'sparkle', title, children }) {
   return html`<div class="empty"><div class="empty-icon"><${Icon} name=${icon} size=${22} /></div><h3>${title}</h3>${children ? html`<p>${children}</p>` : null}</div>`;
 }
 
 // Problem explains a failed load: a route this board does not serve yet, or
 // a board that is not answering.
+/** @param {{ error: any, what?: string }} props */
 export function Problem({ error, what }) {
   if (!error) return null;
   const missing = error.status === 404 || error.status === 405;
@@ -55,15 +65,23 @@ export function Problem({ error, what }) {
     <div class="muted">${error.message}</div></div></div>`;
 }
 
+/** @param {{ label?: string }} props */
 export function Spinner({ label = 'Loading' }) {
   return html`<div class="spinner" role="status" aria-label=${label}><span></span></div>`;
 }
 
 // useOutside calls fn on a pointer press outside ref or on Escape.
+/**
+ * @param {{ current: HTMLElement | null }} ref
+ * @param {() => void} fn
+ * @param {boolean} active
+ */
 export function useOutside(ref, fn, active) {
   useEffect(() => {
     if (!active) return undefined;
-    const down = (e) => { if (ref.current && !ref.current.contains(e.target)) fn(); };
+    /** @param {PointerEvent} e */
+    const down = (e) => { if (ref.current && !ref.current.contains(/** @type {Node} */ (e.target))) fn(); };
+    /** @param {KeyboardEvent} e */
     const key = (e) => { if (e.key === 'Escape') { e.stopPropagation(); fn(); } };
     document.addEventListener('pointerdown', down, true);
     document.addEventListener('keydown', key, true);
@@ -75,6 +93,22 @@ export function useOutside(ref, fn, active) {
 }
 
 // Menu is a button that opens a list of actions.
+/**
+ * A MenuItem is one choice, or a heading over the choices after it; null
+ * and false entries are skipped, so a list can hold conditional items.
+ * @typedef {object} MenuChoice
+ * @property {string} [label]
+ * @property {string} [heading]
+ * @property {string} [icon]
+ * @property {string} [hint]
+ * @property {boolean} [danger]
+ * @property {boolean} [checked]
+ * @property {boolean} [disabled]
+ * @property {() => void} [onSelect]
+ * @typedef {MenuChoice | null | false | undefined} MenuItem
+ */
+
+/** @param {{ label: string, icon?: string, items: MenuItem[], text?: string, align?: string, className?: string }} props */
 export function Menu({ label, icon = 'more', items, text, align = 'right', className = '' }) {
   const [open, setOpen] = useState(false);
   const ref = useRef(null);
@@ -100,7 +134,7 @@ export function Menu({ label, icon = 'more', items, text, align = 'right', class
       ${icon ? html`<${Icon} name=${icon} />` : null}${text ? html`<span>${text}</span>` : null}
     </button>
     ${open ? html`<div class=${'menu-list menu-' + align} role="menu" aria-label=${label}>
-      ${items.filter(Boolean).map((it, i) => it.heading
+      ${/** @type {MenuChoice[]} */ (items.filter(Boolean)).map((it, i) => it.heading
         ? html`<div class="menu-heading" key=${'h' + i}>${it.heading}</div>`
         : html`<button key=${i} type="button" role="menuitem" class=${'menu-item' + (it.danger ? ' danger' : '') + (it.checked ? ' checked' : '')} disabled=${it.disabled}
           onClick=${(e) => { e.stopPropagation(); close(); it.onSelect(); }}>
@@ -111,12 +145,14 @@ export function Menu({ label, icon = 'more', items, text, align = 'right', class
 }
 
 // Modal is a dialog over the page; Escape and the backdrop close it.
+/** @param {{ title: string, onClose: () => void, children?: any, wide?: boolean, footer?: any, labelledBy?: string }} props */
 export function Modal({ title, onClose, children, wide, footer, labelledBy }) {
+  /** @type {{ current: HTMLElement | null }} */
   const ref = useRef(null);
   useEffect(() => {
-    const prev = document.activeElement;
+    const prev = /** @type {HTMLElement | null} */ (document.activeElement);
     const el = ref.current;
-    const target = el && (el.querySelector('[autofocus]') || el.querySelector('input,textarea,select,button'));
+    const target = el && /** @type {HTMLElement | null} */ (el.querySelector('[autofocus]') || el.querySelector('input,textarea,select,button'));
     if (target) target.focus();
     return () => { if (prev && prev.focus) prev.focus(); };
   }, []);
@@ -137,9 +173,14 @@ export function Modal({ title, onClose, children, wide, footer, labelledBy }) {
     </div></div>`;
 }
 
+// trapFocus keeps Tab and Shift+Tab inside root.
+/**
+ * @param {KeyboardEvent} e
+ * @param {HTMLElement | null} root
+ */
 export function trapFocus(e, root) {
   if (!root) return;
-  const list = [...root.querySelectorAll('a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])')]
+  const list = [...root.querySelectorAll(/** @type {'button'} */ ('a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])'))]
     .filter((el) => el.offsetParent !== null);
   if (!list.length) return;
   const first = list[0];
@@ -173,6 +214,7 @@ export function Dialogs() {
   </${Modal}>`;
 }
 
+// Toasts draws the short messages from state.toasts.
 export function Toasts() {
   const list = toasts.use();
   return html`<div class="toasts" role="status" aria-live="polite">
@@ -186,6 +228,7 @@ export function Toasts() {
 }
 
 // LabelPicker edits a list of label ids from the catalog.
+/** @param {{ value?: string[], onChange: (ids: string[]) => void, label?: string }} props */
 export function LabelPicker({ value, onChange, label = 'Labels' }) {
   const { labels, byId } = useCatalog();
   const [open, setOpen] = useState(false);
@@ -216,8 +259,10 @@ export function LabelPicker({ value, onChange, label = 'Labels' }) {
 }
 
 // CaseSelect picks a case node (or none). filter narrows the choices.
+/** @param {{ value?: string | null, onChange: (id: string | null) => void, cases: import('./types.js').Case[], label: string, none?: string, filter?: (c: import('./types.js').Case) => boolean, id?: string }} props */
 export function CaseSelect({ value, onChange, cases, label, none = 'None', filter, id }) {
   const list = (cases || []).filter((c) => !filter || filter(c));
+  /** @type {[string, import('./types.js').Case[]][]} */
   const groups = ['initiative', 'workstream', 'case'].map((k) => [k, list.filter((c) => (c.kind || 'case') === k).sort((a, b) => a.title.localeCompare(b.title))]);
   const missing = value && !list.some((c) => c.id === value);
   return html`<select id=${id} aria-label=${label} value=${value || ''} onChange=${(e) => onChange(e.target.value || null)}>
@@ -229,6 +274,7 @@ export function CaseSelect({ value, onChange, cases, label, none = 'None', filte
 }
 
 // Segmented is a row of mutually exclusive choices.
+/** @param {{ value: string, options: { value: string, label: string, icon?: string }[], onChange: (v: string) => void, label: string }} props */
 export function Segmented({ value, options, onChange, label }) {
   return html`<div class="segmented" role="radiogroup" aria-label=${label}>
     ${options.map((o) => html`<button key=${o.value} type="button" role="radio" aria-checked=${value === o.value ? 'true' : 'false'}
@@ -238,8 +284,10 @@ export function Segmented({ value, options, onChange, label }) {
 
 // EditField is an input (or textarea) that saves on Enter or blur and
 // cancels on Escape; it calls exactly one of onSave or onCancel.
+/** @param {{ value?: string, onSave: (text: string) => void, onCancel?: () => void, label: string, className?: string, multiline?: boolean, placeholder?: string }} props */
 export function EditField({ value, onSave, onCancel, label, className = '', multiline, placeholder }) {
   const [text, setText] = useState(value || '');
+  /** @type {{ current: HTMLInputElement | null }} */
   const ref = useRef(null);
   const done = useRef(false);
   useEffect(() => {
@@ -271,6 +319,7 @@ export function EditField({ value, onSave, onCancel, label, className = '', mult
 }
 
 // InlineText is text that turns into an EditField when clicked.
+/** @param {{ value?: string, onSave: (text: string) => void, label: string, className?: string, multiline?: boolean, placeholder?: string }} props */
 export function InlineText({ value, onSave, label, className = '', multiline, placeholder }) {
   const [editing, setEditing] = useState(false);
   if (editing) {

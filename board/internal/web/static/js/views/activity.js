@@ -1,3 +1,4 @@
+// @ts-check
 // Activity: the feed across cases, with reminder and event lifecycle rows,
 // grouped by day and filtered by actor and category.
 import { html, Icon, ActorBadge, Problem, Spinner, Empty, Segmented } from '../ui.js';
@@ -6,6 +7,7 @@ import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
 
+/** @param {{ route: import('../types.js').Route }} props */
 export function ActivityPage({ route }) {
   const actor = route.query.get('actor') || '';
   const category = route.query.get('category') || '';

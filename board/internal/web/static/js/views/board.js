@@ -1,3 +1,4 @@
+// @ts-check
 // My Issues: the five-lane kanban, its filters, quick add, clean, saved views
 // and new-from-template. Every gesture calls the route the agent's verb uses.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -8,9 +9,14 @@ import { dragStart } from '../dnd.js';
 import { setQuery, hrefWith, navigate } from '../router.js';
 import { useCases, useCatalog, toast, fail, confirmDialog, promptDialog, prefs, views, overlay } from '../state.js';
 import { Strategy } from './strategy.js';
+import { orderKey, sortLane, positionAt, toggleStar, archiveCase, moveCase, renameCase } from '../cases.js';
 
 // Filters read from the address, so a saved view or a shared link restores them.
-export function readFilters(query) {
+/**
+ * @param {URLSearchParams} query
+ * @returns {import('../types.js').Filters}
+ */
+function readFilters(query) {
   return {
     q: query.get('q') || '',
     domain: query.get('domain') || '',
@@ -19,7 +25,13 @@ export function readFilters(query) {
   };
 }
 
-export function matches(c, f, byLabel) {
+// matches says whether a card passes the filters.
+/**
+ * @param {import('../types.js').Case} c
+ * @param {import('../types.js').Filters} f
+ * @param {Record<string, { title: string }>} byLabel
+ */
+function matches(c, f, byLabel) {
   if (f.domain && (c.domain || 'work') !== f.domain) return false;
   if (f.label && !(c.labels || []).includes(f.label)) return false;
   if (f.starred && !c.starred) return false;
@@ -33,36 +45,18 @@ export function matches(c, f, byLabel) {
   return true;
 }
 
-// orderKey places a card in its lane: its manual position when it has one,
-// otherwise its creation time in seconds, so every card has a place and a
-// drop needs one write (a position between its new neighbours).
-export function orderKey(c) {
-  if (typeof c.position === 'number') return c.position;
-  const t = Date.parse(c.createdAt);
-  return isNaN(t) ? 0 : t / 1000;
-}
-
-export function sortLane(list) {
-  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || a.id.localeCompare(b.id));
-}
-
-// positionAt is the position for a card dropped at index of a lane's other cards.
-export function positionAt(others, index) {
-  const prev = others[index - 1];
-  const next = others[index];
-  if (!prev && !next) return undefined;
-  if (!prev) return orderKey(next) - 1;
-  if (!next) return orderKey(prev) + 1;
-  return (orderKey(prev) + orderKey(next)) / 2;
-}
-
 // The operational or strategy toggle lives in /api/prefs as `view`.
-export function boardMode(data) {
+/**
+ * @param {any} data the /api/prefs answer
+ * @returns {'strategy' | 'operational'}
+ */
+function boardMode(data) {
   const p = (data && data.prefs) || {};
   return p.view === 'strategy' ? 'strategy' : 'operational';
 }
 
-export async function setBoardMode(mode) {
+/** @param {string} mode */
+async function setBoardMode(mode) {
   navigate(hrefWith(mode === 'strategy' ? '/strategy' : '/board', {}));
   try {
     await api.patch('/api/prefs', { view: mode });
@@ -71,6 +65,7 @@ export async function setBoardMode(mode) {
   }
 }
 
+/** @param {{ route: import('../types.js').Route }} props */
 export function BoardPage({ route }) {
   const p = prefs.use();
   const saved = views.use();
@@ -256,48 +251,6 @@ function QuickAdd({ lane, filters, onClose }) {
     <div class="quick-add-row"><button type="submit" class="btn btn-primary btn-sm" disabled=${busy}>Add</button>
       <button type="button" class="btn btn-ghost btn-sm" onClick=${onClose}>Cancel</button></div>
   </form>`;
-}
-
-export async function toggleStar(c) {
-  try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { starred: !c.starred });
-  } catch (e) {
-    fail(e);
-  }
-}
-
-export async function archiveCase(c) {
-  try {
-    await api.del(`/api/cases/${enc(c.id)}`);
-    toast(`Moved “${c.title}” to Trash`, 'info', { label: 'Undo', run: () => restoreCase(c) });
-  } catch (e) {
-    fail(e);
-  }
-}
-
-export async function restoreCase(c) {
-  try {
-    await api.post(`/api/cases/${enc(c.id)}/restore`);
-    toast(`Restored “${c.title}”`, 'ok');
-  } catch (e) {
-    fail(e);
-  }
-}
-
-export async function moveCase(c, lane) {
-  try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { status: lane });
-  } catch (e) {
-    fail(e);
-  }
-}
-
-export async function renameCase(c, title) {
-  try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { title });
-  } catch (e) {
-    fail(e);
-  }
 }
 
 function Card({ c, parent, onDrag }) {

@@ -1,16 +1,18 @@
+// @ts-check
 // Calendar: a month grid and a week grid of events; create, edit, delete and
 // link an event to a case.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { html, Icon, Modal, CaseSelect, Problem, Segmented } from '../ui.js';
-import { api, enc, qs } from '../api.js';
+import { html, Icon, Problem, Segmented } from '../ui.js';
+import { api, qs } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
-import { useCases, fail, toast, confirmDialog } from '../state.js';
 import { isoDay, parseDay, addDays, todayISO } from '../format.js';
+import { EventEditor } from '../editors.js';
 
 // firstWeekday is 0 (Sunday) or 1 (Monday), from the person's locale.
 function firstWeekday() {
   try {
+    /** @type {any} getWeekInfo is not in every engine (nor in TypeScript's lib) yet */
     const loc = new Intl.Locale(navigator.language);
     const info = (loc.getWeekInfo && loc.getWeekInfo()) || loc.weekInfo;
     if (info && info.firstDay) return info.firstDay % 7;
@@ -40,6 +42,7 @@ function sortEvents(list) {
   return [...list].sort((a, b) => (a.allDay === b.allDay ? 0 : a.allDay ? -1 : 1) || String(a.startTime || '').localeCompare(String(b.startTime || '')) || a.title.localeCompare(b.title));
 }
 
+/** @param {{ route: import('../types.js').Route }} props */
 export function CalendarPage({ route }) {
   const mode = route.query.get('mode') === 'week' ? 'week' : 'month';
   const anchor = parseDay(route.query.get('d') || '') || new Date();
@@ -195,73 +198,4 @@ function Week({ days, byDay, onNew, onOpen }) {
       </div>
     </div>
   </div>`;
-}
-
-// EventEditor creates an event (value without id) or edits one.
-export function EventEditor({ value, onClose }) {
-  const { list } = useCases();
-  const isNew = !value.id;
-  const [f, setF] = useState({
-    title: value.title || '', date: value.date || todayISO(), allDay: !!value.allDay, startTime: value.startTime || '', endTime: value.endTime || '',
-    location: value.location || '', description: value.description || '', caseId: value.caseId || '', domain: value.domain || '',
-  });
-  const [busy, setBusy] = useState(false);
-  const set = (k) => (e) => setF({ ...f, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
-  const save = async (e) => {
-    e.preventDefault();
-    if (!f.title.trim()) return;
-    setBusy(true);
-    try {
-      if (isNew) {
-        const body = { title: f.title.trim(), date: f.date, allDay: f.allDay };
-        for (const k of ['startTime', 'endTime', 'location', 'description', 'caseId', 'domain']) if (f[k] && !(f.allDay && (k === 'startTime' || k === 'endTime'))) body[k] = f[k];
-        await api.post('/api/events', body);
-        toast(`Added “${body.title}”`, 'ok');
-      } else {
-        const body = {};
-        const norm = { ...f, title: f.title.trim() };
-        if (norm.allDay) {
-          norm.startTime = '';
-          norm.endTime = '';
-        }
-        for (const k of Object.keys(norm)) {
-          const before = k === 'allDay' ? !!value.allDay : value[k] || '';
-          if (norm[k] !== before) body[k] = norm[k] === '' ? null : norm[k];
-        }
-        if (Object.keys(body).length) await api.patch(`/api/events/${enc(value.id)}`, body);
-      }
-      onClose();
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const del = async () => {
-    const ok = await confirmDialog({ title: `Delete “${value.title}”?`, message: 'The event is removed from the calendar.', ok: 'Delete', danger: true });
-    if (!ok) return;
-    try {
-      await api.del(`/api/events/${enc(value.id)}`);
-      onClose();
-    } catch (err) {
-      fail(err);
-    }
-  };
-  return html`<${Modal} title=${isNew ? 'New event' : 'Edit event'} onClose=${onClose} labelledBy="event-title"
-    footer=${html`${!isNew ? html`<button type="button" class="btn btn-danger-ghost" onClick=${del}><${Icon} name="trash" size=${14} />Delete</button>` : null}
-      <div class="grow"></div><button type="button" class="btn" onClick=${onClose}>Cancel</button>
-      <button type="submit" form="event-form" class="btn btn-primary" disabled=${busy || !f.title.trim()}>${isNew ? 'Add event' : 'Save'}</button>`}>
-    <form id="event-form" class="form-grid" onSubmit=${save}>
-      <label class="field span2"><span>Title</span><input autofocus required value=${f.title} onInput=${set('title')} placeholder="What is happening" /></label>
-      <label class="field"><span>Date</span><input type="date" required value=${f.date} onInput=${set('date')} /></label>
-      <label class="field check"><input type="checkbox" checked=${f.allDay} onChange=${set('allDay')} /><span>All day</span></label>
-      ${!f.allDay ? html`<label class="field"><span>Starts</span><input type="time" value=${f.startTime} onInput=${set('startTime')} /></label>
-        <label class="field"><span>Ends</span><input type="time" value=${f.endTime} onInput=${set('endTime')} /></label>` : null}
-      <label class="field span2"><span>Location</span><input value=${f.location} onInput=${set('location')} /></label>
-      <label class="field span2"><span>Description</span><textarea rows="3" value=${f.description} onInput=${set('description')}></textarea></label>
-      <label class="field"><span>Linked case</span><${CaseSelect} label="Linked case" value=${f.caseId} cases=${list} none="Not linked" onChange=${(v) => setF({ ...f, caseId: v || '' })} /></label>
-      <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
-      ${f.caseId ? html`<p class="span2 small"><button type="button" class="linkish" onClick=${() => { onClose(); setQuery({ case: f.caseId }); }}>Open ${f.caseId}</button></p>` : null}
-    </form>
-  </${Modal}>`;
 }

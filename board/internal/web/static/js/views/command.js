@@ -1,3 +1,4 @@
+// @ts-check
 // The command bar (Ctrl+K or /): search as you type and jump to a result, or
 // run a command through /api/command. Also the keyboard shortcut sheet (?).
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -9,12 +10,12 @@ import { laneName } from '../format.js';
 
 const VERBS = ['new', 'move', 'done', 'star', 'unstar', 'archive', 'restore', 'remind', 'note', 'find', 'help', '?'];
 
-export function isCommand(text) {
+function isCommand(text) {
   return VERBS.includes(text.trim().split(/\s+/)[0].toLowerCase());
 }
 
 // hitsOf flattens search results into rows the bar can jump to.
-export function hitsOf(r) {
+function hitsOf(r) {
   if (!r) return [];
   const out = [];
   for (const c of r.cases || []) out.push({ key: 'c' + c.id, kind: 'case', title: c.title, sub: `${c.id} · ${laneName(c.status)}${c.archivedAt ? ' · in Trash' : ''}`, tier: c.kind, href: hrefWith(location.pathname, { case: c.id }) });
@@ -154,7 +155,7 @@ export function CommandBar() {
   </div>`;
 }
 
-export const SHORTCUTS = [
+const SHORTCUTS = [
   ['Ctrl K', 'Open the command bar'],
   ['/', 'Open the command bar'],
   ['?', 'Show these shortcuts'],
@@ -166,7 +167,7 @@ export const SHORTCUTS = [
   ['g c', 'Go to Calendar'],
   ['g r', 'Go to Reminders'],
   ['g p', 'Go to Priorities'],
-  ['g v', 'Go to Approvals'],
+  ['g v', 'Go to Proposals'],
   ['g t', 'Go to Trash'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],

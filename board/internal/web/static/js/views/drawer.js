@@ -1,3 +1,4 @@
+// @ts-check
 // The case drawer: everything about one case node, editable in place.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, ActorBadge, LabelPicker, Menu, Modal, CaseSelect, InlineText, Due, Problem, Spinner, Segmented, trapFocus } from '../ui.js';
@@ -7,10 +8,8 @@ import { setQuery } from '../router.js';
 import { useCases, fail, toast, confirmDialog, promptDialog, templates } from '../state.js';
 import { LANES, KINDS, laneName, actorName, verbText, prettyDetail, relTime, shortDate, CATEGORIES, categoryOf, categoryName } from '../format.js';
 import { dragStart } from '../dnd.js';
-import { canHold } from './strategy.js';
-import { toggleStar, archiveCase, restoreCase, orderKey, sortLane, positionAt } from './board.js';
-import { EventEditor } from './calendar.js';
-import { ReminderEditor } from './reminders.js';
+import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
+import { EventEditor, ReminderEditor } from '../editors.js';
 
 const path = (id) => `/api/cases/${enc(id)}`;
 
@@ -24,7 +23,7 @@ async function patchCase(id, body) {
 }
 
 // changedFields lists what differs between two versions of a case.
-export function changedFields(before, after) {
+function changedFields(before, after) {
   const names = { title: 'title', summary: 'summary', status: 'lane', domain: 'domain', dueAt: 'due date', labels: 'labels', kind: 'tier', parentId: 'parent', starred: 'star', tasks: 'tasks', notes: 'notes', archivedAt: 'archive state' };
   const out = [];
   for (const [k, name] of Object.entries(names)) {
@@ -100,6 +99,7 @@ function Conflict({ conflict, field }) {
     <div>Your text is kept. Save again to apply it${conflict.changed.includes(field) ? html`; the board now has: <q>${conflict.theirs || '(empty)'}</q>` : ''}.</div></div></div>`;
 }
 
+/** @param {{ id: string }} props */
 export function CaseDrawer({ id }) {
   const { data, error, loading } = useLive(() => api.get(path(id)), [id]);
   const ref = useRef(null);

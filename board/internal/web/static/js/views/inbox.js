@@ -1,3 +1,4 @@
+// @ts-check
 // Inbox: every message, read and unread, each linkable to a case or a reminder.
 import { useEffect } from 'preact/hooks';
 import { html, Icon, CaseSelect, Problem, Spinner, Empty, Segmented } from '../ui.js';
@@ -17,6 +18,7 @@ async function patchMessage(m, body) {
   }
 }
 
+/** @param {{ route: import('../types.js').Route }} props */
 export function InboxPage({ route }) {
   const { data, error, loading } = useLive(() => api.get('/api/messages'), []);
   const show = route.query.get('show') || 'all';

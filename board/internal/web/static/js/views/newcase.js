@@ -1,3 +1,4 @@
+// @ts-check
 // New case: blank or from a template (/api/templates), any tier, any lane.
 import { useState } from 'preact/hooks';
 import { html, Icon, Modal, CaseSelect, LabelPicker } from '../ui.js';
@@ -5,8 +6,9 @@ import { api, enc } from '../api.js';
 import { setQuery } from '../router.js';
 import { useCases, templates, overlay, fail, toast, confirmDialog } from '../state.js';
 import { LANES, KINDS } from '../format.js';
-import { canHold } from './strategy.js';
+import { canHold } from '../cases.js';
 
+/** @param {{ filters?: import('../types.js').Filters, mode?: string, fromTemplate?: boolean }} props */
 export function NewCaseModal({ filters = {}, mode, fromTemplate }) {
   const { list } = useCases();
   const t = templates.use();

@@ -1,3 +1,4 @@
+// @ts-check
 // Priorities: ordered priority notes in the person's own words (add, edit,
 // reorder by drag, remove), above the starred nodes.
 import { useRef, useState } from 'preact/hooks';
@@ -8,7 +9,7 @@ import { setQuery } from '../router.js';
 import { fail, confirmDialog } from '../state.js';
 import { laneName } from '../format.js';
 import { dragStart } from '../dnd.js';
-import { toggleStar } from './board.js';
+import { toggleStar } from '../cases.js';
 
 const ppath = (id) => `/api/priorities/${enc(id)}`;
 

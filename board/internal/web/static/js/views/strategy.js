@@ -1,3 +1,4 @@
+// @ts-check
 // Strategy: the initiative > workstream > case tree with rollup progress,
 // expand and collapse, and regrouping (set parent) by drag or by menu.
 import { useState } from 'preact/hooks';
@@ -8,7 +9,7 @@ import { dragStart } from '../dnd.js';
 import { setQuery } from '../router.js';
 import { useLive } from '../live.js';
 import { useCases, fail, toast, promptDialog } from '../state.js';
-import { toggleStar, archiveCase } from './board.js';
+import { canHold, toggleStar, archiveCase } from '../cases.js';
 
 const FOLD_KEY = 'opsboard.folded';
 
@@ -20,7 +21,7 @@ function loadFolded() {
   }
 }
 
-export async function setParent(node, parentId) {
+async function setParent(node, parentId) {
   if ((node.parentId || null) === (parentId || null)) return;
   try {
     await api.patch(`/api/cases/${enc(node.id)}`, { parentId: parentId || null });
@@ -30,15 +31,9 @@ export async function setParent(node, parentId) {
   }
 }
 
-// canHold says whether parent may contain child under the hierarchy rules.
-export function canHold(parent, child) {
-  if (!parent || parent.id === child.id) return false;
-  const ck = child.kind || 'case';
-  if (parent.kind === 'initiative') return ck === 'workstream' || ck === 'case';
-  if (parent.kind === 'workstream') return ck === 'case';
-  return false;
-}
-
+// Strategy is the board in strategy mode: initiatives, their workstreams
+// and cases as a tree.
+/** @param {{ filters: import('../types.js').Filters }} props */
 export function Strategy({ filters }) {
   const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain })), [filters.domain]);
   const [folded, setFolded] = useState(loadFolded);

@@ -1,3 +1,4 @@
+// @ts-check
 // Trash: archived case nodes, restorable, or deleted for good.
 import { html, Icon, TierBadge, Problem, Spinner, Empty } from '../ui.js';
 import { api, enc } from '../api.js';
@@ -5,7 +6,7 @@ import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { fail, toast, confirmDialog } from '../state.js';
 import { relTime, laneName } from '../format.js';
-import { restoreCase } from './board.js';
+import { restoreCase } from '../cases.js';
 
 export function TrashPage() {
   const { data, error, loading } = useLive(() => api.get('/api/cases?includeArchived=1'), []);

@@ -1,9 +1,10 @@
-// Approvals: mutations the agent proposed, with what changed on each target
-// since the proposal, approved or rejected by the person.
+// @ts-check
+// Proposals: changes the agent proposed instead of making, with what changed
+// on each target since, approved or rejected by the person.
 import { html, Icon, ActorBadge, Problem, Spinner, Empty } from '../ui.js';
 import { api, enc } from '../api.js';
 import { setQuery } from '../router.js';
-import { pending, useCases, fail, toast, confirmDialog } from '../state.js';
+import { proposals, useCases, fail, toast, confirmDialog } from '../state.js';
 import { relTime, laneName } from '../format.js';
 
 const FIELD_NAMES = { status: 'Lane', dueAt: 'Due date', parentId: 'Parent', kind: 'Tier', labels: 'Labels', title: 'Title', summary: 'Summary', starred: 'Star', domain: 'Domain', archivedAt: 'Archived', caseId: 'Linked case', date: 'Date', startTime: 'Starts', endTime: 'Ends', targetId: 'Merge into', ids: 'Cases' };
@@ -28,15 +29,15 @@ function parse(raw) {
   }
 }
 
-export function ApprovalsPage() {
-  const { data, error, loading } = pending.use();
+export function ProposalsPage() {
+  const { data, error, loading } = proposals.use();
   const items = (data && data.pending) || [];
   return html`<section class="page page-narrow" aria-labelledby="page-title">
-    <header class="page-head"><div class="page-title-row"><h1 id="page-title">Approvals</h1><span class="count">${items.length} pending</span></div>
+    <header class="page-head"><div class="page-title-row"><h1 id="page-title">Proposals</h1><span class="count">${items.length} waiting</span></div>
       <p class="lede">Changes the agent proposed instead of making. Your own edits win: each proposal shows what changed since it was filed.</p></header>
-    <${Problem} error=${error} what="The approval queue" />
+    <${Problem} error=${error} what="The proposals" />
     ${loading && !data ? html`<${Spinner} />` : null}
-    ${data && !items.length ? html`<${Empty} icon="checkCircle" title="Nothing to approve">When the agent proposes a change, it waits here for you.</${Empty}>` : null}
+    ${data && !items.length ? html`<${Empty} icon="checkCircle" title="No proposals">When the agent proposes a change, it waits here for you.</${Empty}>` : null}
     <ul class="proposals">${items.map((p) => html`<${Proposal} key=${p.id} p=${p} version=${data.version} />`)}</ul>
   </section>`;
 }
@@ -68,7 +69,7 @@ function Proposal({ p, version }) {
         const now = (fresh.pending || []).find((x) => x.id === p.id);
         const sig = (x) => JSON.stringify((x.targets || []).map((t) => [t.id, t.gone, t.changedFields]));
         if (!now || sig(now) !== sig(p)) {
-          pending.reload();
+          proposals.reload();
           toast('The target changed while you looked; the proposal now shows the latest state.', 'info');
           return;
         }
