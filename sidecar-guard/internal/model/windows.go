@@ -56,12 +56,13 @@ func chunkText(s string, size, overlap int) []string {
 	}
 }
 
-// sanitize prepares untrusted text for the tokenizer: invalid UTF-8 becomes
-// U+FFFD, and control characters other than tab and newline, format
-// characters (zero-width joiners, bidi overrides) and private-use or
-// unassigned code points are dropped. Such characters hide text from a
-// reader and are where tokenizer normalizers have failed; the model sees the
-// text a person would read.
+// sanitize prepares untrusted text for the tokenizer. Invalid UTF-8, U+FFFD,
+// control characters other than tab and newlines, format characters
+// (zero-width joiners, bidi overrides) and private-use or unassigned code
+// points are dropped. Such characters hide text from a reader, and removing
+// them inside the pure-Go tokenizer's normalizer has panicked (a multi-byte
+// character removed while aligning offsets); the model sees the text a
+// person would read.
 func sanitize(s string) string {
 	out := make([]rune, 0, utf8.RuneCountInString(s))
 	for _, r := range s {
@@ -69,8 +70,8 @@ func sanitize(s string) string {
 		case r == '\t' || r == '\n' || r == '\r':
 			out = append(out, r)
 		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r):
-		case r != utf8.RuneError && !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z):
-			// Unassigned code points.
+		case r == utf8.RuneError, !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z):
+			// Invalid bytes, U+FFFD itself, unassigned code points.
 		default:
 			out = append(out, r)
 		}
