@@ -78,7 +78,7 @@ func (g *guard) open() {
 	choice.Threshold = g.opt.threshold
 	srv := server.New(server.Config{
 		Store: st, Classifier: classify.New(b, g.opt.threshold), Choice: choice,
-		DirOf: func(p classify.Preset) string { return g.dir + "/models/" + p.Key },
+		DirOf:  func(p classify.Preset) string { return g.dir + "/models/" + p.Key },
 		Prober: classify.NewProber(classify.ModelRuntime{}, time.Second, g.clock.Now),
 		Now:    g.clock.Now,
 	})
