@@ -203,7 +203,12 @@ func (c *Client) Trust(ctx context.Context) (wire.TrustList, error) {
 // stands.
 func (c *Client) UpsertTrust(ctx context.Context, in wire.TrustUpsert) (wire.TrustReply, error) {
 	var out wire.TrustReply
-	err := c.call(ctx, http.MethodPost, "/trust", in, &out, func() string { return checkTrust(out.Record) })
+	err := c.call(ctx, http.MethodPost, "/trust", in, &out, func() string {
+		if why := checkTrust(out.Record); why != "" {
+			return "the reply's " + why
+		}
+		return ""
+	})
 	return out, err
 }
 
