@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -45,7 +46,7 @@ type options struct {
 // guard is the real router over a real store in a temp directory, on a
 // loopback port, with a clock the test moves.
 type guard struct {
-	t     *testing.T
+	t     testing.TB
 	opt   options
 	dir   string
 	clock *clock
@@ -56,7 +57,7 @@ type guard struct {
 
 func defaults() options { return options{threshold: 0.5, ttlDays: 7} }
 
-func startGuard(t *testing.T, opt options) *guard {
+func startGuard(t testing.TB, opt options) *guard {
 	t.Helper()
 	g := &guard{t: t, opt: opt, dir: t.TempDir(), clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
 	g.open()
@@ -81,6 +82,7 @@ func (g *guard) open() {
 		DirOf:  func(p classify.Preset) string { return g.dir + "/models/" + p.Key },
 		Prober: classify.NewProber(classify.ModelRuntime{}, time.Second, g.clock.Now),
 		Now:    g.clock.Now,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	g.store, g.hs, g.URL = st, httptest.NewServer(srv.Handler()), ""
 	g.URL = g.hs.URL
