@@ -1,0 +1,280 @@
+package heuristic
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The data sets live in the module's testdata directory; see its README
+// for where they come from and how the phrasings were split.
+const dataDir = "../../testdata"
+
+type sample struct {
+	text  string
+	label int    // 1 attack, 0 benign
+	group string // category or kind, for per-group recall
+}
+
+// counts is a confusion matrix.
+type counts struct{ tp, fp, tn, fn int }
+
+func (c *counts) add(label int, flagged bool) {
+	switch {
+	case label == 1 && flagged:
+		c.tp++
+	case label == 1:
+		c.fn++
+	case flagged:
+		c.fp++
+	default:
+		c.tn++
+	}
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (c counts) precision() float64 { return ratio(c.tp, c.tp+c.fp) }
+func (c counts) recall() float64    { return ratio(c.tp, c.tp+c.fn) }
+func (c counts) fpr() float64       { return ratio(c.fp, c.fp+c.tn) }
+
+func flagged(text string) bool { return Scan(text).Score >= 0.5 }
+
+func readJSONL(t testing.TB, path string, each func(line []byte)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if len(strings.TrimSpace(sc.Text())) > 0 {
+			each(sc.Bytes())
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+}
+
+func readJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+}
+
+func loadPhrasings(t testing.TB, part string) []sample {
+	var out []sample
+	readJSONL(t, filepath.Join(dataDir, "phrasings", part+".jsonl"), func(line []byte) {
+		var p struct {
+			Text  string `json:"text"`
+			Label int    `json:"label"`
+			Kind  string `json:"kind"`
+			Lang  string `json:"lang"`
+		}
+		if err := json.Unmarshal(line, &p); err != nil {
+			t.Fatalf("phrasings %s: %v", part, err)
+		}
+		out = append(out, sample{text: p.Text, label: p.Label, group: p.Kind + "/" + p.Lang})
+	})
+	return out
+}
+
+// loadEmails returns the clean BIPIA emails of one part.
+func loadEmails(t testing.TB, part string) []string {
+	var out []string
+	readJSONL(t, filepath.Join(dataDir, "bipia", "benchmark_email_"+part+".jsonl"), func(line []byte) {
+		var e struct {
+			Context string `json:"context"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatalf("bipia email %s: %v", part, err)
+		}
+		out = append(out, e.Context)
+	})
+	return out
+}
+
+func loadAttacks(t testing.TB, part string) map[string][]string {
+	var m map[string][]string
+	readJSON(t, filepath.Join(dataDir, "bipia", "benchmark_text_attack_"+part+".json"), &m)
+	return m
+}
+
+// insertAt places attack at the start, the middle or the end of email. The
+// middle is the line break nearest the middle of the text, or the nearest
+// space when the email is one line.
+func insertAt(email, attack, where string) string {
+	switch where {
+	case "start":
+		return attack + "\n" + email
+	case "end":
+		return email + "\n" + attack
+	}
+	mid := len(email) / 2
+	cut := nearest(email, mid, '\n')
+	if cut < 0 {
+		cut = nearest(email, mid, ' ')
+	}
+	if cut < 0 {
+		cut = mid
+	}
+	return email[:cut] + "\n" + attack + "\n" + email[cut:]
+}
+
+func nearest(s string, mid int, c byte) int {
+	for d := 0; d <= len(s); d++ {
+		if mid-d >= 0 && mid-d < len(s) && s[mid-d] == c {
+			return mid - d
+		}
+		if mid+d < len(s) && s[mid+d] == c {
+			return mid + d
+		}
+	}
+	return -1
+}
+
+var positions = []string{"start", "middle", "end"}
+
+// bipia measures recall per attack category over every email and position,
+// and the false-positive rate on the clean emails.
+func bipia(t testing.TB, part string) (perCat map[string]counts, all counts, clean counts) {
+	emails := loadEmails(t, part)
+	attacks := loadAttacks(t, part)
+	perCat = map[string]counts{}
+	for cat, list := range attacks {
+		c := perCat[cat]
+		for _, a := range list {
+			for _, e := range emails {
+				for _, pos := range positions {
+					f := flagged(insertAt(e, a, pos))
+					c.add(1, f)
+					all.add(1, f)
+				}
+			}
+		}
+		perCat[cat] = c
+	}
+	for _, e := range emails {
+		clean.add(0, flagged(e))
+	}
+	return perCat, all, clean
+}
+
+func loadNotInject(t testing.TB) []sample {
+	var out []sample
+	for _, name := range []string{"one", "two", "three"} {
+		var rows []struct {
+			Prompt   string `json:"prompt"`
+			Category string `json:"category"`
+		}
+		readJSON(t, filepath.Join(dataDir, "notinject", "NotInject_"+name+".json"), &rows)
+		for _, r := range rows {
+			out = append(out, sample{text: r.Prompt, label: 0, group: r.Category})
+		}
+	}
+	return out
+}
+
+func loadValid(t testing.TB) []sample {
+	var rows []struct {
+		Prompt string `json:"prompt"`
+		Label  int    `json:"label"`
+		Source string `json:"source"`
+	}
+	readJSON(t, filepath.Join(dataDir, "notinject", "valid.json"), &rows)
+	out := make([]sample, len(rows))
+	for i, r := range rows {
+		out[i] = sample{text: r.Prompt, label: r.Label, group: r.Source}
+	}
+	return out
+}
+
+func measureSamples(samples []sample) counts {
+	var c counts
+	for _, s := range samples {
+		c.add(s.label, flagged(s.text))
+	}
+	return c
+}
+
+// figure is one measured number and the floor it must not fall below.
+// Floors are the figures reported in the module README, rounded down a
+// little; ceilings bound the false-positive rates the same way.
+type figure struct {
+	name  string
+	got   float64
+	floor float64 // got must be >= floor
+	ceil  float64 // got must be <= ceil; 0 means no ceiling
+}
+
+func check(t *testing.T, figs []figure) {
+	t.Helper()
+	for _, f := range figs {
+		if f.got < f.floor {
+			t.Errorf("%s = %.3f, below the reported floor %.3f", f.name, f.got, f.floor)
+		}
+		if f.ceil > 0 && f.got > f.ceil {
+			t.Errorf("%s = %.3f, above the reported ceiling %.3f", f.name, f.got, f.ceil)
+		}
+	}
+}
+
+func row(name string, n int, c counts) string {
+	return fmt.Sprintf("| %-34s | %5d | %9.3f | %6.3f | %6.3f |", name, n, c.precision(), c.recall(), c.fpr())
+}
+
+// TestMeasured measures the heuristic on the held-out sets, logs the
+// tables the README reports, and fails when a figure falls below what the
+// README says.
+func TestMeasured(t *testing.T) {
+	phrTest := measureSamples(loadPhrasings(t, "test"))
+	notInject := measureSamples(loadNotInject(t))
+	valid := measureSamples(loadValid(t))
+	perCat, bipiaAll, bipiaClean := bipia(t, "test")
+
+	var b strings.Builder
+	b.WriteString("\n| set | n | precision | recall | FPR |\n|---|---|---|---|---|\n")
+	fmt.Fprintln(&b, row("our phrasings, test part", phrTest.tp+phrTest.fn+phrTest.fp+phrTest.tn, phrTest))
+	fmt.Fprintln(&b, row("BIPIA test, attacks in emails", bipiaAll.tp+bipiaAll.fn+bipiaClean.fp+bipiaClean.tn, counts{tp: bipiaAll.tp, fn: bipiaAll.fn, fp: bipiaClean.fp, tn: bipiaClean.tn}))
+	fmt.Fprintln(&b, row("BIPIA test, 50 clean emails", bipiaClean.fp+bipiaClean.tn, bipiaClean))
+	fmt.Fprintln(&b, row("NotInject, all 339 (benign)", notInject.fp+notInject.tn, notInject))
+	fmt.Fprintln(&b, row("valid.json (dev set)", valid.tp+valid.fn+valid.fp+valid.tn, valid))
+	b.WriteString("\n| BIPIA test category | recall |\n|---|---|\n")
+	for _, cat := range slices.Sorted(maps.Keys(perCat)) {
+		fmt.Fprintf(&b, "| %s | %.3f |\n", cat, perCat[cat].recall())
+	}
+	t.Log(b.String())
+
+	figs := []figure{
+		{name: "phrasings test recall", got: phrTest.recall(), floor: floorPhrasingsRecall},
+		{name: "phrasings test precision", got: phrTest.precision(), floor: floorPhrasingsPrecision},
+		{name: "BIPIA test clean FPR", got: bipiaClean.fpr(), ceil: ceilBIPIACleanFPR},
+		{name: "NotInject FPR", got: notInject.fpr(), ceil: ceilNotInjectFPR},
+		{name: "BIPIA test overall recall", got: bipiaAll.recall(), floor: floorBIPIARecall},
+		{name: "valid.json recall", got: valid.recall(), floor: floorValidRecall},
+		{name: "valid.json FPR", got: valid.fpr(), ceil: ceilValidFPR},
+	}
+	for cat, floor := range floorBIPIACategory {
+		figs = append(figs, figure{name: "BIPIA recall " + cat, got: perCat[cat].recall(), floor: floor})
+	}
+	check(t, figs)
+}
