@@ -131,8 +131,10 @@ func rawStrings(args map[string]any, k string) ([]string, error) {
 func blockSender(g *guardclient.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("block_sender",
 		mcp.WithDescription("Block a sender on the guard's trust list: the mail sweep then drops their mail without a quarantine record, and only a person can unblock them on the Security page. "+
-			"Use it when the person asks, or for a sender whose mail is plainly hostile; it overrides a trusted entry."),
-		mcp.WithString("email", mcp.Required(), mcp.Description("Sender address to block, e.g. spam@example.com."), mcp.Pattern(`^\s*[^@\s]+@[^@\s]+\s*$`)),
+			"Use it when the person asks, or for a sender whose mail is plainly hostile. It overrides a trusted entry, so block a trusted sender only when the person asks."),
+		// The sidecar decides what an address is (it also takes "Name <a@b>")
+		// and its refusal reaches the agent in its words.
+		mcp.WithString("email", mcp.Required(), mcp.Description("Sender address to block, e.g. spam@example.com.")),
 		mcp.WithString("note", mcp.Description("Why, for the person reading the trust list.")),
 		// Overwrites the sender's tier; blocking twice leaves one block.
 		mcptool.Destructive(mcptool.Idempotent),
