@@ -295,3 +295,33 @@ func TestBlockSender(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkScanEmail is the bridge's own cost per scan: the argument
+// check, the HTTP round trip to a sidecar on loopback that answers at once
+// with a flagged verdict, the reply's check and the rendering.
+func BenchmarkScanEmail(b *testing.B) {
+	srv := httptest.NewServer(reply(200, `{"classifier":"heuristic-fallback","threshold":0.5,"verdict":"flagged","flagged":true,"maxScore":0.95,
+		"sender":null,"segments":[{"field":"body","index":0,"score":0.95,"flagged":true,"rules":["instruction-override"]}],"quarantineId":"Q-9f"}`))
+	defer srv.Close()
+	g, err := guardclient.New(srv.URL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	board, _ := client.New("http://127.0.0.1:1")
+	var scan server.ServerTool
+	for _, st := range Server(g).WriteTools(board) {
+		if st.Tool.Name == "scan_email" {
+			scan = st
+		}
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "scan_email"
+	req.Params.Arguments = map[string]any{"from": "x@evil.test", "subject": "hi", "body": strings.Repeat("Quarterly numbers attached. ", 370)} // about 10 KB
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := scan.Handler(ctx, req)
+		if err != nil || res.IsError {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}
