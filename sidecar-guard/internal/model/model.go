@@ -127,6 +127,9 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 	if err != nil {
 		return nil, err
 	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("model directory %s does not exist or is not a directory", dir)
+	}
 	cfg, err := readConfig(dir)
 	if err != nil {
 		return nil, err
@@ -145,9 +148,13 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 		}
 	}()
 
+	var session *hugot.Session
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("load model %s: runtime panic: %v", dir, r)
+			if session != nil {
+				err = errors.Join(err, session.Destroy())
+			}
 		}
 	}()
 	session, runtime, err := newSession(opt.MaxTokens, batchWindows)
@@ -180,7 +187,7 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 	if id == "" {
 		id = filepath.Base(filepath.Clean(dir))
 	}
-	return &Classifier{
+	c = &Classifier{
 		session:   session,
 		pipeline:  pipeline,
 		tok:       tok,
@@ -189,7 +196,13 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 		malicious: MaliciousIndex(id2label),
 		maxTokens: opt.MaxTokens,
 		overlap:   opt.Overlap,
-	}, nil
+	}
+	// The runtime builds the graph on first use: an operation it lacks or
+	// an output of the wrong shape shows here, at load, not on every request.
+	if _, err := c.Score(ctx, "warm-up"); err != nil {
+		return nil, errors.Join(fmt.Errorf("load model %s: first run: %w", dir, err), session.Destroy())
+	}
+	return c, nil
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -240,7 +253,7 @@ func (c *Classifier) Score(ctx context.Context, text string) (res Result, err er
 		}
 	}()
 
-	windows, err := c.windows(sanitize(text))
+	windows, err := c.windows(ctx, sanitize(text))
 	if err != nil {
 		return Result{}, err
 	}
@@ -264,9 +277,12 @@ func (c *Classifier) Score(ctx context.Context, text string) (res Result, err er
 // windows tokenizes text chunk by chunk and cuts each chunk's tokens into
 // model-sized windows, each wrapped in the special tokens the tokenizer adds
 // around a sequence (for BERT, [CLS] ... [SEP]).
-func (c *Classifier) windows(text string) ([]backends.TokenizedInput, error) {
+func (c *Classifier) windows(ctx context.Context, text string) ([]backends.TokenizedInput, error) {
 	var out []backends.TokenizedInput
 	for _, chunk := range chunkText(text, chunkChars, chunkOverlap) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		enc, err := c.tok.encode(chunk)
 		if err != nil {
 			return nil, fmt.Errorf("tokenize: %w", err)

@@ -104,15 +104,23 @@ func TestLoadErrorsNameTheDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(twoGraphs, "b.onnx"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for name, dir := range map[string]string{"absent": missing, "no weights": noWeights, "no tokenizer": noTokenizer, "two graphs": twoGraphs} {
-		t.Run(name, func(t *testing.T) {
-			c, err := Load(context.Background(), dir, Options{})
+	unsupported := copyTiny(t, map[string]string{"config.json": "config.json", "tokenizer.json": "tokenizer.json", "../unsupported_op.onnx": "model.onnx"})
+	tests := []struct{ name, dir, says string }{
+		{"absent", missing, "does not exist"},
+		{"no weights", noWeights, "no ONNX weights"},
+		{"no tokenizer", noTokenizer, "tokenizer.json"},
+		{"two graphs", twoGraphs, "several ONNX files"},
+		{"unsupported op", unsupported, `"ReduceSum"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(context.Background(), tt.dir, Options{})
 			if err == nil {
 				c.Close()
-				t.Fatalf("Load(%s) succeeded", dir)
+				t.Fatalf("Load(%s) succeeded", tt.dir)
 			}
-			if !strings.Contains(err.Error(), dir) {
-				t.Errorf("Load error %q does not name %s", err, dir)
+			if !strings.Contains(err.Error(), tt.dir) || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("Load error %q: want it to name %s and say %s", err, tt.dir, tt.says)
 			}
 		})
 	}

@@ -3,7 +3,8 @@
 
 Output, in the directory given as the only argument (default: ./tiny next to
 this script): config.json, tokenizer.json (WordPiece, ~250 tokens) and
-model.onnx (a few KB). Needs only onnx and numpy (Debian: python3-onnx
+model.onnx (a few KB); beside that directory, unsupported_op.onnx, the same
+graph pooling with ReduceSum, an op the pure-Go runtime lacks. Needs only onnx and numpy (Debian: python3-onnx
 python3-numpy); nothing downloads. The output is deterministic.
 
 The graph takes the inputs a BERT export takes (input_ids, attention_mask,
@@ -98,7 +99,7 @@ def tokenizer_json(v):
     }
 
 
-def model_onnx(v):
+def model_onnx(v, reduce_op="ReduceMean"):
     rng = np.random.default_rng(14)
     word = rng.normal(0, 0.1, size=(len(v), HIDDEN)).astype(np.float32)
     word[:, 0] = 0.0
@@ -116,6 +117,7 @@ def model_onnx(v):
         numpy_helper.from_array(b, "classifier_bias"),
         numpy_helper.from_array(np.array([2], dtype=np.int64), "axis_hidden"),
         numpy_helper.from_array(np.array(1e-6, dtype=np.float32), "eps"),
+        numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_tokens"),
     ]
     nodes = [
         helper.make_node("Gather", ["word_embeddings", "input_ids"], ["word"]),
@@ -124,8 +126,8 @@ def model_onnx(v):
         helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=TensorProto.FLOAT),
         helper.make_node("Unsqueeze", ["mask_f", "axis_hidden"], ["mask3"]),
         helper.make_node("Mul", ["emb", "mask3"], ["masked"]),
-        helper.make_node("ReduceMean", ["masked"], ["sum_share"], axes=[1], keepdims=0),
-        helper.make_node("ReduceMean", ["mask3"], ["kept_share"], axes=[1], keepdims=0),
+        reduce_node(reduce_op, "masked", "sum_share"),
+        reduce_node(reduce_op, "mask3", "kept_share"),
         helper.make_node("Max", ["kept_share", "eps"], ["kept_safe"]),
         helper.make_node("Div", ["sum_share", "kept_safe"], ["pooled"]),
         helper.make_node("MatMul", ["pooled", "classifier_weight"], ["projected"]),
@@ -143,6 +145,15 @@ def model_onnx(v):
     m.ir_version = 8
     onnx.checker.check_model(m)
     return m
+
+
+def reduce_node(op, src, dst):
+    """Pool over the token axis. ReduceMean is what the tiny model uses;
+    ReduceSum (axes as an input since opset 13) is a standard op the pure-Go
+    runtime lacks, which makes the second graph fail at load."""
+    if op == "ReduceSum":
+        return helper.make_node(op, [src, "axis_tokens"], [dst], keepdims=0)
+    return helper.make_node(op, [src], [dst], axes=[1], keepdims=0)
 
 
 def main():
@@ -167,6 +178,8 @@ def main():
         json.dump(tokenizer_json(v), f, indent=1, sort_keys=True)
         f.write("\n")
     onnx.save(model_onnx(v), os.path.join(out, "model.onnx"))
+    # A valid graph the pure-Go runtime cannot run, for the load-time check.
+    onnx.save(model_onnx(v, "ReduceSum"), os.path.join(out, "..", "unsupported_op.onnx"))
 
 
 if __name__ == "__main__":
