@@ -314,7 +314,15 @@ func TestKillMidWriteLosesNoAcknowledgedChange(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(700 * time.Millisecond)
+	// Kill once enough writes are acknowledged, with the writers still going.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := min(len(trusted), len(filed))
+		mu.Unlock()
+		if n >= 40 {
+			break
+		}
+	}
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	<-p.done
 	p.done <- nil
