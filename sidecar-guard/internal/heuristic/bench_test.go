@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -24,5 +25,39 @@ func BenchmarkScan10KBEmail(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Scan(text)
+	}
+}
+
+// BenchmarkScanSizes shows the cost grows linearly with the text.
+func BenchmarkScanSizes(b *testing.B) {
+	email := email10KB(b)
+	for _, kb := range []int{1, 10, 100} {
+		text := strings.Repeat(email, kb/10+1)[:kb*1024]
+		b.Run(fmt.Sprintf("%dKB", kb), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Scan(text)
+			}
+		})
+	}
+}
+
+// BenchmarkScanAdversarial feeds 10 KB built to make the scan work hard:
+// every word starts a pattern, or the text is one long base64 run.
+func BenchmarkScanAdversarial(b *testing.B) {
+	cases := map[string]string{
+		"trigger words": strings.Repeat("ignore your previous all the instructions in your reply to ", 200),
+		"no spaces":     strings.Repeat("ignore", 2000),
+		"base64":        strings.Repeat("SWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnMg", 250),
+		"zero width":    strings.Repeat("a\u200bb ", 2000),
+	}
+	for name, text := range cases {
+		text = text[:min(len(text), 10*1024)]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Scan(text)
+			}
+		})
 	}
 }

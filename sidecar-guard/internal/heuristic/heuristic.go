@@ -74,11 +74,11 @@ func scanText(text string, depth int, gated bool, hits map[string]bool) {
 	}
 	if h.tagText != "" {
 		hits[ruleHiddenTags] = true
-		if depth < maxDepth {
-			scanText(h.tagText, depth+1, gated, hits)
-		}
 	}
 	before := len(hits)
+	if h.tagText != "" && depth < maxDepth {
+		scanText(h.tagText, depth+1, gated, hits)
+	}
 	folded := normalize(stripped)
 	scanPhrases(folded, gated, hits)
 	scanMarkers(folded, hits)
@@ -118,7 +118,11 @@ func scanPhrases(folded string, gated bool, hits map[string]bool) {
 
 // matchesAt reports whether re matches s at start without a veto of r.
 func (r *phraseRule) matchesAt(re *regexp.Regexp, s string, start int) bool {
-	loc := re.FindStringIndex(s[start:min(len(s), start+window)])
+	text := s[start:min(len(s), start+window)]
+	if r.needs != "" && !strings.Contains(text, r.needs) {
+		return false
+	}
+	loc := re.FindStringIndex(text)
 	if loc == nil {
 		return false
 	}

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -157,9 +158,15 @@ var positions = []string{"start", "middle", "end"}
 // bipia measures recall per attack category over every email and position,
 // and the false-positive rate on the clean emails.
 func bipia(t testing.TB, part string) (perCat map[string]counts, all counts, clean counts) {
+	perCat, _, all, clean = bipiaByPosition(t, part)
+	return perCat, all, clean
+}
+
+// bipiaByPosition is bipia with recall per insert position as well.
+func bipiaByPosition(t testing.TB, part string) (perCat, perPos map[string]counts, all counts, clean counts) {
 	emails := loadEmails(t, part)
 	attacks := loadAttacks(t, part)
-	perCat = map[string]counts{}
+	perCat, perPos = map[string]counts{}, map[string]counts{}
 	for cat, list := range attacks {
 		c := perCat[cat]
 		for _, a := range list {
@@ -168,6 +175,9 @@ func bipia(t testing.TB, part string) (perCat map[string]counts, all counts, cle
 					f := flagged(insertAt(e, a, pos))
 					c.add(1, f)
 					all.add(1, f)
+					p := perPos[pos]
+					p.add(1, f)
+					perPos[pos] = p
 				}
 			}
 		}
@@ -176,7 +186,7 @@ func bipia(t testing.TB, part string) (perCat map[string]counts, all counts, cle
 	for _, e := range emails {
 		clean.add(0, flagged(e))
 	}
-	return perCat, all, clean
+	return perCat, perPos, all, clean
 }
 
 func loadNotInject(t testing.TB) []sample {
@@ -220,61 +230,113 @@ func measureSamples(samples []sample) counts {
 // Floors are the figures reported in the module README, rounded down a
 // little; ceilings bound the false-positive rates the same way.
 type figure struct {
-	name  string
-	got   float64
-	floor float64 // got must be >= floor
-	ceil  float64 // got must be <= ceil; 0 means no ceiling
+	name    string
+	got     float64
+	bound   float64
+	ceiling bool // got must be <= bound; otherwise >= bound
 }
 
 func check(t *testing.T, figs []figure) {
 	t.Helper()
 	for _, f := range figs {
-		if f.got < f.floor {
-			t.Errorf("%s = %.3f, below the reported floor %.3f", f.name, f.got, f.floor)
+		if !f.ceiling && f.got < f.bound {
+			t.Errorf("%s = %.3f, below the reported floor %.3f", f.name, f.got, f.bound)
 		}
-		if f.ceil > 0 && f.got > f.ceil {
-			t.Errorf("%s = %.3f, above the reported ceiling %.3f", f.name, f.got, f.ceil)
+		if f.ceiling && f.got > f.bound {
+			t.Errorf("%s = %.3f, above the reported ceiling %.3f", f.name, f.got, f.bound)
 		}
 	}
 }
 
-func row(name string, n int, c counts) string {
-	return fmt.Sprintf("| %-34s | %5d | %9.3f | %6.3f | %6.3f |", name, n, c.precision(), c.recall(), c.fpr())
+// row is one line of the results table; a set without attacks has no
+// precision or recall, and one without benign texts no FPR.
+func row(name string, c counts) string {
+	p, r, f := "-", "-", "-"
+	if c.tp+c.fn > 0 {
+		p, r = fmt.Sprintf("%.3f", c.precision()), fmt.Sprintf("%.3f (%d/%d)", c.recall(), c.tp, c.tp+c.fn)
+	}
+	if c.fp+c.tn > 0 {
+		f = fmt.Sprintf("%.3f (%d/%d)", c.fpr(), c.fp, c.fp+c.tn)
+	}
+	return fmt.Sprintf("| %s | %d | %s | %s | %s |", name, c.tp+c.fn+c.fp+c.tn, p, r, f)
 }
 
 // TestMeasured measures the heuristic on the held-out sets, logs the
 // tables the README reports, and fails when a figure falls below what the
 // README says.
 func TestMeasured(t *testing.T) {
-	phrTest := measureSamples(loadPhrasings(t, "test"))
+	phrasings := loadPhrasings(t, "test")
+	phrTest := measureSamples(phrasings)
 	notInject := measureSamples(loadNotInject(t))
 	valid := measureSamples(loadValid(t))
-	perCat, bipiaAll, bipiaClean := bipia(t, "test")
+	perCat, perPos, bipiaAll, bipiaClean := bipiaByPosition(t, "test")
+	bipiaBoth := counts{tp: bipiaAll.tp, fn: bipiaAll.fn, fp: bipiaClean.fp, tn: bipiaClean.tn}
 
 	var b strings.Builder
 	b.WriteString("\n| set | n | precision | recall | FPR |\n|---|---|---|---|---|\n")
-	fmt.Fprintln(&b, row("our phrasings, test part", phrTest.tp+phrTest.fn+phrTest.fp+phrTest.tn, phrTest))
-	fmt.Fprintln(&b, row("BIPIA test, attacks in emails", bipiaAll.tp+bipiaAll.fn+bipiaClean.fp+bipiaClean.tn, counts{tp: bipiaAll.tp, fn: bipiaAll.fn, fp: bipiaClean.fp, tn: bipiaClean.tn}))
-	fmt.Fprintln(&b, row("BIPIA test, 50 clean emails", bipiaClean.fp+bipiaClean.tn, bipiaClean))
-	fmt.Fprintln(&b, row("NotInject, all 339 (benign)", notInject.fp+notInject.tn, notInject))
-	fmt.Fprintln(&b, row("valid.json (dev set)", valid.tp+valid.fn+valid.fp+valid.tn, valid))
-	b.WriteString("\n| BIPIA test category | recall |\n|---|---|\n")
+	fmt.Fprintln(&b, row("our phrasings, test part", phrTest))
+	fmt.Fprintln(&b, row("BIPIA test: attacks in emails + clean emails", bipiaBoth))
+	fmt.Fprintln(&b, row("BIPIA test: the 50 clean emails", bipiaClean))
+	fmt.Fprintln(&b, row("NotInject one+two+three (benign)", notInject))
+	fmt.Fprintln(&b, row("NotInject valid.json (dev set)", valid))
+
+	byKind := map[string]counts{}
+	for _, s := range phrasings {
+		kind, lang, _ := strings.Cut(s.group, "/")
+		for _, key := range []string{"kind " + kind, "lang " + lang} {
+			c := byKind[key]
+			c.add(s.label, flagged(s.text))
+			byKind[key] = c
+		}
+	}
+	b.WriteString("\n| our test phrasings by | n | recall | FPR |\n|---|---|---|---|\n")
+	for _, key := range slices.Sorted(maps.Keys(byKind)) {
+		c := byKind[key]
+		r, f := "-", "-"
+		if c.tp+c.fn > 0 {
+			r = fmt.Sprintf("%.3f", c.recall())
+		}
+		if c.fp+c.tn > 0 {
+			f = fmt.Sprintf("%.3f", c.fpr())
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", key, c.tp+c.fn+c.fp+c.tn, r, f)
+	}
+
+	b.WriteString("\n| BIPIA test attacks inserted at | recall |\n|---|---|\n")
+	for _, pos := range positions {
+		fmt.Fprintf(&b, "| %s | %.3f (%d/%d) |\n", pos, perPos[pos].recall(), perPos[pos].tp, perPos[pos].tp+perPos[pos].fn)
+	}
+	b.WriteString("\n| BIPIA test attack category | recall (of 750) |\n|---|---|\n")
 	for _, cat := range slices.Sorted(maps.Keys(perCat)) {
 		fmt.Fprintf(&b, "| %s | %.3f |\n", cat, perCat[cat].recall())
 	}
 	t.Log(b.String())
 
 	figs := []figure{
-		{name: "phrasings test recall", got: phrTest.recall(), floor: floorPhrasingsRecall},
-		{name: "phrasings test precision", got: phrTest.precision(), floor: floorPhrasingsPrecision},
-		{name: "BIPIA test clean FPR", got: bipiaClean.fpr(), ceil: ceilBIPIACleanFPR},
-		{name: "NotInject FPR", got: notInject.fpr(), ceil: ceilNotInjectFPR},
-		{name: "BIPIA test overall recall", got: bipiaAll.recall(), floor: floorBIPIARecall},
-		{name: "valid.json recall", got: valid.recall(), floor: floorValidRecall},
-		{name: "valid.json FPR", got: valid.fpr(), ceil: ceilValidFPR},
+		{name: "phrasings test recall", got: phrTest.recall(), bound: floorPhrasingsRecall},
+		{name: "phrasings test precision", got: phrTest.precision(), bound: floorPhrasingsPrecision},
+		{name: "phrasings test FPR", got: phrTest.fpr(), bound: ceilPhrasingsFPR, ceiling: true},
+		{name: "BIPIA test clean FPR", got: bipiaClean.fpr(), bound: ceilBIPIACleanFPR, ceiling: true},
+		{name: "NotInject FPR", got: notInject.fpr(), bound: ceilNotInjectFPR, ceiling: true},
+		{name: "BIPIA test overall recall", got: bipiaAll.recall(), bound: floorBIPIARecall},
+		{name: "valid.json recall", got: valid.recall(), bound: floorValidRecall},
+		{name: "valid.json FPR", got: valid.fpr(), bound: ceilValidFPR, ceiling: true},
 	}
 	for cat, floor := range floorBIPIACategory {
-		figs = append(figs, figure{name: "BIPIA recall " + cat, got: perCat[cat].recall(), floor: floor})
+		c, ok := perCat[cat]
+		if !ok {
+			t.Errorf("BIPIA test has no category %q", cat)
+		}
+		figs = append(figs, figure{name: "BIPIA recall " + cat, got: c.recall(), bound: floor})
 	}
 	check(t, figs)
+}
+
+// splitPart is the rule that split the phrasings: test when the first byte
+// of the SHA-256 of the text, modulo 10, is below 3.
+func splitPart(text string) string {
+	if sum := sha256.Sum256([]byte(text)); sum[0]%10 < 3 {
+		return "test"
+	}
+	return "train"
 }

@@ -102,14 +102,32 @@ func normalize(s string) string {
 
 // foldRune writes one decomposed rune of normalize's output.
 func foldRune(b *strings.Builder, r rune, space, newline *bool) {
-	if r >= utf8.RuneSelf && unicode.Is(unicode.Mn, r) {
+	if r < utf8.RuneSelf {
+		switch r {
+		case '\n', '\r', '\v', '\f':
+			*newline = true
+			return
+		case ' ', '\t':
+			*space = true
+			return
+		case '`':
+			r = '\''
+		}
+		flushSpace(b, space, newline)
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		b.WriteByte(byte(r))
+		return
+	}
+	if unicode.Is(unicode.Mn, r) {
 		return
 	}
 	switch r {
-	case '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+	case 0x85, 0x2028, 0x2029:
 		*newline = true
 		return
-	case '\u2018', '\u2019', '\u201A', '\u201B', '\u02BC', '\u2032', '`', '\u00B4':
+	case '\u2018', '\u2019', '\u201A', '\u201B', '\u02BC', '\u2032', '\u00B4':
 		r = '\''
 	case '\u201C', '\u201D', '\u201E', '\u201F', '\u00AB', '\u00BB', '\u2033':
 		r = '"'
@@ -128,11 +146,8 @@ func foldRune(b *strings.Builder, r rune, space, newline *bool) {
 		return
 	}
 	flushSpace(b, space, newline)
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		b.WriteByte(byte(r))
+	if r < utf8.RuneSelf { // a decomposition can yield ASCII
+		foldRune(b, r, space, newline)
 		return
 	}
 	b.WriteRune(unicode.ToLower(r))

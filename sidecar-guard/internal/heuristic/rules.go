@@ -29,6 +29,9 @@ type phraseRule struct {
 	// patterns are regular expressions over folded text; each must start
 	// with a word (see gate.go for why).
 	patterns []string
+	// needs, when set, is a literal every match contains; a try is
+	// skipped when the text it would read lacks it.
+	needs string
 	// negated drops a match preceded closely by a negation ("never share
 	// your password", "n'oubliez pas") or, when after is set, followed by
 	// one ("teilen Sie Ihr Passwort niemals").
@@ -56,7 +59,7 @@ const (
 	enOverrideVerb = `\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|forg[eo]t(?:s|ten|ting)?|overrid(?:e|es|ing)|overrule|bypass(?:es|ing)?|skip|drop|discard|abandon|neglect|reset|set aside|put aside|throw away|supersed(?:e|es|ing)|revok(?:e|es|ing)|void|pay no (?:attention|heed|mind) to|(?:do not|don't|dont|stop|no longer|cease to|never|quit) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|ing) to|comply(?:ing)? with|heed(?:ing)?|apply(?:ing)?))`
 	enQual         = `(?:previous(?:ly)?|prior|above|earlier|preceding|foregoing|former|original|initial|old|past|existing|system|default|your|all|any|every|these|those)`
 	enInstr        = `(?:instructions?|instruction set|directives?|prompts?|system (?:prompt|message)s?|guidelines|programming|guidance|orders|commands|safeguards|safety (?:rules|guidelines|filters|measures)|polic(?:y|ies)|constraints|restrictions|rules|training|context|conversation|tasks?|goals?|objectives?|ones)\b`
-	enAfterInstr   = `(?:above|before|earlier|previously|so far|until now|up to now|given to you|you (?:were|have been|'ve been) given|you (?:received|got|have))\b`
+	enAfterInstr   = `(?:above|before|earlier|previously|so far|until now|up to now|given to you|you (?:were|have been|'ve been) given|you (?:received|got|have)|(?:from|of|by) (?:your|the) (?:developers?|creators?|operators?|system|admin\w*|owners?|programmers?))\b`
 	// A state that cancels instructions, for "your previous instructions
 	// are revoked".
 	enCancelled = `(?:are|is|were|have been|has been)\s+(?:now\s+|hereby\s+|officially\s+|all\s+)?(?:cancel+ed|revoked|void|null|obsolete|outdated|invalid|overridden|superseded|replaced|lifted|suspended|deprecated|fake|wrong|a test|no longer (?:valid|in effect|applicable|relevant|active))`
@@ -64,8 +67,8 @@ const (
 	// German.
 	deOverrideVerb = `\b(?:ignorier\w*|vergiss|vergesst|vergessen sie|vergesse|missacht\w*|verwirf|verwerft|verwerfen sie|ubergeh\w*|setze? dich uber|setzen sie sich uber|(?:befolg|beacht|gehorch)\w*\s+(?:du\s+|sie\s+)?nicht(?:\s+mehr)?)`
 	deQual         = `(?:vorherig\w*|vorig\w*|bisherig\w*|obig\w*|fruher\w*|vorangegangen\w*|vorausgegangen\w*|ursprunglich\w*|alt(?:e|en|er)|alle\w*|samtlich\w*|dein\w*|ihr(?:e|en|er)?|system\w*|gegeben\w*|oben)`
-	deInstr        = `(?:\S*anweisung\w*|instruktion\w*|befehl\w*|regel\w*|\S*richtlinie\w*|vorgabe\w*|anordnung\w*|\S*prompt\w*|programmierung|leitlinie\w*|auftrag\w*|aufgabe\w*)`
-	deAfterInstr   = `(?:von vorhin|von oben|oben|zuvor|davor|bisher|vorher)\b`
+	deInstr        = `(?:(?:system|sicherheits)?anweisung\w*|instruktion\w*|befehl\w*|regel\w*|(?:sicherheits|inhalts|nutzungs)?richtlinie\w*|vorgabe\w*|anordnung\w*|(?:system)?prompt\w*|programmierung|leitlinie\w*|auftrag\w*|aufgabe\w*)`
+	deAfterInstr   = `(?:von vorhin|von oben|oben|zuvor|davor|bisher|vorher|(?:deines|deiner|ihres|ihrer|des|der) (?:entwickler\w*|systems?|betreiber\w*|erschaffer\w*|programmierer\w*))\b`
 	deCancelled    = `(?:sind|ist|gelten|gilt|wurden|wurde)\s+(?:\S+\s+){0,3}?(?:aufgehoben|ungultig|veraltet|nichtig|widerrufen|uberholt|storniert|annulliert|nicht mehr)`
 
 	// French.
@@ -94,7 +97,7 @@ const (
 
 	// Secrets worth stealing, any language.
 	secretNoun = `(?:api[- ]?keys?|access[- ]?tokens?|auth(?:entication)?[- ]?tokens?|bearer tokens?|refresh tokens?|session (?:tokens?|cookies?)|secret (?:keys?|tokens?)|private keys?|ssh keys?|passwords?|passphrases?|credentials|login details|environment variables|env vars|secrets|2fa codes?|one-time (?:codes?|passwords?)|verification codes?|recovery codes?` +
-		`|\S*passwort\w*|\S*passworter|\S*kennwort\w*|api-?schlussel\w*|api schlussel\w*|\S*token\w*|zugangsdaten|anmeldedaten|private?n? schlussel\w*|geheimnis\w*` +
+		`|(?:admin\w*|administrator|zugangs|benutzer|master|root|system)?(?:passwort|passworter|kennwort|token)\w*|api-?schlussel\w*|api schlussel\w*|zugangsdaten|anmeldedaten|private?n? schlussel\w*|geheimnis\w*` +
 		`|cles? api|cles? d'api|jetons?|mots? de passe|identifiants|cles? privees?|codes? (?:d'acces|de verification|secret)|informations d'identification|variables d'environnement` +
 		`|claves? (?:de )?api|claves? privadas?|contrasenas?|credenciales|secretos?|codigos? de (?:acceso|verificacion)|variables de entorno)\b`
 )
@@ -131,6 +134,7 @@ var phraseRules = []phraseRule{
 			deOverrideVerb+`\s+`+deQual+`\s+`+deInstr,
 			deOverrideVerb+gap3+deInstr+gap2+deAfterInstr,
 			deOverrideVerb+`\s+alles,?\s+(?:was|das)\s+(?:\S+\s+){0,4}?(?:gesagt|gegeben|aufgetragen|befohlen|erklart|mitgeteilt|beigebracht)\b`,
+			`\b(?:befolg|beacht|gehorch)\w*\s+(?:du\s+|sie\s+)?nicht\s+mehr\s+(?:\S+\s+){0,2}?`+deInstr,
 			`\b(?:befolg|beacht|gehorch)\w*\s+(?:\S+\s+){0,3}?`+deInstr+`(?:\s+\S+){0,2}?\s+(?:nicht|nie|keinesfalls)\b`,
 			`\b(?:vorherig|vorig|bisherig|fruher|ursprunglich|obig|vorangegangen|alle|dein|ihre?)\w*\s+(?:\S+\s+){0,2}?`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
 			`\boben\s+(?:genannt|stehend|aufgefuhrt)\w*\s+`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
@@ -170,6 +174,10 @@ var phraseRules = []phraseRule{
 			`\bjailbr(?:oken|eak)\s+(?:ai|assistant|model|mode|version|chatbot|bot|gpt)\b`,
 			`\b(?:ai|assistant|model|chatbot|llm)\s+(?:without|with no)\s+(?:any\s+)?(?:ethics|rules|restrictions|filters|guidelines|limits|morals)\b`,
 			`\b(?:stay|remain)\s+in\s+character\b`,
+			`\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|name|purpose)\s+(?:is|will be)\b`,
+			`\b(?:deine|ihre)\s+(?:neue|wahre|echte)\s+(?:rolle|identitat|aufgabe)\s+ist\b`,
+			`\b(?:ton|votre)\s+(?:nouveau|vrai|veritable)\s+role\s+est\b`,
+			`\b(?:tu|su)\s+(?:nuevo|verdadero)\s+(?:papel|rol)\s+es\b`,
 
 			`\b(?:du bist|sie sind|ihr seid)\s+(?:jetzt|nun|ab (?:jetzt|sofort|heute)|fortan|von nun an|nicht mehr)\s+(?:\S+\s+){0,3}?(?:`+aiNoun+`|ohne|uneingeschrankt\w*|unzensiert\w*|ungefiltert\w*|frei von|bose\w*)`,
 			`\b(?:ab jetzt|ab sofort|von nun an|fortan|ab heute)\s+(?:bist du|sind sie)\s+(?:\S+\s+){0,3}?(?:`+aiNoun+`|ohne|uneingeschrankt\w*|unzensiert\w*)`,
@@ -194,11 +202,13 @@ var phraseRules = []phraseRule{
 			`\b(?:reveal|print|show|output|repeat|tell|display|disclose|leak|dump|share|give|write|return|recite|spell out|paste|provide|list|type out|expose|read back|echo)\s+(?:me\s+|us\s+|out\s+|back\s+)?(?:\S+\s+){0,3}?(?:(?:your|the|its|all)\s+)?(?:system\s+prompt|system\s+message|system\s+instructions|initial\s+prompt|hidden\s+prompt|pre-?prompt|(?:hidden|secret|initial|original|internal|confidential|first|real|above|previous|prior)\s+(?:instructions|prompt|rules|directives|guidelines))\b`,
 			`\b(?:reveal|print|show|output|repeat|tell|display|disclose|leak|dump|share|recite|paste|expose)\s+(?:me\s+|us\s+)?(?:\S+\s+){0,2}?your\s+prompt\b`,
 			`\b(?:reveal|print|show|output|repeat|tell|display|disclose|leak|dump|share|give|write|recite|paste|provide|list)\s+(?:me\s+|us\s+)?(?:\S+\s+){0,2}?your\s+(?:instructions|rules|directives|guidelines|programming|configuration)(?:\s+\S+){0,4}?\s+(?:verbatim|word for word|exactly|in full|as python|so far|you were given|you received|above|starting with|before)\b`,
+			`\b(?:repeat|recite|print|output|reveal|disclose|dump|leak|spell out|echo|expose)\s+(?:out\s+|back\s+)?(?:your|all(?:\s+of)?(?:\s+the|\s+your)?)\s+(?:\S+\s+)?(?:instructions|rules|directives|guidelines|programming|configuration)\b`,
+			`\b(?:repeat|recite|print|output|reveal|disclose|dump|leak|spell out|echo|expose)\s+(?:out\s+|back\s+)?the\s+(?:instructions|rules|directives|guidelines)\s+(?:given|you (?:were|have been) given|you received|above|so far)\b`,
 			`\bwhat\s+(?:is|are|were)\s+your\s+(?:(?:hidden|secret|system|initial|original|real|internal)\s+(?:instructions|prompt|rules|directives)|system prompt|prompt)\b`,
 			`\b(?:repeat|print|output|copy|recite|show)\s+(?:\S+\s+){0,2}?(?:text|words|everything|content|message|instructions|all)\s+(?:above|before this|preceding|so far)\b`,
 			`\b(?:starting|beginning|begin|start|beginnend|commencant|empezando|comenzando)\s+(?:with|mit|par|por|con)\s+"?(?:you are|du bist|tu es|vous etes|eres|usted es|sie sind|here are my instructions)\b`,
 
-			`\b(?:zeig|gib|nenn|verrat|wiederhol|druck|teile|kopier|schreib|sag)\w*\s+(?:mir\s+|uns\s+)?(?:\S+\s+){0,3}?(?:\S*systemprompt\w*|\S*systemnachricht\w*|systemanweisung\w*|system-prompt|(?:geheim|versteckt|ursprunglich|initial|intern|vertraulich)\w*\s+(?:anweisung|instruktion|prompt|vorgabe)\w*|(?:dein|ihr)\w*\s+(?:anweisung|instruktion|vorgabe)\w*\s+(?:\S+\s+){0,1}?(?:wortlich|vollstandig|wort fur wort))`,
+			`\b(?:zeig|gib|nenn|verrat|wiederhol|druck|teile|kopier|schreib|sag)\w*\s+(?:mir\s+|uns\s+)?(?:\S+\s+){0,3}?(?:systemprompt\w*|systemnachricht\w*|systemanweisung\w*|system-prompt|(?:geheim|versteckt|ursprunglich|initial|intern|vertraulich)\w*\s+(?:anweisung|instruktion|prompt|vorgabe)\w*|(?:dein|ihr)\w*\s+(?:anweisung|instruktion|vorgabe)\w*\s+(?:\S+\s+){0,1}?(?:wortlich|vollstandig|wort fur wort))`,
 			`\bwas\s+steht\s+in\s+(?:dein|ihr)\w*\s+(?:systemnachricht|systemprompt|system-prompt|anweisung)\w*`,
 			`\b(?:wiederhol|gib|druck)\w*\s+(?:\S+\s+){0,2}?(?:text|alles|inhalt)\s+(?:oben|daruber|von oben)\b`,
 
@@ -249,11 +259,15 @@ var phraseRules = []phraseRule{
 		),
 	},
 	{
-		name: ruleReplyHijack,
+		name:  ruleReplyHijack,
+		needs: "your",
 		patterns: list(
-			`\b(?:add|include|integrate|insert|append|mention|incorporate|embed|inject|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|introduce|use|employ|utili[sz]e|put|place|weave|replace|substitute|convert|swap|remove|omit|combine|rearrange|group|scramble|jumble|misspell|anagram)\b(?:\s+\S+){0,14}?\s+(?:in|into|to|within|throughout|at the (?:end|start|beginning) of)\s+your\s+(?:response|reply|answer|output|elucidation|solution|implementation|code|codebase|algorithm|message)s?\b`,
+			`\b(?:add|include|integrate|insert|append|mention|incorporate|embed|inject|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|introduce|use|employ|utili[sz]e|put|place|weave|replace|substitute|convert|swap|remove|omit|combine|rearrange|group|scramble|jumble|misspell|anagram)\b(?:\s+\S+){0,14}?\s+(?:in|into|to|within|throughout|from|of|at the (?:end|start|beginning) of)\s+your\s+(?:response|reply|answer|output|elucidation|solution|implementation|code|codebase|algorithm|message)s?\b`,
+			`\b(?:modify|augment|enhance|alter|tweak|adjust|amend|embellish|enrich|supplement)\s+your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|summary)\b`,
+			`\b(?:following|subsequent|below)\s+code\s+(?:snippet|block|section|excerpt|fragment|segment)(?:\s+\S+){0,8}?\s+your\b`,
+			`\byour\s+(?:code|codebase|implementation|solution|elucidation|algorithm)\b(?:\s+\S+){0,6}?\s+(?:following|subsequent|below)\s+code\b`,
 			`\b(?:in|into|to|within)\s+your\s+(?:response|reply|answer|output),?\s+(?:\S+\s+){0,3}?(?:add|include|mention|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|use|replace)\b`,
-			`\b(?:modify|augment|enhance|alter|change|rewrite|format|encode|translate|reverse|scramble|write|render|provide|present|display|deliver|give|express|convert|end|begin|start|sign|conclude|jumble|misspell|spell|group|compose|craft|produce)\s+(?:\S+\s+){0,2}?your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|text)s?\b(?:\s+\S+){0,6}?\s+\S*(?:base ?\d\d|hex\w*|binary|morse|cipher|encod\w*|emoji\w*|revers\w*|backwards?|upside|anagram\w*|caesar|rot13|leet\w*|pig latin|uppercase|lowercase|capital\w*|numbers|symbols|letters|language|french|spanish|german|italian|chinese|japanese|russian|arabic|portuguese|latin|korean|hindi|dutch|klingon|rhyme|verse|haiku|pirate|shakespear\w*|sequence|without spaces|spaces|typos|misspell\w*|promot\w*|advertis\w*|brand|mention|link|url|www\.|\.com|subscribe|newsletter|discount|offer|highlight|sentence|tip|reminder|statement|recommendation|appeal|headline)`,
+			`\b(?:modify|augment|enhance|alter|change|rewrite|format|encode|translate|reverse|scramble|write|render|provide|present|display|deliver|give|express|convert|end|begin|start|sign|conclude|jumble|misspell|spell|group|compose|craft|produce)\s+(?:\S+\s+){0,2}?your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|text)s?\b(?:\s+\S+){0,6}?\s+\S*(?:base ?\d\d|hex\w*|binary|morse|cipher|substitut\w*|encrypt\w*|obfuscat\w*|encod\w*|emoji\w*|revers\w*|backwards?|upside|anagram\w*|caesar|rot13|leet\w*|pig latin|uppercase|lowercase|capital\w*|numbers|symbols|letters|language|french|spanish|german|italian|chinese|japanese|russian|arabic|portuguese|latin|korean|hindi|dutch|klingon|rhyme|verse|haiku|pirate|shakespear\w*|sequence|without spaces|spaces|typos|misspell\w*|promot\w*|advertis\w*|brand|mention|link|url|www\.|\.com|subscribe|newsletter|discount|offer|highlight|sentence|tip|reminder|statement|recommendation|appeal|headline)`,
 			`\b(?:base ?\d\d|hex(?:adecimal)?|binary|morse|rot13|caesar cipher|leetspeak|pig latin|emojis?|reverse (?:order|sequence)|backwards?)\b(?:\s+\S+){0,6}?\s+your\s+(?:response|reply|answer|output|message)`,
 			`\byour\s+(?:response|reply|answer|output|message)(?:\s+\S+){0,6}?\s+(?:in|into|using|with|to|as)\s+(?:\S+\s+){0,2}?(?:base ?\d\d|hex\w*|binary|morse|rot13|caesar|leet\w*|pig latin|emojis?|reverse|backwards?|anagrams?|numbers|symbols)\b`,
 			`\byour\s+(?:response|reply|answer|message)'s\b`,
