@@ -93,8 +93,8 @@ type Verdict struct {
 // then answer with an error, never a clean verdict.
 func (c *Classifier) Mail(ctx context.Context, subject, body string) (Verdict, error) {
 	v, err := c.mail(ctx, c.backend, subject, body)
-	if err == nil || c.backend.Name() == c.fallback.Name() {
-		return v, err
+	if err == nil || c.backend.Name() == c.fallback.Name() || ctx.Err() != nil {
+		return v, err // a caller that gave up needs no fallback answer
 	}
 	v, ferr := c.mail(ctx, c.fallback, subject, body)
 	if ferr != nil {
@@ -115,6 +115,9 @@ func (c *Classifier) mail(ctx context.Context, b Backend, subject, body string) 
 			continue
 		}
 		for i, w := range Windows(f.text, SegmentRunes, SegmentOverlap) {
+			if err := ctx.Err(); err != nil {
+				return Verdict{}, err
+			}
 			sc, err := b.Score(ctx, w)
 			if err != nil {
 				return Verdict{}, fmt.Errorf("%s window %d: %w", f.name, i, err)
@@ -163,7 +166,7 @@ type Batch struct {
 // so one reply never mixes two classifiers.
 func (c *Classifier) Texts(ctx context.Context, texts []string) (Batch, error) {
 	b, err := c.texts(ctx, c.backend, texts)
-	if err == nil || c.backend.Name() == c.fallback.Name() {
+	if err == nil || c.backend.Name() == c.fallback.Name() || ctx.Err() != nil {
 		return b, err
 	}
 	b, ferr := c.texts(ctx, c.fallback, texts)
@@ -177,6 +180,9 @@ func (c *Classifier) Texts(ctx context.Context, texts []string) (Batch, error) {
 func (c *Classifier) texts(ctx context.Context, be Backend, texts []string) (Batch, error) {
 	out := Batch{Classifier: be.Name(), Results: make([]wire.ClassifyResult, 0, len(texts))}
 	for i, t := range texts {
+		if err := ctx.Err(); err != nil {
+			return Batch{}, err
+		}
 		sc, err := be.Score(ctx, t)
 		if err != nil {
 			return Batch{}, fmt.Errorf("text %d: %w", i, err)

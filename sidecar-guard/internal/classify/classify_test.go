@@ -308,3 +308,16 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("custom model catalog %+v", custom)
 	}
 }
+
+// A request whose caller has gone stops, and is not answered again by the
+// heuristic.
+func TestCancelledRequestStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := classify.New(scripted{0.1}, 0.5).Mail(ctx, "s", "b"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Mail after cancel: %v", err)
+	}
+	if _, err := classify.New(scripted{0.1}, 0.5).Texts(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Texts after cancel: %v", err)
+	}
+}

@@ -38,8 +38,7 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := s.cfg.Classifier.Mail(r.Context(), in.Subject, in.Body)
 	if err != nil {
-		s.modelErrors.Add(1)
-		s.fail(w, err) // 500: the bridge answers UNAVAILABLE, never clean
+		s.screenFailed(w, r, err) // 500: the bridge answers UNAVAILABLE, never clean
 		return
 	}
 	s.count(v.Fallback, v.Flagged)
@@ -164,8 +163,7 @@ func (s *Server) classify(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := s.cfg.Classifier.Texts(r.Context(), in.Texts)
 	if err != nil {
-		s.modelErrors.Add(1)
-		s.fail(w, err)
+		s.screenFailed(w, r, err)
 		return
 	}
 	s.classified.Add(int64(len(in.Texts)))
@@ -178,4 +176,14 @@ func (s *Server) classify(w http.ResponseWriter, r *http.Request) {
 	out.Model = s.answeredBy(b.Classifier)
 	out.TookMs = ms(time.Since(t0))
 	writeJSON(w, http.StatusOK, out)
+}
+
+// screenFailed answers a screening that produced no verdict. A caller that
+// went away is not an error of ours; anything else is, and is counted.
+func (s *Server) screenFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
+	s.modelErrors.Add(1)
+	s.fail(w, err)
 }
