@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"sync"
 
+	gomlxbackends "github.com/gomlx/gomlx/backends"
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/knights-analytics/hugot"
+	"github.com/knights-analytics/hugot/backends"
 	"github.com/knights-analytics/hugot/options"
 	"github.com/sugarme/tokenizer/pretrained"
 )
@@ -25,6 +28,39 @@ func newSession(maxTokens, maxBatch int) (*hugot.Session, string, error) {
 		options.WithGoMLXSequenceBuckets(buckets(32, maxTokens)),
 	)
 	return s, "GO", err
+}
+
+// prepareRuntime moves the loaded graph onto a pure-Go backend that runs
+// the operations of one graph run in order. Its default schedules them on
+// parallel goroutines, and that scheduler reads its use counts without the
+// lock that guards their writes: a data race the race detector reports on
+// every run. Runs are one at a time here anyway (Classifier.run), and the
+// matrix products still use every core.
+func prepareRuntime(model *backends.Model) error {
+	gm := model.GoMLXModel
+	if gm == nil {
+		return nil
+	}
+	backend, err := gomlxbackends.NewWithConfig("go:ops_sequential")
+	if err != nil {
+		return err
+	}
+	exec, err := mlctx.NewExec(backend, gm.Ctx, gm.Call)
+	if err != nil {
+		backend.Finalize()
+		return err
+	}
+	exec.SetMaxCache(gm.MaxCache)
+	gm.Exec.Finalize()
+	gm.Backend.Finalize()
+	vars := gm.Ctx
+	gm.Backend, gm.Exec = backend, exec
+	gm.Destroy = func() {
+		exec.Finalize()
+		vars.Finalize()
+		backend.Finalize()
+	}
+	return nil
 }
 
 // buckets returns the powers of two from lo up to hi, then hi itself.

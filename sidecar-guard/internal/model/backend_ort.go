@@ -8,6 +8,7 @@ import (
 
 	"github.com/daulet/tokenizers"
 	"github.com/knights-analytics/hugot"
+	"github.com/knights-analytics/hugot/backends"
 	"github.com/knights-analytics/hugot/options"
 )
 
@@ -35,6 +36,9 @@ func newSession(_, _ int) (*hugot.Session, string, error) {
 	s, err := hugot.NewORTSession(options.WithOnnxLibraryPath(ortLibraryPath()))
 	return s, "ORT", err
 }
+
+// prepareRuntime has nothing to adjust for ONNX Runtime.
+func prepareRuntime(*backends.Model) error { return nil }
 
 // loadTokenizer loads dir/tokenizer.json with the Rust tokenizers library.
 func loadTokenizer(dir string) (t tokenizer, err error) {

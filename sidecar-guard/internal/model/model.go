@@ -77,9 +77,11 @@ type Result struct {
 	Windows int     // how many windows were scored
 }
 
-// Classifier is a loaded model. It is safe for concurrent use.
+// Classifier is a loaded model. It is safe for concurrent use; graph runs
+// take turns (the runtime already spreads one run across the cores).
 type Classifier struct {
 	mu        sync.RWMutex // Score holds it shared, Close exclusively
+	run       sync.Mutex   // one graph run at a time: the runtimes share state between runs
 	closed    bool
 	session   *hugot.Session
 	pipeline  *pipelines.TextClassificationPipeline
@@ -170,6 +172,9 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 		return nil, errors.Join(fmt.Errorf("load model %s: %w", dir, err), session.Destroy())
 	}
 
+	if err := prepareRuntime(pipeline.Model); err != nil {
+		return nil, errors.Join(fmt.Errorf("load model %s: prepare runtime: %w", dir, err), session.Destroy())
+	}
 	id2label := pipeline.Model.IDLabelMap
 	if len(id2label) == 0 {
 		id2label, err = cfg.labels()
@@ -309,6 +314,8 @@ func (c *Classifier) forward(windows []backends.TokenizedInput) ([][]float32, er
 		batch.MaxSequenceLength = max(batch.MaxSequenceLength, len(w.TokenIDs))
 	}
 	model := c.pipeline.Model
+	c.run.Lock()
+	defer c.run.Unlock()
 	if err := backends.CreateInputTensors(batch, model, c.runtime); err != nil {
 		return nil, fmt.Errorf("model inputs: %w", err)
 	}
