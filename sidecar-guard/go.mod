@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/daulet/tokenizers v1.24.0
+	github.com/gomlx/gomlx v0.26.0
 	github.com/google/go-cmp v0.7.0
 	github.com/gorilla/mux v1.8.1
 	github.com/knights-analytics/hugot v0.6.1
@@ -21,7 +22,6 @@ require (
 	github.com/gomlx/exceptions v0.0.3 // indirect
 	github.com/gomlx/go-huggingface v0.3.1 // indirect
 	github.com/gomlx/go-xla v0.1.4 // indirect
-	github.com/gomlx/gomlx v0.26.0 // indirect
 	github.com/gomlx/onnx-gomlx v0.3.4 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/knights-analytics/ortgenai v0.0.1 // indirect
