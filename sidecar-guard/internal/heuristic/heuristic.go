@@ -119,7 +119,7 @@ func scanPhrases(folded string, gated bool, hits map[string]bool) {
 // matchesAt reports whether re matches s at start without a veto of r.
 func (r *phraseRule) matchesAt(re *regexp.Regexp, s string, start int) bool {
 	text := s[start:min(len(s), start+window)]
-	if r.needs != "" && !strings.Contains(text, r.needs) {
+	if r.needs != nil && !containsAny(text, r.needs) {
 		return false
 	}
 	loc := re.FindStringIndex(text)
@@ -164,4 +164,13 @@ func sentences(s string) func(yield func(string) bool) {
 			yield(strings.TrimSpace(s[start:]))
 		}
 	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

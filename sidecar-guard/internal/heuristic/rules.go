@@ -29,9 +29,9 @@ type phraseRule struct {
 	// patterns are regular expressions over folded text; each must start
 	// with a word (see gate.go for why).
 	patterns []string
-	// needs, when set, is a literal every match contains; a try is
-	// skipped when the text it would read lacks it.
-	needs string
+	// needs, when set, lists literals one of which every match contains;
+	// a try is skipped when the text it would read holds none of them.
+	needs []string
 	// negated drops a match preceded closely by a negation ("never share
 	// your password", "n'oubliez pas") or, when after is set, followed by
 	// one ("teilen Sie Ihr Passwort niemals").
@@ -104,6 +104,16 @@ const (
 
 func list(patterns ...string) []string { return patterns }
 
+// cancelWords are the stems of the cancelling states (enCancelled and its
+// kin); every noun-first override holds one.
+var cancelWords = []string{
+	"cancel", "revok", "void", "null", "obsolet", "outdated", "invalid", "overrid", "supersed",
+	"replaced", "lifted", "suspended", "deprecated", "fake", "wrong", "test", "longer",
+	"aufgehoben", "ungultig", "veraltet", "nichtig", "widerrufen", "uberholt", "storniert", "annul", "nicht mehr",
+	"caduc", "perime", "revoque", "remplace", "plus",
+	"anulad", "cancelad", "revocad", "efecto", "derogad", "reemplazad", "sustituid", "ya no",
+}
+
 // phraseRules is the compiled, immutable rule table.
 var phraseRules = []phraseRule{
 	{
@@ -119,8 +129,6 @@ var phraseRules = []phraseRule{
 			enOverrideVerb+`\s+(?:all|everything|anything)(?:\s+else)?(?:\s+that)?\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed|taught)|(?:i|we|they)\s+(?:told|said|gave)|(?:said|written|stated|mentioned)\s+(?:above|before|earlier)|above|before|prior)\b`,
 			enOverrideVerb+`\s+what\s+(?:\S+\s+){0,3}?(?:told|said|gave|instructed|taught|programmed|asked)\b`,
 			enOverrideVerb+`\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?(?:above|foregoing|preceding)\b`,
-			// "your prior instructions have been revoked"
-			`\b(?:`+enQual+`\s+(?:\S+\s+){0,2}?`+enInstr+`|`+enInstr+`\s+`+enAfterInstr+`)\s+(?:\S+\s+){0,3}?`+enCancelled,
 			`\beverything\s+(?:above|before)\s+(?:this|here)(?:\s+\S+){0,3}?\s+(?:was|is)\s+(?:a test|fake|wrong|a mistake|void|irrelevant|a joke)`,
 			// "NEW INSTRUCTIONS:", "your real task is"
 			`\b(?:new|updated|revised|real|actual|true|correct|important|additional|secret|hidden|override|overriding|priority|admin(?:istrator)?|urgent|official)\s+(?:instructions?|directives?|orders|tasks?|commands?|system prompt|prompt)\s*:`,
@@ -136,24 +144,34 @@ var phraseRules = []phraseRule{
 			deOverrideVerb+`\s+alles,?\s+(?:was|das)\s+(?:\S+\s+){0,4}?(?:gesagt|gegeben|aufgetragen|befohlen|erklart|mitgeteilt|beigebracht)\b`,
 			`\b(?:befolg|beacht|gehorch)\w*\s+(?:du\s+|sie\s+)?nicht\s+mehr\s+(?:\S+\s+){0,2}?`+deInstr,
 			`\b(?:befolg|beacht|gehorch)\w*\s+(?:\S+\s+){0,3}?`+deInstr+`(?:\s+\S+){0,2}?\s+(?:nicht|nie|keinesfalls)\b`,
-			`\b(?:vorherig|vorig|bisherig|fruher|ursprunglich|obig|vorangegangen|alle|dein|ihre?)\w*\s+(?:\S+\s+){0,2}?`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
-			`\boben\s+(?:genannt|stehend|aufgefuhrt)\w*\s+`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
 			`\b(?:neue|aktualisierte|echte|wahre|wichtige|geheime)\w*\s+(?:anweisung|instruktion|aufgabe|befehl)\w*\s*:`,
 			`\b(?:hier\s+(?:kommen|sind)\s+(?:die|deine)\s+(?:echten|wahren|neuen)\s+(?:anweisung|instruktion|befehl)\w*)`,
 
 			frOverrideVerb+gap3+frQual+gap2+frInstr,
 			frOverrideVerb+gap3+frInstr+`(?:\s+\S+){0,2}?\s+`+frQual,
 			frOverrideVerb+`\s+tout\s+ce\s+(?:qu'on|que l'on|qui|que)\s+(?:\S+\s+){0,3}?(?:dit|donne|demande|ordonne|appris|precede|ecrit)\b`,
-			`\b(?:`+frQual+`\s+(?:\S+\s+){0,1}?`+frInstr+`|`+frInstr+`\s+(?:\S+\s+){0,1}?`+frQual+`)\s+(?:\S+\s+){0,3}?(?:ne\s+)?`+frCancelled,
 			`\b(?:nouvelles?|vraies?|veritables?|nouveaux)\s+(?:instructions?|consignes?|directives?|taches?|ordres)\s*:`,
 			`\b(?:voici|voila)\s+(?:les|tes|vos)\s+(?:vraies|nouvelles|veritables)\s+(?:instructions|consignes)`,
 
 			esOverrideVerb+gap3+esQual+gap2+esInstr,
 			esOverrideVerb+gap3+esInstr+`(?:\s+\S+){0,2}?\s+`+esQual,
 			esOverrideVerb+`\s+todo\s+lo\s+que\s+(?:\S+\s+){0,3}?(?:dijeron|dije|dicho|ensenaron|indicaron|ordenaron|pidieron|dieron|precede)\b`,
-			`\b(?:`+esQual+`\s+(?:\S+\s+){0,1}?`+esInstr+`|`+esInstr+`\s+(?:\S+\s+){0,1}?`+esQual+`)\s+(?:\S+\s+){0,3}?(?:`+esCancelled+`|ya no (?:son|estan) (?:validas|vigentes|en vigor))`,
 			`\b(?:nuevas?|verdaderas?|reales|actualizadas)\s+(?:instrucciones|indicaciones|ordenes|tareas?|directrices|reglas)\s*:`,
 			`\baqui\s+(?:estan|tienes|van)\s+las\s+(?:instrucciones|ordenes)\s+(?:reales|verdaderas|nuevas)`,
+		),
+	},
+	{
+		// "your prior instructions have been revoked": split from the rule
+		// above only so the costly expressions run where a word of
+		// cancelling is near.
+		name:  ruleOverride,
+		needs: cancelWords,
+		patterns: list(
+			`\b(?:`+enQual+`\s+(?:\S+\s+){0,2}?`+enInstr+`|`+enInstr+`\s+`+enAfterInstr+`)\s+(?:\S+\s+){0,3}?`+enCancelled,
+			`\b(?:vorherig|vorig|bisherig|fruher|ursprunglich|obig|vorangegangen|alle|dein|ihre?)\w*\s+(?:\S+\s+){0,2}?`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
+			`\boben\s+(?:genannt|stehend|aufgefuhrt)\w*\s+`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
+			`\b(?:`+frQual+`\s+(?:\S+\s+){0,1}?`+frInstr+`|`+frInstr+`\s+(?:\S+\s+){0,1}?`+frQual+`)\s+(?:\S+\s+){0,3}?(?:ne\s+)?`+frCancelled,
+			`\b(?:`+esQual+`\s+(?:\S+\s+){0,1}?`+esInstr+`|`+esInstr+`\s+(?:\S+\s+){0,1}?`+esQual+`)\s+(?:\S+\s+){0,3}?(?:`+esCancelled+`|ya no (?:son|estan) (?:validas|vigentes|en vigor))`,
 		),
 	},
 	{
@@ -260,7 +278,7 @@ var phraseRules = []phraseRule{
 	},
 	{
 		name:  ruleReplyHijack,
-		needs: "your",
+		needs: []string{"your"},
 		patterns: list(
 			`\b(?:add|include|integrate|insert|append|mention|incorporate|embed|inject|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|introduce|use|employ|utili[sz]e|put|place|weave|replace|substitute|convert|swap|remove|omit|combine|rearrange|group|scramble|jumble|misspell|anagram)\b(?:\s+\S+){0,14}?\s+(?:in|into|to|within|throughout|from|of|at the (?:end|start|beginning) of)\s+your\s+(?:response|reply|answer|output|elucidation|solution|implementation|code|codebase|algorithm|message)s?\b`,
 			`\b(?:modify|augment|enhance|alter|tweak|adjust|amend|embellish|enrich|supplement)\s+your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|summary)\b`,
