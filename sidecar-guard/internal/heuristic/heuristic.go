@@ -126,6 +126,9 @@ func (r *phraseRule) matchesAt(re *regexp.Regexp, s string, start int) bool {
 	if loc == nil {
 		return false
 	}
+	if r.vetoMatch != nil && r.vetoMatch.MatchString(text[loc[0]:loc[1]]) {
+		return false
+	}
 	if r.negated && negBefore.MatchString(s[max(0, start-32):start]) {
 		return false
 	}

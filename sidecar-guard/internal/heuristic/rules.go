@@ -32,6 +32,8 @@ type phraseRule struct {
 	// needs, when set, lists literals one of which every match contains;
 	// a try is skipped when the text it would read holds none of them.
 	needs []string
+	// vetoMatch, when set, drops a match it matches.
+	vetoMatch *regexp.Regexp
 	// negated drops a match preceded closely by a negation ("never share
 	// your password", "n'oubliez pas") or, when after is set, followed by
 	// one ("teilen Sie Ihr Passwort niemals").
@@ -277,10 +279,20 @@ var phraseRules = []phraseRule{
 		),
 	},
 	{
+		// "add a sentence in your reply": the object is what the attacker
+		// wants said. When the object is the reader's own ("include your
+		// order number in your reply") it is an ordinary request.
+		name:      ruleReplyHijack,
+		needs:     []string{"your"},
+		vetoMatch: regexp.MustCompile(`^\S+\s+your\b`),
+		patterns: list(
+			`\b(?:add|include|integrate|insert|append|mention|incorporate|embed|inject|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|introduce|use|employ|utili[sz]e|put|place|weave|replace|substitute|convert|swap|remove|omit|combine|rearrange|group|scramble|jumble|misspell|anagram)\b(?:\s+\S+){0,14}?\s+(?:in|into|to|within|throughout|from|of|at the (?:end|start|beginning) of)\s+your\s+(?:response|reply|answer|output|elucidation|solution|implementation|code|codebase|algorithm|message)s?\b`,
+		),
+	},
+	{
 		name:  ruleReplyHijack,
 		needs: []string{"your"},
 		patterns: list(
-			`\b(?:add|include|integrate|insert|append|mention|incorporate|embed|inject|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|introduce|use|employ|utili[sz]e|put|place|weave|replace|substitute|convert|swap|remove|omit|combine|rearrange|group|scramble|jumble|misspell|anagram)\b(?:\s+\S+){0,14}?\s+(?:in|into|to|within|throughout|from|of|at the (?:end|start|beginning) of)\s+your\s+(?:response|reply|answer|output|elucidation|solution|implementation|code|codebase|algorithm|message)s?\b`,
 			`\b(?:modify|augment|enhance|alter|tweak|adjust|amend|embellish|enrich|supplement)\s+your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|summary)\b`,
 			`\b(?:following|subsequent|below)\s+code\s+(?:snippet|block|section|excerpt|fragment|segment)(?:\s+\S+){0,8}?\s+your\b`,
 			`\byour\s+(?:code|codebase|implementation|solution|elucidation|algorithm)\b(?:\s+\S+){0,6}?\s+(?:following|subsequent|below)\s+code\b`,
@@ -288,7 +300,6 @@ var phraseRules = []phraseRule{
 			`\b(?:modify|augment|enhance|alter|change|rewrite|format|encode|translate|reverse|scramble|write|render|provide|present|display|deliver|give|express|convert|end|begin|start|sign|conclude|jumble|misspell|spell|group|compose|craft|produce)\s+(?:\S+\s+){0,2}?your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|text)s?\b(?:\s+\S+){0,6}?\s+\S*(?:base ?\d\d|hex\w*|binary|morse|cipher|substitut\w*|encrypt\w*|obfuscat\w*|encod\w*|emoji\w*|revers\w*|backwards?|upside|anagram\w*|caesar|rot13|leet\w*|pig latin|uppercase|lowercase|capital\w*|numbers|symbols|letters|language|french|spanish|german|italian|chinese|japanese|russian|arabic|portuguese|latin|korean|hindi|dutch|klingon|rhyme|verse|haiku|pirate|shakespear\w*|sequence|without spaces|spaces|typos|misspell\w*|promot\w*|advertis\w*|brand|mention|link|url|www\.|\.com|subscribe|newsletter|discount|offer|highlight|sentence|tip|reminder|statement|recommendation|appeal|headline)`,
 			`\b(?:base ?\d\d|hex(?:adecimal)?|binary|morse|rot13|caesar cipher|leetspeak|pig latin|emojis?|reverse (?:order|sequence)|backwards?)\b(?:\s+\S+){0,6}?\s+your\s+(?:response|reply|answer|output|message)`,
 			`\byour\s+(?:response|reply|answer|output|message)(?:\s+\S+){0,6}?\s+(?:in|into|using|with|to|as)\s+(?:\S+\s+){0,2}?(?:base ?\d\d|hex\w*|binary|morse|rot13|caesar|leet\w*|pig latin|emojis?|reverse|backwards?|anagrams?|numbers|symbols)\b`,
-			`\byour\s+(?:response|reply|answer|message)'s\b`,
 		),
 	},
 }
