@@ -331,33 +331,3 @@ func dedupe(ps []prefix) []prefix {
 	}
 	return out
 }
-
-// nullable reports whether re can match the empty string.
-func nullable(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpStar, syntax.OpQuest, syntax.OpEmptyMatch,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginText,
-		syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
-		return true
-	case syntax.OpRepeat:
-		return re.Min == 0 || nullable(re.Sub[0])
-	case syntax.OpCapture, syntax.OpPlus:
-		return nullable(re.Sub[0])
-	case syntax.OpLiteral:
-		return len(re.Rune) == 0
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if !nullable(sub) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpAlternate:
-		for _, sub := range re.Sub {
-			if nullable(sub) {
-				return true
-			}
-		}
-	}
-	return false
-}

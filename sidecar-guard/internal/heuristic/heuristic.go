@@ -6,11 +6,11 @@
 // A scan removes invisible format characters (remembering that they were
 // there), folds the text (compatibility forms, accents, case, quotes,
 // spaces), cuts it into sentences and runs a fixed table of regular
-// expressions over each sentence. A sentence only meets the expressions of
-// a rule when it holds one of that rule's anchor words, found in one pass
-// over the words. Literal format markers are searched in the whole text,
-// and long base64 runs and Unicode tag characters are decoded and scanned
-// once more, so instructions cannot hide in them.
+// expressions over each sentence. An expression is only tried, anchored,
+// at a word it can start with; one pass over the words finds those (see
+// gate.go). Literal format markers are searched in the whole text, and
+// long base64 runs and Unicode tag characters are decoded and scanned once
+// more, so instructions cannot hide in them.
 package heuristic
 
 import (
@@ -31,7 +31,8 @@ type Result struct {
 }
 
 // maxDepth bounds how often decoded text (base64, tag characters) is
-// decoded again, which keeps the scan linear.
+// decoded again. Decoded text is shorter than its source (three bytes per
+// four of base64, one per four of tags), so the total stays linear.
 const maxDepth = 2
 
 // Scan checks one text for prompt-injection markers. It is pure and safe
@@ -40,7 +41,7 @@ func Scan(text string) Result {
 	return scan(text, true)
 }
 
-// scan is Scan with the anchor gate switchable, so a test can show the gate
+// scan is Scan with the word gate switchable, so a test can show the gate
 // never changes a verdict.
 func scan(text string, gated bool) Result {
 	hits := map[string]bool{}
