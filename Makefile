@@ -9,6 +9,17 @@ build:
 	@mkdir -p bin
 	go build -o bin/ $(addsuffix /cmd/...,$(addprefix ./,$(filter-out shared,$(MODULES))))
 
+# build-ort builds the guard sidecar with its model on ONNX Runtime, the
+# faster option; plain build runs the model in pure Go and needs no library.
+# Needs cgo, libtokenizers.a from github.com/daulet/tokenizers releases (in
+# TOKENIZERS_LIB_DIR, or where the linker looks) and, at run time,
+# libonnxruntime.so (SVC_GUARD_ORT_LIB, default /usr/lib/libonnxruntime.so).
+# Neither build nor test uses it.
+.PHONY: build-ort
+build-ort:
+	@mkdir -p bin
+	CGO_ENABLED=1 CGO_LDFLAGS="$(if $(TOKENIZERS_LIB_DIR),-L$(TOKENIZERS_LIB_DIR) )$$CGO_LDFLAGS" go build -tags ORT -o bin/ ./sidecar-guard/cmd/...
+
 run: build
 	./bin/board
 
