@@ -98,7 +98,7 @@ const (
 		`|asistente|modelo|sirviente|esclav\w*|personaje)\b`
 
 	// Secrets worth stealing, any language.
-	secretNoun = `(?:api[- ]?keys?|access[- ]?tokens?|auth(?:entication)?[- ]?tokens?|bearer tokens?|refresh tokens?|session (?:tokens?|cookies?)|secret (?:keys?|tokens?)|private keys?|ssh keys?|passwords?|passphrases?|credentials|login details|environment variables|env vars|secrets|2fa codes?|one-time (?:codes?|passwords?)|verification codes?|recovery codes?` +
+	secretNoun = `(?:api[- ]?keys?|access[- ]?tokens?|auth(?:entication)?[- ]?tokens?|bearer tokens?|refresh tokens?|session (?:tokens?|cookies?)|secret (?:keys?|tokens?)|private keys?|ssh keys?|passwords?|passphrases?|credentials|login details|environment variables|env vars|\.env(?: file)?|secrets|2fa codes?|one-time (?:codes?|passwords?)|verification codes?|recovery codes?` +
 		`|(?:admin\w*|administrator|zugangs|benutzer|master|root|system)?(?:passwort|passworter|kennwort|token)\w*|api-?schlussel\w*|api schlussel\w*|zugangsdaten|anmeldedaten|private?n? schlussel\w*|geheimnis\w*` +
 		`|cles? api|cles? d'api|jetons?|mots? de passe|identifiants|cles? privees?|codes? (?:d'acces|de verification|secret)|informations d'identification|variables d'environnement` +
 		`|claves? (?:de )?api|claves? privadas?|contrasenas?|credenciales|secretos?|codigos? de (?:acceso|verificacion)|variables de entorno)\b`
