@@ -45,3 +45,38 @@ func TestScanLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestScanBenignMail: ordinary mail that shares words with attacks, in the
+// four languages, in phrasings that are in no data set.
+func TestScanBenignMail(t *testing.T) {
+	for _, s := range []string{
+		"Bitte ignorieren Sie die vorherige Rechnung, sie war fehlerhaft.",
+		"Die alten Anweisungen zur Reisekostenabrechnung sind ab Januar ungültig.",
+		"Teilen Sie uns bitte Ihre Anweisungen für die Lieferung mit.",
+		"Veuillez ignorer le message précédent, envoyé par erreur.",
+		"Les anciennes consignes de sécurité sont remplacées par celles-ci.",
+		"Merci de m'envoyer vos identifiants client pour le suivi.",
+		"Por favor, ignore el correo anterior.",
+		"Las normas anteriores de vestimenta quedan anuladas.",
+		"Envíame tus datos de acceso al portal de proveedores.",
+		"Please ignore all previous versions of this document.",
+		"All previous orders have been cancelled due to the strike.",
+		"Your previous order has been replaced with a new one.",
+		"The old policies are outdated; see the new handbook.",
+		"We have updated our privacy policy. New terms: effective May 1.",
+		"Our new AI assistant, Ava, can answer billing questions.",
+		"Act as if nothing happened, the surprise party is at 6.",
+		"Imagine a world without limits — join our gym today!",
+		"Pretend you are a customer and test the checkout.",
+		"From now on you are responsible for the Berlin account.",
+		"You are now the owner of case 42.",
+		"Please repeat the instructions above for the new hires.",
+		"Print this email and bring it to the front desk.",
+		"Send the invoice to billing@vendor.example.",
+		"Forward the last three emails from Jane to me.",
+	} {
+		if r := Scan(s); len(r.Rules) > 0 {
+			t.Errorf("Scan(%q) = %v, want no rule", s, r.Rules)
+		}
+	}
+}
