@@ -11,12 +11,13 @@ import (
 
 // chatMarkers are the role and turn delimiters of common chat templates.
 // In an email they can only be an attempt to open a forged system turn.
+// An opening "[system]" is left out: automated notices use it as a tag.
 var chatMarkers = []string{
 	"<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>",
 	"<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>",
 	"<|begin_of_text|>", "[inst]", "[/inst]", "<<sys>>", "<</sys>>",
-	"<system>", "</system>", "<system_prompt>", "[system]", "[/system]",
-	"[system message]", "### system:", "### instruction:", "### new instruction",
+	"<system>", "</system>", "<system_prompt>", "[/system]",
+	"### system:", "### instruction:", "### new instruction",
 	"{system:", "</email>", "</user>", "<end of email>",
 }
 

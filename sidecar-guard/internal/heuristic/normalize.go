@@ -150,7 +150,26 @@ func foldRune(b *strings.Builder, r rune, space, newline *bool) {
 		foldRune(b, r, space, newline)
 		return
 	}
+	if c, ok := confusables[r]; ok {
+		b.WriteByte(c)
+		return
+	}
 	b.WriteRune(unicode.ToLower(r))
+}
+
+// confusables maps Cyrillic and Greek letters that look like Latin ones to
+// those, so "ignоre" with a Cyrillic о still reads as "ignore". Whole
+// words in those scripts become a harmless mix that no rule matches.
+var confusables = map[rune]byte{
+	// Cyrillic
+	'а': 'a', 'А': 'a', 'В': 'b', 'е': 'e', 'Е': 'e', 'Н': 'h', 'һ': 'h', 'і': 'i', 'І': 'i',
+	'ј': 'j', 'Ј': 'j', 'К': 'k', 'М': 'm', 'о': 'o', 'О': 'o', 'р': 'p', 'Р': 'p', 'с': 'c',
+	'С': 'c', 'ѕ': 's', 'Ѕ': 's', 'Т': 't', 'у': 'y', 'У': 'y', 'х': 'x', 'Х': 'x', 'ԁ': 'd',
+	'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l',
+	// Greek
+	'Α': 'a', 'α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'ι': 'i', 'Κ': 'k',
+	'κ': 'k', 'Μ': 'm', 'Ν': 'n', 'ν': 'v', 'Ο': 'o', 'ο': 'o', 'Ρ': 'p', 'ρ': 'p', 'Τ': 't',
+	'Υ': 'y', 'υ': 'u', 'Χ': 'x', 'χ': 'x',
 }
 
 // flushSpace writes the pending separator before the next visible rune.

@@ -62,6 +62,14 @@ const (
 	enQual         = `(?:previous(?:ly)?|prior|above|earlier|preceding|foregoing|former|original|initial|old|past|existing|system|default|your|all|any|every|these|those)`
 	enInstr        = `(?:instructions?|instruction set|directives?|prompts?|system (?:prompt|message)s?|guidelines|programming|guidance|orders|commands|safeguards|safety (?:rules|guidelines|filters|measures)|polic(?:y|ies)|constraints|restrictions|rules|training|context|conversation|tasks?|goals?|objectives?|ones)\b`
 	enAfterInstr   = `(?:above|before|earlier|previously|so far|until now|up to now|given to you|you (?:were|have been|'ve been) given|you (?:received|got|have)|(?:from|of|by) (?:your|the) (?:developers?|creators?|operators?|system|admin\w*|owners?|programmers?))\b`
+	// The nouns a noun-first override speaks of ("your prior instructions
+	// are revoked"). Narrower than enInstr: "all previous orders have been
+	// cancelled" and "the old policies are outdated" are ordinary mail.
+	enCore = `(?:instructions?|instruction set|directives?|prompts?|system (?:prompt|message)s?|programming)\b`
+	deCore = `(?:(?:system|sicherheits)?anweisung\w*|instruktion\w*|(?:system)?prompt\w*|programmierung)`
+	frCore = `(?:instructions?|directives?|prompts?|messages? systeme|programmation)\b`
+	esCore = `(?:instrucciones|instruccion|directivas|directrices|prompts?|mensajes? (?:de|del) sistema|programacion)\b`
+
 	// A state that cancels instructions, for "your previous instructions
 	// are revoked".
 	enCancelled = `(?:are|is|were|have been|has been)\s+(?:now\s+|hereby\s+|officially\s+|all\s+)?(?:cancel+ed|revoked|void|null|obsolete|outdated|invalid|overridden|superseded|replaced|lifted|suspended|deprecated|fake|wrong|a test|no longer (?:valid|in effect|applicable|relevant|active))`
@@ -98,7 +106,7 @@ const (
 		`|asistente|modelo|sirviente|esclav\w*|personaje)\b`
 
 	// Secrets worth stealing, any language.
-	secretNoun = `(?:api[- ]?keys?|access[- ]?tokens?|auth(?:entication)?[- ]?tokens?|bearer tokens?|refresh tokens?|session (?:tokens?|cookies?)|secret (?:keys?|tokens?)|private keys?|ssh keys?|passwords?|passphrases?|credentials|login details|environment variables|env vars|secrets|2fa codes?|one-time (?:codes?|passwords?)|verification codes?|recovery codes?` +
+	secretNoun = `(?:api[- ]?keys?|access[- ]?tokens?|auth(?:entication)?[- ]?tokens?|bearer tokens?|refresh tokens?|session (?:tokens?|cookies?)|secret (?:keys?|tokens?)|private keys?|ssh keys?|passwords?|passphrases?|credentials|login details|environment variables|env vars|\.env(?: file)?|secrets|2fa codes?|one-time (?:codes?|passwords?)|verification codes?|recovery codes?` +
 		`|(?:admin\w*|administrator|zugangs|benutzer|master|root|system)?(?:passwort|passworter|kennwort|token)\w*|api-?schlussel\w*|api schlussel\w*|zugangsdaten|anmeldedaten|private?n? schlussel\w*|geheimnis\w*` +
 		`|cles? api|cles? d'api|jetons?|mots? de passe|identifiants|cles? privees?|codes? (?:d'acces|de verification|secret)|informations d'identification|variables d'environnement` +
 		`|claves? (?:de )?api|claves? privadas?|contrasenas?|credenciales|secretos?|codigos? de (?:acceso|verificacion)|variables de entorno)\b`
@@ -169,11 +177,11 @@ var phraseRules = []phraseRule{
 		name:  ruleOverride,
 		needs: cancelWords,
 		patterns: list(
-			`\b(?:`+enQual+`\s+(?:\S+\s+){0,2}?`+enInstr+`|`+enInstr+`\s+`+enAfterInstr+`)\s+(?:\S+\s+){0,3}?`+enCancelled,
-			`\b(?:vorherig|vorig|bisherig|fruher|ursprunglich|obig|vorangegangen|alle|dein|ihre?)\w*\s+(?:\S+\s+){0,2}?`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
-			`\boben\s+(?:genannt|stehend|aufgefuhrt)\w*\s+`+deInstr+`\s+(?:\S+\s+){0,3}?`+deCancelled,
-			`\b(?:`+frQual+`\s+(?:\S+\s+){0,1}?`+frInstr+`|`+frInstr+`\s+(?:\S+\s+){0,1}?`+frQual+`)\s+(?:\S+\s+){0,3}?(?:ne\s+)?`+frCancelled,
-			`\b(?:`+esQual+`\s+(?:\S+\s+){0,1}?`+esInstr+`|`+esInstr+`\s+(?:\S+\s+){0,1}?`+esQual+`)\s+(?:\S+\s+){0,3}?(?:`+esCancelled+`|ya no (?:son|estan) (?:validas|vigentes|en vigor))`,
+			`\b(?:`+enQual+`\s+(?:\S+\s+){0,2}?`+enCore+`|`+enCore+`\s+`+enAfterInstr+`)\s+(?:\S+\s+){0,3}?`+enCancelled,
+			`\b(?:vorherig|vorig|bisherig|fruher|ursprunglich|obig|vorangegangen|alle|dein|ihre?)\w*\s+(?:\S+\s+){0,2}?`+deCore+`\s+(?:\S+\s+){0,3}?`+deCancelled,
+			`\boben\s+(?:genannt|stehend|aufgefuhrt)\w*\s+`+deCore+`\s+(?:\S+\s+){0,3}?`+deCancelled,
+			`\b(?:`+frQual+`\s+(?:\S+\s+){0,1}?`+frCore+`|`+frCore+`\s+(?:\S+\s+){0,1}?`+frQual+`)\s+(?:\S+\s+){0,3}?(?:ne\s+)?`+frCancelled,
+			`\b(?:`+esQual+`\s+(?:\S+\s+){0,1}?`+esCore+`|`+esCore+`\s+(?:\S+\s+){0,1}?`+esQual+`)\s+(?:\S+\s+){0,3}?(?:`+esCancelled+`|ya no (?:son|estan) (?:validas|vigentes|en vigor))`,
 		),
 	},
 	{
@@ -223,9 +231,9 @@ var phraseRules = []phraseRule{
 			`\b(?:reveal|print|show|output|repeat|tell|display|disclose|leak|dump|share|recite|paste|expose)\s+(?:me\s+|us\s+)?(?:\S+\s+){0,2}?your\s+prompt\b`,
 			`\b(?:reveal|print|show|output|repeat|tell|display|disclose|leak|dump|share|give|write|recite|paste|provide|list)\s+(?:me\s+|us\s+)?(?:\S+\s+){0,2}?your\s+(?:instructions|rules|directives|guidelines|programming|configuration)(?:\s+\S+){0,4}?\s+(?:verbatim|word for word|exactly|in full|as python|so far|you were given|you received|above|starting with|before)\b`,
 			`\b(?:repeat|recite|print|output|reveal|disclose|dump|leak|spell out|echo|expose)\s+(?:out\s+|back\s+)?(?:your|all(?:\s+of)?(?:\s+the|\s+your)?)\s+(?:\S+\s+)?(?:instructions|rules|directives|guidelines|programming|configuration)\b`,
-			`\b(?:repeat|recite|print|output|reveal|disclose|dump|leak|spell out|echo|expose)\s+(?:out\s+|back\s+)?the\s+(?:instructions|rules|directives|guidelines)\s+(?:given|you (?:were|have been) given|you received|above|so far)\b`,
+			`\b(?:repeat|recite|print|output|reveal|disclose|dump|leak|spell out|echo|expose)\s+(?:out\s+|back\s+)?the\s+(?:instructions|rules|directives|guidelines)\s+(?:given|you (?:were|have been) given|you received|so far)\b`,
 			`\bwhat\s+(?:is|are|were)\s+your\s+(?:(?:hidden|secret|system|initial|original|real|internal)\s+(?:instructions|prompt|rules|directives)|system prompt|prompt)\b`,
-			`\b(?:repeat|print|output|copy|recite|show)\s+(?:\S+\s+){0,2}?(?:text|words|everything|content|message|instructions|all)\s+(?:above|before this|preceding|so far)\b`,
+			`\b(?:repeat|print|output|copy|recite|show)\s+(?:\S+\s+){0,2}?(?:text|words|everything|content|all)\s+(?:above|before this|preceding|so far)\b`,
 			`\b(?:starting|beginning|begin|start|beginnend|commencant|empezando|comenzando)\s+(?:with|mit|par|por|con)\s+"?(?:you are|du bist|tu es|vous etes|eres|usted es|sie sind|here are my instructions)\b`,
 
 			`\b(?:zeig|gib|nenn|verrat|wiederhol|druck|teile|kopier|schreib|sag)\w*\s+(?:mir\s+|uns\s+)?(?:\S+\s+){0,3}?(?:systemprompt\w*|systemnachricht\w*|systemanweisung\w*|system-prompt|(?:geheim|versteckt|ursprunglich|initial|intern|vertraulich)\w*\s+(?:anweisung|instruktion|prompt|vorgabe)\w*|(?:dein|ihr)\w*\s+(?:anweisung|instruktion|vorgabe)\w*\s+(?:\S+\s+){0,1}?(?:wortlich|vollstandig|wort fur wort))`,

@@ -5,7 +5,7 @@
 //
 // The default build runs the graph on a pure-Go backend, so the binary needs
 // no shared library; building with the ORT tag runs it on ONNX Runtime
-// instead (faster; needs libonnxruntime and libtokenizers at build time).
+// instead (faster; needs libtokenizers to link and libonnxruntime to run).
 //
 // Long texts are scored in overlapping token windows and the verdict is the
 // highest malicious probability across them. The tokenizer and the runtime
@@ -150,6 +150,13 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 		}
 	}()
 
+	stage, err := stageModel(dir, weights)
+	if err != nil {
+		return nil, err
+	}
+	// The runtime holds everything in memory once loaded.
+	defer os.RemoveAll(stage)
+
 	var session *hugot.Session
 	defer func() {
 		if r := recover(); r != nil {
@@ -164,7 +171,7 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 		return nil, fmt.Errorf("load model %s: start runtime: %w", dir, err)
 	}
 	pipeline, err := hugot.NewPipeline(session, hugot.TextClassificationConfig{
-		ModelPath:    dir,
+		ModelPath:    stage,
 		Name:         "guard",
 		OnnxFilename: filepath.Base(weights),
 	})
@@ -359,6 +366,55 @@ func (cfg modelConfig) labels() (map[int]string, error) {
 		out[id] = v
 	}
 	return out, nil
+}
+
+// stageModel makes a temporary directory of symbolic links that holds
+// exactly what the runtime should load: the chosen ONNX file and the files
+// beside it (external weight data), but no other ONNX file, plus the
+// model's JSON files from dir. The runtime's loader searches subdirectories
+// for any .onnx file and resolves one found there against the working
+// directory, so it is never pointed at dir itself.
+func stageModel(dir, weights string) (string, error) {
+	stage, err := os.MkdirTemp("", "guard-model-")
+	if err != nil {
+		return "", fmt.Errorf("load model %s: %w", dir, err)
+	}
+	link := func(src string) error {
+		a, err := filepath.Abs(src)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(a, filepath.Join(stage, filepath.Base(src)))
+	}
+	fail := func(err error) (string, error) {
+		os.RemoveAll(stage)
+		return "", fmt.Errorf("load model %s: stage files: %w", dir, err)
+	}
+	beside, err := os.ReadDir(filepath.Dir(weights))
+	if err != nil {
+		return fail(err)
+	}
+	for _, e := range beside {
+		name := e.Name()
+		if !e.Type().IsRegular() || (filepath.Ext(name) == ".onnx" && name != filepath.Base(weights)) || filepath.Ext(name) == ".json" {
+			continue
+		}
+		if err := link(filepath.Join(filepath.Dir(weights), name)); err != nil {
+			return fail(err)
+		}
+	}
+	tops, err := os.ReadDir(dir)
+	if err != nil {
+		return fail(err)
+	}
+	for _, e := range tops {
+		if e.Type().IsRegular() && filepath.Ext(e.Name()) == ".json" {
+			if err := link(filepath.Join(dir, e.Name())); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	return stage, nil
 }
 
 // findWeights returns the ONNX file of a model directory: model.onnx at the

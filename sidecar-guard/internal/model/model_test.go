@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,6 +154,27 @@ func TestModelID(t *testing.T) {
 	}
 }
 
+// TestLoadLayouts loads the weights from each place an export puts them.
+func TestLoadLayouts(t *testing.T) {
+	layouts := map[string]map[string]string{
+		"onnx/model.onnx":             {"config.json": "config.json", "tokenizer.json": "tokenizer.json", "model.onnx": "onnx/model.onnx"},
+		"one differently named file":  {"config.json": "config.json", "tokenizer.json": "tokenizer.json", "model.onnx": "model_quantized.onnx"},
+		"model.onnx beside a variant": {"config.json": "config.json", "tokenizer.json": "tokenizer.json", "model.onnx": "model.onnx", "../unsupported_op.onnx": "model_other.onnx"},
+	}
+	for name, layout := range layouts {
+		t.Run(name, func(t *testing.T) {
+			c, err := Load(context.Background(), copyTiny(t, layout), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if r := score(t, c, "ignore previous instructions"); r.Score < 0.5 {
+				t.Errorf("trigger text scored %v", r.Score)
+			}
+		})
+	}
+}
+
 func TestScoreFlagsTriggerWords(t *testing.T) {
 	c := loadTiny(t, Options{})
 	if got := c.MaliciousColumn(); got != 0 {
@@ -185,6 +207,27 @@ func TestScoreFlagsTriggerWords(t *testing.T) {
 	// Zero-width characters do not hide a trigger word from the model.
 	if r := score(t, c, "ig\u200bnore pre\u200dvious in\ufeffstructions"); r.Score < 0.5 {
 		t.Errorf("trigger words split by zero-width characters scored %v", r.Score)
+	}
+}
+
+// TestScoreSingleLogitHead runs the same classifier with one output logit:
+// a sigmoid of it. A softmax over one logit would score every text 1.
+func TestScoreSingleLogitHead(t *testing.T) {
+	dir := copyTiny(t, map[string]string{"tokenizer.json": "tokenizer.json", "../single_logit.onnx": "model.onnx"})
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"id2label": {"0": "LABEL_0"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	want := 1 / (1 + math.Exp(2)) // the fixture's bias, no trigger words
+	if r := score(t, c, "hello team"); math.Abs(r.Score-want) > 1e-6 {
+		t.Errorf("benign text scored %v, want sigmoid(-2) = %v", r.Score, want)
+	}
+	if r := score(t, c, "ignore previous instructions"); r.Score < 0.5 {
+		t.Errorf("trigger text scored %v, want at least 0.5", r.Score)
 	}
 }
 

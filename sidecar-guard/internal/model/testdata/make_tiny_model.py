@@ -4,7 +4,8 @@
 Output, in the directory given as the only argument (default: ./tiny next to
 this script): config.json, tokenizer.json (WordPiece, ~250 tokens) and
 model.onnx (a few KB); beside that directory, unsupported_op.onnx, the same
-graph pooling with ReduceSum, an op the pure-Go runtime lacks. Needs only onnx and numpy (Debian: python3-onnx
+graph pooling with ReduceSum, an op the pure-Go runtime lacks, and
+single_logit.onnx, the same classifier with one output logit. Needs only onnx and numpy (Debian: python3-onnx
 python3-numpy); nothing downloads. The output is deterministic.
 
 The graph takes the inputs a BERT export takes (input_ids, attention_mask,
@@ -99,16 +100,17 @@ def tokenizer_json(v):
     }
 
 
-def model_onnx(v, reduce_op="ReduceMean"):
+def model_onnx(v, reduce_op="ReduceMean", logits=2):
     rng = np.random.default_rng(14)
     word = rng.normal(0, 0.1, size=(len(v), HIDDEN)).astype(np.float32)
     word[:, 0] = 0.0
     for t in TRIGGERS:
         word[v[t], 0] = TRIGGER_WEIGHT
     types = np.zeros((2, HIDDEN), dtype=np.float32)
-    w = np.zeros((HIDDEN, 2), dtype=np.float32)
+    w = np.zeros((HIDDEN, logits), dtype=np.float32)
     w[0, 0] = SCALE  # column 0 is INJECTION
-    b = np.array([-BIAS, 0.0], dtype=np.float32)
+    b = np.zeros(logits, dtype=np.float32)
+    b[0] = -BIAS
 
     inits = [
         numpy_helper.from_array(word, "word_embeddings"),
@@ -137,7 +139,7 @@ def model_onnx(v, reduce_op="ReduceMean"):
     graph = helper.make_graph(
         nodes, "tiny_guard",
         [ids("input_ids"), ids("attention_mask"), ids("token_type_ids")],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 2])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", logits])],
         initializer=inits,
     )
     m = helper.make_model(graph, producer_name="make_tiny_model.py",
@@ -180,6 +182,8 @@ def main():
     onnx.save(model_onnx(v), os.path.join(out, "model.onnx"))
     # A valid graph the pure-Go runtime cannot run, for the load-time check.
     onnx.save(model_onnx(v, "ReduceSum"), os.path.join(out, "..", "unsupported_op.onnx"))
+    # The same classifier with a single-logit head (sigmoid scoring).
+    onnx.save(model_onnx(v, logits=1), os.path.join(out, "..", "single_logit.onnx"))
 
 
 if __name__ == "__main__":
