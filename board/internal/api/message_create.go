@@ -1,0 +1,47 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// POST /api/messages: a message linked to a case, a reminder, both or
+// neither; a link pushes the derived senders to the guard.
+func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
+	var in wire.MessageCreate
+	if err := decode(w, r, &in); err != nil {
+		a.fail(w, err)
+		return
+	}
+	m, v, err := a.store.AddMessage(r.Context(), actorOf(r, in.Actor), in)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: m.CaseID}, node{reminderID: m.ReminderID})})
+}
+
+// relinkBase is where message id was linked before a patch ("" when it is
+// not there: the patch will fail anyway).
+func relinkBase(d *wire.Doc, id string) node {
+	for _, m := range d.Messages {
+		if m.ID == id {
+			return node{caseID: m.CaseID, reminderID: m.ReminderID}
+		}
+	}
+	return node{}
+}
+
+// relinked are the nodes a patch newly linked m to: the trust derivation
+// runs over those, and not on a patch that only marks it read.
+func relinked(before node, m wire.Message) []node {
+	var out []node
+	if m.CaseID != "" && m.CaseID != before.caseID {
+		out = append(out, node{caseID: m.CaseID})
+	}
+	if m.ReminderID != "" && m.ReminderID != before.reminderID {
+		out = append(out, node{reminderID: m.ReminderID})
+	}
+	return out
+}
