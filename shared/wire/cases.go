@@ -41,8 +41,10 @@ type CaseDetail struct {
 type CaseReply struct {
 	Case Case `json:"case"`
 	// Existing is set when a deduplicated create found an exact match.
-	Existing bool  `json:"existing,omitempty"`
-	Version  int64 `json:"version"`
+	Existing bool `json:"existing,omitempty"`
+	// Trust is set on a merge: what the trust push over the target did.
+	Trust   *TrustPush `json:"trust,omitempty"`
+	Version int64      `json:"version"`
 }
 
 // CaseClean is the body of POST /api/cases/clean: the done cases in view.

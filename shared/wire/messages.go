@@ -9,7 +9,10 @@ type MessageList struct {
 // MessageReply is the answer of a message create or patch.
 type MessageReply struct {
 	Message Message `json:"message"`
-	Version int64   `json:"version"`
+	// Trust is set when the write linked the message to a node and the
+	// board pushed the senders it derived to the guard.
+	Trust   *TrustPush `json:"trust,omitempty"`
+	Version int64      `json:"version"`
 }
 
 // UnreadCount is GET /api/unread-count.

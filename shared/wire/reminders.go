@@ -67,5 +67,7 @@ type ReminderReply struct {
 type ReminderMessageReply struct {
 	Message  Message  `json:"message"`
 	Reminder Reminder `json:"reminder"`
-	Version  int64    `json:"version"`
+	// Trust is what the trust push to the guard did (see MessageReply).
+	Trust   *TrustPush `json:"trust,omitempty"`
+	Version int64      `json:"version"`
 }

@@ -34,6 +34,8 @@ type config struct {
 	allowedHosts []string
 	verify       bool
 	searchURL    string
+	guardURL     string // the guard sidecar; "" runs without one
+	principal    string // the person's own address, for trust derivation
 }
 
 func loadConfig(args []string) (config, error) {
@@ -42,12 +44,16 @@ func loadConfig(args []string) (config, error) {
 		data:      envOr("SVC_BOARD_DATA", defaultDataPath()),
 		verify:    os.Getenv("SVC_BOARD_VERIFY") == "1",
 		searchURL: envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
+		guardURL:  envOr("SVC_GUARD_URL", "http://127.0.0.1:8009"),
+		principal: os.Getenv("SVC_PRINCIPAL_EMAIL"),
 	}
 	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
 	fs := flag.NewFlagSet("board", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.searchURL, "search-url", cfg.searchURL, "semantic search sidecar (SVC_SEARCH_URL)")
+	fs.StringVar(&cfg.guardURL, "guard-url", cfg.guardURL, "guard sidecar (SVC_GUARD_URL)")
+	fs.StringVar(&cfg.principal, "principal", cfg.principal, "your own email address, for sender trust (SVC_PRINCIPAL_EMAIL; else the principalEmail setting)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -106,7 +112,8 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL})
+	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal})
 	web.Mount(router) // the page, for every path outside /api
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

@@ -40,6 +40,12 @@ type Config struct {
 	// StreamHeartbeat is how often /api/stream sends a heartbeat comment
 	// (10 s when zero; never more than 15 s).
 	StreamHeartbeat time.Duration
+	// GuardURL is the guard sidecar; "" means none (its reads are offline,
+	// its writes 503, and links push no trust).
+	GuardURL string
+	// PrincipalEmail is the person's own address (SVC_PRINCIPAL_EMAIL); ""
+	// defers to the principalEmail board setting.
+	PrincipalEmail string
 }
 
 // API serves /api.
@@ -56,10 +62,13 @@ type API struct {
 	search *searcher // /api/search: the keyword index and the sidecar client
 
 	live *liveStream // GET /api/stream
+
+	gs *guardSide // the guard proxies and the trust push
 }
 
 // New returns the API's router. Other handlers (the web page) may be
-// mounted on it by the caller.
+// mounted on it by the caller. A GuardURL that is not an http address is
+// logged and treated as no guard.
 func New(cfg Config) (*API, *mux.Router) {
 	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
 	if a.log == nil {
@@ -67,6 +76,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	}
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
+	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)
 	for _, h := range cfg.AllowedHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			a.hosts[h] = true

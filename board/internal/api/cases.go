@@ -195,5 +195,5 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: c.ID})})
 }

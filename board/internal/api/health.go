@@ -15,6 +15,6 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	}
 	a.reply(w, http.StatusOK, wire.Health{
 		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
-		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems,
+		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()),
 	})
 }

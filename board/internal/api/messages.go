@@ -50,7 +50,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v})
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: m.CaseID})})
 }
 
 // PATCH /api/messages/{id}
@@ -60,10 +60,11 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	before := relinkBase(a.store.Snapshot(), mux.Vars(r)["id"])
 	m, v, err := a.store.PatchMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v})
+	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), relinked(before, *m)...)})
 }

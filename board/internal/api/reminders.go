@@ -94,5 +94,5 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v})
+	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), node{reminderID: rem.ID})})
 }

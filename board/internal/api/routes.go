@@ -31,6 +31,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/search", a.searchPost).Methods(http.MethodPost)
 
 	r.HandleFunc("/messages", a.listMessages).Methods(http.MethodGet)
+	r.HandleFunc("/messages", a.createMessage).Methods(http.MethodPost)
 	r.HandleFunc("/messages/{id}", a.patchMessage).Methods(http.MethodPatch)
 	r.HandleFunc("/unread-count", a.unreadCount).Methods(http.MethodGet)
 
@@ -78,4 +79,14 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/templates/{id}", a.deleteTemplate).Methods(http.MethodDelete)
 	r.HandleFunc("/command", a.command).Methods(http.MethodPost)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
+
+	// The guard sidecar, through the board (guard.go).
+	r.HandleFunc("/guard/config", a.getGuardConfig).Methods(http.MethodGet)
+	r.HandleFunc("/guard/config", a.setGuardConfig).Methods(http.MethodPost)
+	r.HandleFunc("/guard/models", a.guardModels).Methods(http.MethodGet)
+	r.HandleFunc("/trust", a.listTrust).Methods(http.MethodGet)
+	r.HandleFunc("/trust", a.upsertTrust).Methods(http.MethodPost)
+	r.HandleFunc("/trust/{email}", a.deleteTrust).Methods(http.MethodDelete)
+	r.HandleFunc("/quarantine", a.listQuarantine).Methods(http.MethodGet)
+	r.HandleFunc("/quarantine/{id}", a.patchQuarantine).Methods(http.MethodPatch)
 }
