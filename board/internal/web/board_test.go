@@ -31,6 +31,8 @@ type board struct {
 	st   *store.Store
 	api  *api.API
 	srv  *http.Server
+
+	guardURL string // the guard sidecar, when a test runs one
 }
 
 func startBoard(t testing.TB) *board {
@@ -55,7 +57,7 @@ func (b *board) start() {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet})
+	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL})
 	Mount(router)
 	var ln net.Listener
 	for i := 0; ; i++ { // a restart reuses the port, which may take a moment to free

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/opsboard/opsboard/board/internal/guardtest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -32,6 +33,7 @@ var chrome struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	guardtest.Cleanup()
 	if chrome.cancel != nil {
 		chrome.cancel()
 	}

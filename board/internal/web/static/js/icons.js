@@ -13,6 +13,7 @@ const paths = {
   flag: 'M5 21V4M5 4h11l-2 4 2 4H5',
   check: 'M5 12l5 5 9-10',
   checkCircle: 'M12 21a9 9 0 110-18 9 9 0 010 18zM8 12l3 3 5-6',
+  shield: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6zM9 12l2 2 4-4',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
   plus: 'M12 5v14M5 12h14',
   search: 'M11 18a7 7 0 110-14 7 7 0 010 14zM16 16l5 5',

@@ -78,6 +78,16 @@ export function onHealth(fn) {
 }
 export const refreshHealth = resync;
 
+/** @type {Set<(seq: number) => void>} */
+const guardSubs = new Set();
+// onGuard calls fn on every guard event (the guard's switch, trust list or
+// quarantine changed); it returns the unsubscribe.
+/** @param {(seq: number) => void} fn */
+export function onGuard(fn) {
+  guardSubs.add(fn);
+  return () => guardSubs.delete(fn);
+}
+
 // connect opens the page's one stream (again, after it was refused).
 export function connect() {
   if (source) return;
@@ -88,6 +98,15 @@ export function connect() {
     try { v = JSON.parse(/** @type {MessageEvent} */ (e).data).version; } catch { return; }
     advance(v);
     if (healthSubs.size) checkHealthSoon();
+  });
+  // The guard's switch or lists changed through the board: its own counter,
+  // not the board's version.
+  es.addEventListener('guard', (e) => {
+    let seq;
+    try { seq = JSON.parse(/** @type {MessageEvent} */ (e).data).seq; } catch { return; }
+    for (const fn of [...guardSubs]) {
+      try { fn(seq); } catch (err) { console.warn('guard subscriber', err); }
+    }
   });
   // A board that reports a change of health (a hand edit that does not
   // parse, or its repair) on the stream is heard at once.

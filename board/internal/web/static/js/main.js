@@ -18,6 +18,7 @@ import { RemindersPage } from './views/reminders.js';
 import { PrioritiesPage } from './views/priorities.js';
 import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
+import { SecurityPage } from './views/security.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 
@@ -29,6 +30,7 @@ const NAV = [
   { path: '/reminders', label: 'Reminders', icon: 'bell', key: 'r' },
   { path: '/priorities', label: 'Priorities', icon: 'flag', key: 'p' },
   { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
+  { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
 ];
 
@@ -43,9 +45,10 @@ const PAGES = {
   '/priorities': PrioritiesPage,
   '/proposals': ProposalsPage,
   '/trash': TrashPage,
+  '/security': SecurityPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {

@@ -168,6 +168,7 @@ const SHORTCUTS = [
   ['g r', 'Go to Reminders'],
   ['g p', 'Go to Priorities'],
   ['g v', 'Go to Proposals'],
+  ['g u', 'Go to Security'],
   ['g t', 'Go to Trash'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],
