@@ -374,6 +374,18 @@ func TestTrustIsDerivedAndPushedOnEveryLink(t *testing.T) {
 		t.Errorf("merge answered %s", merged.Get("case.id"))
 	}
 
+	// POST /api/messages: both links at once derive over both nodes; an
+	// unknown node refuses the whole write.
+	c4 := newCase("Bank")
+	rem3 := b.must(201, "POST", "/api/reminders", map[string]any{"title": "Card"}).Get("reminder.id").String()
+	check("caseId and reminderId", b.must(201, "POST", "/api/messages", with(outbound(9, []string{"pat@t.com"}), "caseId", c4, "reminderId", rem3)), "pat@t.com")
+	b.fails(404, "Reminder REM-999 not found", "POST", "/api/messages", with(outbound(9, []string{"quin@t.com"}), "caseId", c4, "reminderId", "REM-999"))
+	b.fails(404, "case CASE-999 not found", "POST", "/api/messages", with(outbound(9, []string{"quin@t.com"}), "caseId", "CASE-999"))
+	b.fails(400, "subject, preview or body", "POST", "/api/messages", map[string]any{"from": "a@b.co", "caseId": c4})
+	if got := b.must(200, "GET", "/api/messages?caseId="+c4, nil).Get("messages.0.reminderId").String(); got != rem3 {
+		t.Errorf("the message's reminder is %q", got)
+	}
+
 	// Replies without a push keep their form.
 	if r := b.must(201, "POST", "/api/cases/"+c1+"/notes", map[string]any{"text": "called"}); r.Get("trust").Exists() {
 		t.Errorf("a note gained trust: %s", r.Raw)

@@ -163,5 +163,11 @@ func TestSecuritySwitchWaitsForTheModel(t *testing.T) {
 	if sidecarEnabled(t, g) {
 		t.Error("the sidecar is still on")
 	}
+	// Your own address is a board setting, saved from here.
+	tb.do(chromedp.SendKeys(`#principal`, "me@home.example"))
+	tb.do(chromedp.Click(`#principal + button`))
+	eventually(t, "the principal saved", func() bool {
+		return str(b.call("GET", "/api/prefs", nil, false), "prefs", "principalEmail") == "me@home.example"
+	})
 	tb.noProblems("security page, model not ready")
 }
