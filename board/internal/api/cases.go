@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -16,7 +16,7 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		for name, allowed := range map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds} {
 			if v := q.Get(name); v != "" && !slices.Contains(allowed, v) {
-				return nil, store.BadRequest("query '%s' must be one of %v", name, allowed)
+				return nil, errs.BadRequest("query '%s' must be one of %v", name, allowed)
 			}
 		}
 		_, parentGiven := q["parentId"]
@@ -49,7 +49,7 @@ func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if c == nil {
-		a.fail(w, store.NotFound("case %s not found", id))
+		a.fail(w, errs.NotFound("case %s not found", id))
 		return
 	}
 	messages, events, reminders := []*wire.Message{}, []*wire.Event{}, []*wire.Reminder{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/search"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -87,5 +88,5 @@ func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (
 		n := len(res.Cases) + len(res.Tasks) + len(res.Messages) + len(res.Reminders)
 		return wire.CommandReply{Message: fmt.Sprintf("%d matches for %q", n, cmd.Text), Results: &res}, nil
 	}
-	return wire.CommandReply{}, store.BadRequest("unknown command %q.\n\n%s", cmd.Verb, store.CommandHelp)
+	return wire.CommandReply{}, errs.BadRequest("unknown command %q.\n\n%s", cmd.Verb, store.CommandHelp)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -92,7 +93,7 @@ func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.ID == "" {
-		a.fail(w, store.BadRequest("Field 'id' is required."))
+		a.fail(w, errs.BadRequest("Field 'id' is required."))
 		return
 	}
 	res, v, err := a.store.InstallBundle(r.Context(), actorOf(r, in.Actor), in.ID)

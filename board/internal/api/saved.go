@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -33,7 +34,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 	var actor string
 	if raw, ok := patch["actor"]; ok {
 		if json.Unmarshal(raw, &actor) != nil {
-			a.fail(w, store.BadRequest("field 'actor' must be a string"))
+			a.fail(w, errs.BadRequest("field 'actor' must be a string"))
 			return
 		}
 		delete(patch, "actor")
@@ -43,7 +44,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		if strings.TrimSpace(string(raw)) != "null" {
 			expected = new(int64)
 			if json.Unmarshal(raw, expected) != nil {
-				a.fail(w, store.BadRequest("field 'expectedVersion' must be an integer"))
+				a.fail(w, errs.BadRequest("field 'expectedVersion' must be an integer"))
 				return
 			}
 		}
@@ -79,7 +80,7 @@ func (a *API) getView(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.fail(w, store.NotFound("view %s not found", id))
+	a.fail(w, errs.NotFound("view %s not found", id))
 }
 
 // POST /api/views: { name, filters }. A view of the same name is replaced
@@ -154,7 +155,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.fail(w, store.NotFound("template %s not found", id))
+	a.fail(w, errs.NotFound("template %s not found", id))
 }
 
 // POST /api/templates: a template of the same name is replaced whole (200);

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/r3labs/sse/v2"
 )
@@ -158,7 +159,7 @@ func (a *API) Close() { a.live.close() }
 func (a *API) stream(w http.ResponseWriter, r *http.Request) {
 	l := a.live
 	if !l.enter() {
-		a.fail(w, &store.UnavailableError{Msg: "the board is shutting down"})
+		a.fail(w, &errs.UnavailableError{Msg: "the board is shutting down"})
 		return
 	}
 	defer l.conns.Done()

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -15,7 +16,7 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
 		if dom := q.Get("domain"); dom != "" && dom != "work" && dom != "life" {
-			return nil, store.BadRequest("query 'domain' must be work or life")
+			return nil, errs.BadRequest("query 'domain' must be work or life")
 		}
 		opt := hierarchy.TreeOptions{IncludeArchived: boolQuery(r, "includeArchived"), Domain: q.Get("domain"), RootID: q.Get("rootId")}
 		if opt.RootID != "" {
@@ -24,7 +25,7 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 				found = found || c.ID == opt.RootID
 			}
 			if !found {
-				return nil, store.NotFound("case %s not found", opt.RootID)
+				return nil, errs.NotFound("case %s not found", opt.RootID)
 			}
 		}
 		return map[string]any{"tree": hierarchy.Tree(d.Cases, opt), "version": d.Version}, nil

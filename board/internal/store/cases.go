@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -38,7 +39,7 @@ func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err e
 	if in.TemplateID != "" {
 		t, ok := tx.Template(in.TemplateID)
 		if !ok {
-			return nil, false, NotFound("template %s not found", in.TemplateID)
+			return nil, false, errs.NotFound("template %s not found", in.TemplateID)
 		}
 		applyTemplate(&in, t)
 	}
@@ -58,7 +59,7 @@ func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err e
 		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
 	}
 	if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
-		return nil, false, BadRequest("%s", msg)
+		return nil, false, errs.BadRequest("%s", msg)
 	}
 	logActivity(c, tx.actor, "created", c.Kind, c.CreatedAt)
 	tx.PutCase(c)
@@ -95,7 +96,7 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 		Starred: in.Starred, Position: in.Position, CreatedAt: now, UpdatedAt: now,
 	}
 	if c.Title == "" {
-		return nil, BadRequest("Field 'title' is required.")
+		return nil, errs.BadRequest("Field 'title' is required.")
 	}
 	if c.Status == "" {
 		c.Status = "todo"
@@ -117,7 +118,7 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 	for i, t := range in.Tasks {
 		title := strings.TrimSpace(t.Title)
 		if title == "" {
-			return nil, BadRequest("task %d needs a title", i+1)
+			return nil, errs.BadRequest("task %d needs a title", i+1)
 		}
 		if err := checkDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
 			return nil, err
@@ -141,7 +142,7 @@ func (s *Store) PatchCase(ctx context.Context, actor, id string, p wire.CasePatc
 func patchCaseTx(tx *Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 	c, ok := tx.Case(id)
 	if !ok {
-		return nil, NotFound("case %s not found", id)
+		return nil, errs.NotFound("case %s not found", id)
 	}
 	if err := applyCasePatch(tx, c, p, tx.actor); err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func patchCaseTx(tx *Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 func (s *Store) PatchCases(ctx context.Context, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
 	if len(cleanList(b.IDs)) == 0 {
-		return nil, 0, BadRequest("field 'ids' must list at least one case id")
+		return nil, 0, errs.BadRequest("field 'ids' must list at least one case id")
 	}
 	expected := b.ExpectedVersion
 	if expected == nil {
@@ -171,13 +172,13 @@ func (s *Store) PatchCases(ctx context.Context, actor string, b wire.CaseBatch) 
 func patchCasesTx(tx *Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 	ids := cleanList(b.IDs)
 	if len(ids) == 0 {
-		return nil, BadRequest("field 'ids' must list at least one case id")
+		return nil, errs.BadRequest("field 'ids' must list at least one case id")
 	}
 	var out []*wire.Case
 	for _, id := range ids {
 		c, ok := tx.Case(id)
 		if !ok {
-			return nil, NotFound("case %s not found", id)
+			return nil, errs.NotFound("case %s not found", id)
 		}
 		if err := applyCasePatch(tx, c, b.Patch, tx.actor); err != nil {
 			return nil, prefixID(id, err)
@@ -188,9 +189,9 @@ func patchCasesTx(tx *Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 }
 
 func prefixID(id string, err error) error {
-	var bad *BadRequestError
+	var bad *errs.BadRequestError
 	if errors.As(err, &bad) && !strings.Contains(bad.Msg, id) {
-		return BadRequest("%s: %s", id, bad.Msg)
+		return errs.BadRequest("%s: %s", id, bad.Msg)
 	}
 	return err
 }
@@ -220,7 +221,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	if p.Title.Set {
 		t := strings.TrimSpace(p.Title.V)
 		if p.Title.Null || t == "" {
-			return BadRequest("field 'title' cannot be empty")
+			return errs.BadRequest("field 'title' cannot be empty")
 		}
 		if t != c.Title {
 			old := c.Title
@@ -230,7 +231,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	}
 	if p.Status.Set {
 		if p.Status.Null {
-			return BadRequest("field 'status' cannot be null")
+			return errs.BadRequest("field 'status' cannot be null")
 		}
 		if err := oneOf("status", p.Status.V, wire.Lanes); err != nil {
 			return err
@@ -243,7 +244,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	}
 	if p.Domain.Set {
 		if p.Domain.Null {
-			return BadRequest("field 'domain' cannot be null")
+			return errs.BadRequest("field 'domain' cannot be null")
 		}
 		if err := oneOf("domain", p.Domain.V, wire.Domains); err != nil {
 			return err
@@ -343,7 +344,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	}
 	if p.Kind.Set || p.ParentID.Set {
 		if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
-			return BadRequest("%s", msg)
+			return errs.BadRequest("%s", msg)
 		}
 		if kind != c.Kind {
 			log("kind_changed", c.Kind+" → "+kind)
@@ -388,7 +389,7 @@ func (s *Store) DeleteCase(ctx context.Context, actor, id string) (int64, error)
 
 func deleteCaseTx(tx *Tx, id string) error {
 	if _, ok := tx.Case(id); !ok {
-		return NotFound("case %s not found", id)
+		return errs.NotFound("case %s not found", id)
 	}
 	removeCases(tx, []string{id}, false)
 	return nil
@@ -406,16 +407,16 @@ type CleanResult struct {
 func (s *Store) CleanCases(ctx context.Context, actor string, ids []string) (CleanResult, int64, error) {
 	ids = cleanList(ids)
 	if len(ids) == 0 {
-		return CleanResult{}, 0, BadRequest("field 'ids' must list the done cases to clean")
+		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
 	}
 	snap := s.Snapshot()
 	for _, id := range ids {
 		c := findCase(snap.Cases, id)
 		if c == nil {
-			return CleanResult{}, 0, NotFound("case %s not found", id)
+			return CleanResult{}, 0, errs.NotFound("case %s not found", id)
 		}
 		if c.Status != "done" {
-			return CleanResult{}, 0, BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+			return CleanResult{}, 0, errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 		}
 	}
 	if err := s.TakeSnapshot(); err != nil {
@@ -426,10 +427,10 @@ func (s *Store) CleanCases(ctx context.Context, actor string, ids []string) (Cle
 		for _, id := range ids { // re-checked inside the critical section
 			c, ok := tx.Case(id)
 			if !ok {
-				return NotFound("case %s not found", id)
+				return errs.NotFound("case %s not found", id)
 			}
 			if c.Status != "done" {
-				return BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+				return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 			}
 		}
 		res = CleanResult{Removed: ids, MessagesRemoved: removeCases(tx, ids, true)}
@@ -527,21 +528,21 @@ func (s *Store) MergeCase(ctx context.Context, actor, sourceID, targetID string)
 func mergeCaseTx(tx *Tx, sourceID, targetID string) (*wire.Case, error) {
 	targetID = strings.TrimSpace(targetID)
 	if targetID == "" {
-		return nil, BadRequest("field 'targetId' is required")
+		return nil, errs.BadRequest("field 'targetId' is required")
 	}
 	if targetID == sourceID {
-		return nil, BadRequest("cannot merge %s into itself", sourceID)
+		return nil, errs.BadRequest("cannot merge %s into itself", sourceID)
 	}
 	src, ok := tx.Case(sourceID)
 	if !ok {
-		return nil, NotFound("case %s not found", sourceID)
+		return nil, errs.NotFound("case %s not found", sourceID)
 	}
 	dst, ok := tx.Case(targetID)
 	if !ok {
-		return nil, NotFound("case %s not found", targetID)
+		return nil, errs.NotFound("case %s not found", targetID)
 	}
 	if dst.ArchivedAt != "" {
-		return nil, BadRequest("target %s is archived: restore it first", targetID)
+		return nil, errs.BadRequest("target %s is archived: restore it first", targetID)
 	}
 	now := tx.Now()
 	for _, t := range src.Tasks {

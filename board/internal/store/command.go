@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -51,13 +52,13 @@ func laneOf(key string) (string, bool) {
 func ParseCommand(text string) (Command, error) {
 	fields := strings.Fields(text)
 	if len(fields) == 0 {
-		return Command{}, BadRequest("Field 'text' is required.\n\n%s", CommandHelp)
+		return Command{}, errs.BadRequest("Field 'text' is required.\n\n%s", CommandHelp)
 	}
 	verb := strings.ToLower(fields[0])
 	args := fields[1:]
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), fields[0]))
 	usage := func(form string) (Command, error) {
-		return Command{}, BadRequest("usage: %s\n\n%s", form, CommandHelp)
+		return Command{}, errs.BadRequest("usage: %s\n\n%s", form, CommandHelp)
 	}
 	ref := func(s string) (string, bool) {
 		m := caseRef.FindStringSubmatch(s)
@@ -100,7 +101,7 @@ func ParseCommand(text string) (Command, error) {
 		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.Join(args[1:], "_")))
 		lane, ok := laneOf(key)
 		if !ok {
-			return Command{}, BadRequest("unknown lane %q: use one of %s", strings.Join(args[1:], " "), strings.Join(wire.Lanes, ", "))
+			return Command{}, errs.BadRequest("unknown lane %q: use one of %s", strings.Join(args[1:], " "), strings.Join(wire.Lanes, ", "))
 		}
 		c.ID, c.Lane = id, lane
 	case "note":
@@ -120,7 +121,7 @@ func ParseCommand(text string) (Command, error) {
 		c.Date = args[len(args)-1]
 		c.Text = strings.TrimSpace(strings.TrimSuffix(rest, c.Date))
 	default:
-		return Command{}, BadRequest("unknown command %q.\n\n%s", fields[0], CommandHelp)
+		return Command{}, errs.BadRequest("unknown command %q.\n\n%s", fields[0], CommandHelp)
 	}
 	return c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -174,11 +175,11 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 				}
 			}
 			if rng.IntN(8) == 0 {
-				return BadRequest("rejected on purpose") // nothing of it may show
+				return errs.BadRequest("rejected on purpose") // nothing of it may show
 			}
 			return nil
 		})
-		var bad *BadRequestError
+		var bad *errs.BadRequestError
 		if err != nil && !asBadRequest(err, &bad) {
 			t.Fatal(err)
 		}
@@ -206,8 +207,8 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 	}
 }
 
-func asBadRequest(err error, bad **BadRequestError) bool {
-	b, ok := err.(*BadRequestError)
+func asBadRequest(err error, bad **errs.BadRequestError) bool {
+	b, ok := err.(*errs.BadRequestError)
 	*bad = b
 	return ok
 }
@@ -241,7 +242,7 @@ func TestIndexesFollowTheHead(t *testing.T) {
 	s.Update(context.Background(), "", nil, func(tx *Tx) error {
 		tx.PutCase(&wire.Case{ID: tx.NextID("CASE"), Title: "rejected"})
 		tx.DeleteCase("CASE-3")
-		return BadRequest("no")
+		return errs.BadRequest("no")
 	})
 	check("after a rejected write")
 	if _, ok := s.Snapshot().Cases[0], true; !ok || len(s.Snapshot().Cases) != 5 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -22,14 +23,14 @@ func checkDay(field, s string) error {
 			return nil
 		}
 	}
-	return BadRequest("field '%s' must be a calendar day YYYY-MM-DD, not %q", field, s)
+	return errs.BadRequest("field '%s' must be a calendar day YYYY-MM-DD, not %q", field, s)
 }
 
 func checkClock(field, s string) error {
 	if s == "" || clock.MatchString(s) {
 		return nil
 	}
-	return BadRequest("field '%s' must be a 24-hour time HH:MM, not %q", field, s)
+	return errs.BadRequest("field '%s' must be a 24-hour time HH:MM, not %q", field, s)
 }
 
 func checkDomain(s string) error {
@@ -46,7 +47,7 @@ func checkLink(tx *Tx, caseID string) error {
 		return nil
 	}
 	if _, ok := tx.Case(caseID); !ok {
-		return BadRequest("field 'caseId': case %s not found", caseID)
+		return errs.BadRequest("field 'caseId': case %s not found", caseID)
 	}
 	return nil
 }
@@ -106,10 +107,10 @@ func createEventTx(tx *Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 		CreatedAt: now, UpdatedAt: now, CreatedBy: tx.actor,
 	}
 	if e.Title == "" {
-		return nil, false, BadRequest("Field 'title' is required.")
+		return nil, false, errs.BadRequest("Field 'title' is required.")
 	}
 	if e.Date == "" {
-		return nil, false, BadRequest("Field 'date' is required.")
+		return nil, false, errs.BadRequest("Field 'date' is required.")
 	}
 	for _, err := range []error{
 		checkDay("date", e.Date), checkClock("startTime", e.StartTime), checkClock("endTime", e.EndTime),
@@ -149,17 +150,17 @@ func (s *Store) PatchEvent(ctx context.Context, actor, id string, p wire.EventPa
 func patchEventTx(tx *Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 	e, ok := tx.Event(id)
 	if !ok {
-		return nil, NotFound("event %s not found", id)
+		return nil, errs.NotFound("event %s not found", id)
 	}
 	old := *e
 	if p.Title.Set {
 		if e.Title = optText(p.Title, ""); e.Title == "" {
-			return nil, BadRequest("field 'title' cannot be empty")
+			return nil, errs.BadRequest("field 'title' cannot be empty")
 		}
 	}
 	if p.Date.Set {
 		if e.Date = optText(p.Date, ""); e.Date == "" {
-			return nil, BadRequest("field 'date' cannot be empty")
+			return nil, errs.BadRequest("field 'date' cannot be empty")
 		}
 	}
 	if p.AllDay.Set {
@@ -232,7 +233,7 @@ func (s *Store) DeleteEvent(ctx context.Context, actor, id string) (int64, error
 func deleteEventTx(tx *Tx, id string) error {
 	e, ok := tx.Event(id)
 	if !ok {
-		return NotFound("event %s not found", id)
+		return errs.NotFound("event %s not found", id)
 	}
 	tx.DeleteEvent(id)
 	logOnCase(tx, e.CaseID, "event_unlinked", e.ID+" "+e.Title)
@@ -255,12 +256,12 @@ func Events(d *wire.Doc, f EventFilter) ([]*wire.Event, error) {
 	for _, q := range []struct{ name, v string }{{"from", f.From}, {"to", f.To}} {
 		if q.v != "" {
 			if err := checkDay(q.name, q.v); err != nil {
-				return nil, BadRequest("query '%s' must be a day YYYY-MM-DD, not %q", q.name, q.v)
+				return nil, errs.BadRequest("query '%s' must be a day YYYY-MM-DD, not %q", q.name, q.v)
 			}
 		}
 	}
 	if f.Domain != "" && !slices.Contains(wire.Domains, f.Domain) {
-		return nil, BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
 	}
 	out := []*wire.Event{}
 	for _, e := range d.Events {
@@ -303,5 +304,5 @@ func FindEvent(d *wire.Doc, id string) (*wire.Event, error) {
 			return e, nil
 		}
 	}
-	return nil, NotFound("event %s not found", id)
+	return nil, errs.NotFound("event %s not found", id)
 }

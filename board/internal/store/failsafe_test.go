@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -54,7 +55,7 @@ func rename(t testing.TB, s *Store, id, title string) int64 {
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		c, ok := tx.Case(id)
 		if !ok {
-			return NotFound("case %s not found", id)
+			return errs.NotFound("case %s not found", id)
 		}
 		c.Title = title
 		tx.PutCase(c)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -64,7 +65,7 @@ func checkColor(c string) error {
 	if c == "" || slices.Contains(wire.LabelColors, c) {
 		return nil
 	}
-	return BadRequest("field 'color' must be one of %s, not %q", strings.Join(wire.LabelColors, ", "), c)
+	return errs.BadRequest("field 'color' must be one of %s, not %q", strings.Join(wire.LabelColors, ", "), c)
 }
 
 // CreateLabel adds a custom label; its id is minted from the title and
@@ -74,7 +75,7 @@ func (s *Store) CreateLabel(ctx context.Context, actor, title, description, colo
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		title = strings.TrimSpace(title)
 		if title == "" {
-			return BadRequest("Field 'title' is required.")
+			return errs.BadRequest("Field 'title' is required.")
 		}
 		if err := checkColor(color); err != nil {
 			return err
@@ -107,12 +108,12 @@ func (s *Store) PatchLabel(ctx context.Context, actor, id string, p LabelPatch) 
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		l, ok := tx.Label(id)
 		if !ok {
-			return NotFound("label %s not found", id)
+			return errs.NotFound("label %s not found", id)
 		}
 		if p.Title.Set {
 			t := strings.TrimSpace(p.Title.V)
 			if t == "" {
-				return BadRequest("field 'title' cannot be empty")
+				return errs.BadRequest("field 'title' cannot be empty")
 			}
 			l.Title = t
 		}
@@ -121,7 +122,7 @@ func (s *Store) PatchLabel(ctx context.Context, actor, id string, p LabelPatch) 
 		}
 		if p.Color.Set {
 			if err := checkColor(p.Color.V); err != nil || p.Color.V == "" {
-				return BadRequest("field 'color' must be one of %s", strings.Join(wire.LabelColors, ", "))
+				return errs.BadRequest("field 'color' must be one of %s", strings.Join(wire.LabelColors, ", "))
 			}
 			l.Color = p.Color.V
 		}
@@ -138,7 +139,7 @@ func (s *Store) PatchLabel(ctx context.Context, actor, id string, p LabelPatch) 
 func (s *Store) DeleteLabel(ctx context.Context, actor, id string, scrub bool) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *Tx) error {
 		if _, ok := tx.Label(id); !ok {
-			return NotFound("label %s not found", id)
+			return errs.NotFound("label %s not found", id)
 		}
 		tx.DeleteLabel(id)
 		src := sources(tx.d)
@@ -200,7 +201,7 @@ func (s *Store) InstallBundle(ctx context.Context, actor, id string) (InstallRes
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		b, ok := labels.Find(s.cfg.Bundles, id)
 		if !ok {
-			return NotFound("bundle %s not found", id)
+			return errs.NotFound("bundle %s not found", id)
 		}
 		before := map[string]bool{}
 		for _, l := range tx.d.Labels {
@@ -229,7 +230,7 @@ func (s *Store) UninstallBundle(ctx context.Context, actor, id string, scrub boo
 	removed := []string{}
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		if _, ok := labels.Find(s.cfg.Bundles, id); !ok {
-			return NotFound("bundle %s not found", id)
+			return errs.NotFound("bundle %s not found", id)
 		}
 		cat, src, gone := labels.Uninstall(tx.d.Labels, sources(tx.d), id)
 		syncLabels(tx, cat)

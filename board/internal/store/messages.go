@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -22,7 +23,7 @@ func newMessage(tx *Tx, in wire.MessageInput) (*wire.Message, error) {
 		m.ReceivedAt = tx.Now()
 	}
 	if m.Subject == "" && m.Preview == "" && m.Body == "" {
-		return nil, BadRequest("a message needs a subject, preview or body")
+		return nil, errs.BadRequest("a message needs a subject, preview or body")
 	}
 	return m, nil
 }
@@ -33,7 +34,7 @@ func (s *Store) AddCaseMessage(ctx context.Context, actor, caseID string, in wir
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		c, ok := tx.Case(caseID)
 		if !ok {
-			return NotFound("case %s not found", caseID)
+			return errs.NotFound("case %s not found", caseID)
 		}
 		m, err := newMessage(tx, in)
 		if err != nil {
@@ -57,7 +58,7 @@ func (s *Store) PatchMessage(ctx context.Context, actor, id string, p wire.Messa
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		m, ok := tx.Message(id)
 		if !ok {
-			return NotFound("message %s not found", id)
+			return errs.NotFound("message %s not found", id)
 		}
 		if p.Read.Set {
 			m.Read = p.Read.V && !p.Read.Null
@@ -75,7 +76,7 @@ func (s *Store) PatchMessage(ctx context.Context, actor, id string, p wire.Messa
 			}
 			if rid != "" {
 				if _, ok := tx.Reminder(rid); !ok {
-					return NotFound("Reminder %s not found", rid)
+					return errs.NotFound("Reminder %s not found", rid)
 				}
 			}
 			m.ReminderID = rid
@@ -89,7 +90,7 @@ func (s *Store) PatchMessage(ctx context.Context, actor, id string, p wire.Messa
 				if cid != "" {
 					c, ok := tx.Case(cid)
 					if !ok {
-						return NotFound("case %s not found", cid)
+						return errs.NotFound("case %s not found", cid)
 					}
 					logActivity(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Now())
 					c.UpdatedAt = tx.Now()

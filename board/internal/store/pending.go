@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -68,14 +69,14 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		}
 		if verb == "set_parent" {
 			if !in.ParentID.Set || len(keys) != 1 || keys[0] != "parentId" {
-				return p, BadRequest("payload of set_parent is { id, parentId } (parentId null detaches)")
+				return p, errs.BadRequest("payload of set_parent is { id, parentId } (parentId null detaches)")
 			}
 		}
 		p.targets, p.fields = []string{in.ID}, keys
 		p.apply = func(tx *Tx) (map[string]any, error) {
 			if verb == "set_parent" {
 				if c, ok := tx.Case(in.ID); ok && c.Kind != "case" {
-					return nil, BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
+					return nil, errs.BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
 				}
 			}
 			c, err := patchCaseTx(tx, in.ID, in.CasePatch)
@@ -94,7 +95,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		}
 		ids := cleanList(in.IDs)
 		if len(ids) == 0 {
-			return p, BadRequest("payload: field 'ids' must list at least one case id")
+			return p, errs.BadRequest("payload: field 'ids' must list at least one case id")
 		}
 		var patch json.RawMessage
 		var top map[string]json.RawMessage
@@ -102,7 +103,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		patch = top["patch"]
 		fields, err := payloadKeys(patch)
 		if err != nil {
-			return p, BadRequest("payload: field 'patch' must be an object")
+			return p, errs.BadRequest("payload: field 'patch' must be an object")
 		}
 		p.targets, p.fields = ids, fields
 		p.apply = func(tx *Tx) (map[string]any, error) {
@@ -150,7 +151,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, err
 		}
 		if strings.TrimSpace(in.TargetID) == "" {
-			return p, BadRequest("payload: field 'targetId' is required")
+			return p, errs.BadRequest("payload: field 'targetId' is required")
 		}
 		p.targets, p.fields = []string{in.ID, strings.TrimSpace(in.TargetID)}, []string{"archivedAt", "mergedInto"}
 		p.apply = func(tx *Tx) (map[string]any, error) {
@@ -205,7 +206,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return map[string]any{"event": e}, err
 		}
 	default:
-		return p, BadRequest("unknown verb %q: use one of %s", verb, strings.Join(VerbNames(), ", "))
+		return p, errs.BadRequest("unknown verb %q: use one of %s", verb, strings.Join(VerbNames(), ", "))
 	}
 	return p, nil
 }
@@ -222,7 +223,7 @@ func targeted(id string, expected *int64) error {
 
 func needID(id string) error {
 	if strings.TrimSpace(id) == "" {
-		return BadRequest("payload: field 'id' is required")
+		return errs.BadRequest("payload: field 'id' is required")
 	}
 	return nil
 }
@@ -231,7 +232,7 @@ func needID(id string) error {
 // the version, so it could never match; the approval carries its own.
 func noExpected(v *int64) error {
 	if v != nil {
-		return BadRequest("payload: expectedVersion does not belong in a proposal (filing it moves the version); send expectedVersion with the approval instead")
+		return errs.BadRequest("payload: expectedVersion does not belong in a proposal (filing it moves the version); send expectedVersion with the approval instead")
 	}
 	return nil
 }
@@ -241,11 +242,11 @@ func noExpected(v *int64) error {
 func payloadKeys(raw json.RawMessage) ([]string, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, BadRequest("field 'payload' must be a JSON object: the body of the route the verb names")
+		return nil, errs.BadRequest("field 'payload' must be a JSON object: the body of the route the verb names")
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &m); err != nil {
-		return nil, BadRequest("payload: malformed JSON: %v", err)
+		return nil, errs.BadRequest("payload: malformed JSON: %v", err)
 	}
 	var keys []string
 	for k := range m {
@@ -265,12 +266,12 @@ func strictDecode(raw json.RawMessage, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) && typ.Field != "" {
-			return BadRequest("payload: field '%s' has the wrong type (%s)", jsonPath(typ.Field), typ.Value)
+			return errs.BadRequest("payload: field '%s' has the wrong type (%s)", jsonPath(typ.Field), typ.Value)
 		}
-		return BadRequest("payload: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return errs.BadRequest("payload: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return BadRequest("payload: data after the JSON object")
+		return errs.BadRequest("payload: data after the JSON object")
 	}
 	return nil
 }
@@ -362,14 +363,14 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		verb := strings.TrimSpace(in.Verb)
 		if verb == "" {
-			return BadRequest("Field 'verb' is required.")
+			return errs.BadRequest("Field 'verb' is required.")
 		}
 		summary := strings.Join(strings.Fields(in.Summary), " ")
 		if summary == "" {
-			return BadRequest("Field 'summary' is required.")
+			return errs.BadRequest("Field 'summary' is required.")
 		}
 		if len(bytes.TrimSpace(in.Payload)) == 0 {
-			return BadRequest("Field 'payload' is required: the body of the route the verb names")
+			return errs.BadRequest("Field 'payload' is required: the body of the route the verb names")
 		}
 		p, err := parseProposal(verb, in.Payload)
 		if err != nil {
@@ -380,13 +381,13 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 		}
 		var payload bytes.Buffer
 		if err := json.Compact(&payload, in.Payload); err != nil {
-			return BadRequest("payload: %v", err)
+			return errs.BadRequest("payload: %v", err)
 		}
 		out = &wire.Proposal{ID: tx.NextID("PROP"), Verb: verb, Payload: payload.Bytes(), Summary: summary, Actor: tx.actor, CreatedAt: tx.Now()}
 		for i, id := range p.targets {
 			rec, updated, ok := recordFields(tx.d, id)
 			if !ok {
-				return NotFound("%s %s not found", kindOf(id), id)
+				return errs.NotFound("%s %s not found", kindOf(id), id)
 			}
 			fields := p.fields
 			if i > 0 && verb == "merge" {
@@ -410,13 +411,13 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.Proposal, map[string]any, int64, error) {
 	prop, ok := findProposal(s.Snapshot(), id)
 	if !ok {
-		return nil, nil, 0, NotFound("proposal %s not found", id)
+		return nil, nil, 0, errs.NotFound("proposal %s not found", id)
 	}
 	var result map[string]any
 	v, err := s.Update(ctx, prop.Actor, expected, func(tx *Tx) error {
 		p, ok := tx.Proposal(id)
 		if !ok {
-			return NotFound("proposal %s not found", id)
+			return errs.NotFound("proposal %s not found", id)
 		}
 		parsed, err := parseProposal(p.Verb, p.Payload)
 		if err != nil {
@@ -424,7 +425,7 @@ func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.
 		}
 		for _, t := range proposalTargets(p) {
 			if _, _, ok := recordFields(tx.d, t); !ok {
-				return NotFound("%s %s not found: it changed since the proposal, which stays pending (reject it)", kindOf(t), t)
+				return errs.NotFound("%s %s not found: it changed since the proposal, which stays pending (reject it)", kindOf(t), t)
 			}
 		}
 		res, err := parsed.apply(tx)
@@ -447,7 +448,7 @@ func (s *Store) Reject(ctx context.Context, actor, id string, expected *int64) (
 	v, err := s.Update(ctx, actor, expected, func(tx *Tx) error {
 		p, ok := tx.Proposal(id)
 		if !ok {
-			return NotFound("proposal %s not found", id)
+			return errs.NotFound("proposal %s not found", id)
 		}
 		tx.DeleteProposal(id)
 		out = p

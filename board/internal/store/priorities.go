@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -15,7 +16,7 @@ func (s *Store) CreatePriority(ctx context.Context, actor string, in wire.Priori
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		text := strings.TrimSpace(in.Text)
 		if text == "" {
-			return BadRequest("Field 'text' is required.")
+			return errs.BadRequest("Field 'text' is required.")
 		}
 		now := tx.Now()
 		out = &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
@@ -32,7 +33,7 @@ func (s *Store) PatchPriority(ctx context.Context, actor, id string, p wire.Prio
 	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *Tx) error {
 		pr, ok := tx.Priority(id)
 		if !ok {
-			return NotFound("priority %s not found", id)
+			return errs.NotFound("priority %s not found", id)
 		}
 		old := *pr
 		if t := optText(p.Text, ""); t != "" {
@@ -63,7 +64,7 @@ func samePosition(a, b *float64) bool {
 func (s *Store) DeletePriority(ctx context.Context, actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *Tx) error {
 		if _, ok := tx.Priority(id); !ok {
-			return NotFound("priority %s not found", id)
+			return errs.NotFound("priority %s not found", id)
 		}
 		tx.DeletePriority(id)
 		return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -40,14 +41,14 @@ func createReminderTx(tx *Tx, in wire.ReminderCreate) (*wire.Reminder, bool, err
 		Labels: cleanList(in.Labels), CreatedAt: now, UpdatedAt: now, CreatedBy: tx.actor,
 	}
 	if r.Title == "" {
-		return nil, false, BadRequest("Field 'title' is required.")
+		return nil, false, errs.BadRequest("Field 'title' is required.")
 	}
 	if r.Status == "" {
 		r.Status = "open"
 	}
 	for i, t := range in.Tasks {
 		if t.ID != "" {
-			return nil, false, BadRequest("tasks[%d]: task ids are minted by the store; leave 'id' out on create", i)
+			return nil, false, errs.BadRequest("tasks[%d]: task ids are minted by the store; leave 'id' out on create", i)
 		}
 	}
 	for _, err := range []error{
@@ -97,10 +98,10 @@ func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTask
 		id := strings.TrimSpace(t.ID)
 		if id != "" {
 			if !known[id] {
-				return nil, BadRequest("tasks[%d]: task %s is not on %s (leave 'id' out to add a row)", i, id, remID)
+				return nil, errs.BadRequest("tasks[%d]: task %s is not on %s (leave 'id' out to add a row)", i, id, remID)
 			}
 			if seen[id] {
-				return nil, BadRequest("tasks[%d]: task %s is listed twice", i, id)
+				return nil, errs.BadRequest("tasks[%d]: task %s is listed twice", i, id)
 			}
 			seen[id] = true
 		}
@@ -136,13 +137,13 @@ func (s *Store) PatchReminder(ctx context.Context, actor, id string, p wire.Remi
 func patchReminderTx(tx *Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
 	r, ok := tx.Reminder(id)
 	if !ok {
-		return nil, NotFound("reminder %s not found", id)
+		return nil, errs.NotFound("reminder %s not found", id)
 	}
 	old, _ := tx.Reminder(id)
 	now := tx.Now()
 	if p.Title.Set {
 		if r.Title = optText(p.Title, ""); r.Title == "" {
-			return nil, BadRequest("field 'title' cannot be empty")
+			return nil, errs.BadRequest("field 'title' cannot be empty")
 		}
 	}
 	r.Detail = optText(p.Detail, r.Detail)
@@ -249,7 +250,7 @@ func (s *Store) DeleteReminder(ctx context.Context, actor, id string) (int64, er
 func deleteReminderTx(tx *Tx, id string) error {
 	r, ok := tx.Reminder(id)
 	if !ok {
-		return NotFound("reminder %s not found", id)
+		return errs.NotFound("reminder %s not found", id)
 	}
 	tx.DeleteReminder(id)
 	for _, m := range tx.d.Messages {
@@ -273,7 +274,7 @@ func (s *Store) AddReminderMessage(ctx context.Context, actor, id string, in wir
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		r, ok := tx.Reminder(id)
 		if !ok {
-			return NotFound("reminder %s not found", id)
+			return errs.NotFound("reminder %s not found", id)
 		}
 		m, err := newMessage(tx, in)
 		if err != nil {
@@ -301,7 +302,7 @@ type ReminderFilter struct {
 // by creation.
 func Reminders(d *wire.Doc, f ReminderFilter) ([]*wire.Reminder, error) {
 	if f.Domain != "" && !slices.Contains(wire.Domains, f.Domain) {
-		return nil, BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
 	}
 	status := ""
 	if slices.Contains(wire.ReminderStatuses, f.Status) {
@@ -337,7 +338,7 @@ func FindReminder(d *wire.Doc, id string) (*wire.Reminder, error) {
 			return r, nil
 		}
 	}
-	return nil, NotFound("reminder %s not found", id)
+	return nil, errs.NotFound("reminder %s not found", id)
 }
 
 // ReminderMessages lists the messages linked to a reminder, newest first by

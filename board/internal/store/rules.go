@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -18,7 +19,7 @@ func oneOf(field, v string, allowed []string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	return BadRequest("field '%s' must be one of %s, not %q", field, strings.Join(allowed, ", "), v)
+	return errs.BadRequest("field '%s' must be one of %s, not %q", field, strings.Join(allowed, ", "), v)
 }
 
 // cleanList trims, drops empties and dedupes, keeping first-seen order.
@@ -51,7 +52,7 @@ func checkDate(field, s string) error {
 	if s == "" || validDate(s) {
 		return nil
 	}
-	return BadRequest("field '%s' must be an ISO date (YYYY-MM-DD) or datetime, not %q", field, s)
+	return errs.BadRequest("field '%s' must be an ISO date (YYYY-MM-DD) or datetime, not %q", field, s)
 }
 
 // safeURL keeps only absolute http and https URLs; anything else is dropped.
@@ -84,7 +85,7 @@ func checkLabels(tx *Tx, ids []string) error {
 		valid = append(valid, id)
 	}
 	sort.Strings(valid)
-	return BadRequest("unknown label id(s): %s. Valid label ids: %s", strings.Join(unknown, ", "), strings.Join(valid, ", "))
+	return errs.BadRequest("unknown label id(s): %s. Valid label ids: %s", strings.Join(unknown, ", "), strings.Join(valid, ", "))
 }
 
 // logActivity appends an entry and keeps the last maxActivity.

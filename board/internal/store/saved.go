@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -44,7 +45,7 @@ func (s *Store) PatchPrefs(ctx context.Context, actor string, expected *int64, p
 		for k, raw := range patch {
 			var val any
 			if err := json.Unmarshal(raw, &val); err != nil {
-				return BadRequest("field '%s': %v", k, err)
+				return errs.BadRequest("field '%s': %v", k, err)
 			}
 			if val == nil {
 				delete(cur, k)
@@ -93,11 +94,11 @@ func mergePatch(target, patch any) any {
 func jsonObject(field string, raw json.RawMessage) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, BadRequest("field '%s' must be a JSON object", field)
+		return nil, errs.BadRequest("field '%s' must be a JSON object", field)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, trimmed); err != nil {
-		return nil, BadRequest("field '%s' must be a JSON object: %v", field, err)
+		return nil, errs.BadRequest("field '%s' must be a JSON object: %v", field, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -108,7 +109,7 @@ func (s *Store) SaveView(ctx context.Context, actor string, in wire.ViewInput) (
 	version, err = s.Update(ctx, actor, nil, func(tx *Tx) error {
 		name := optText(in.Name, "")
 		if name == "" {
-			return BadRequest("Field 'name' is required.")
+			return errs.BadRequest("Field 'name' is required.")
 		}
 		filters := json.RawMessage(`{}`)
 		if in.Filters.Set && !in.Filters.Null {
@@ -141,16 +142,16 @@ func (s *Store) PatchView(ctx context.Context, actor, id string, in wire.ViewInp
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		view, ok := tx.View(id)
 		if !ok {
-			return NotFound("view %s not found", id)
+			return errs.NotFound("view %s not found", id)
 		}
 		if in.Name.Set {
 			name := optText(in.Name, "")
 			if name == "" {
-				return BadRequest("field 'name' cannot be empty")
+				return errs.BadRequest("field 'name' cannot be empty")
 			}
 			for _, other := range tx.d.Views {
 				if other.ID != id && normTitle(other.Name) == normTitle(name) {
-					return BadRequest("a view named %q exists already (%s)", other.Name, other.ID)
+					return errs.BadRequest("a view named %q exists already (%s)", other.Name, other.ID)
 				}
 			}
 			view.Name = name
@@ -177,7 +178,7 @@ func (s *Store) PatchView(ctx context.Context, actor, id string, in wire.ViewInp
 func (s *Store) DeleteView(ctx context.Context, actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *Tx) error {
 		if _, ok := tx.View(id); !ok {
-			return NotFound("view %s not found", id)
+			return errs.NotFound("view %s not found", id)
 		}
 		tx.DeleteView(id)
 		return nil
@@ -190,7 +191,7 @@ func (s *Store) SaveTemplate(ctx context.Context, actor string, in wire.Template
 	version, err = s.Update(ctx, actor, nil, func(tx *Tx) error {
 		name := optText(in.Name, "")
 		if name == "" {
-			return BadRequest("Field 'name' is required.")
+			return errs.BadRequest("Field 'name' is required.")
 		}
 		now := tx.Now()
 		t := &wire.Template{Name: name, CreatedAt: now}
@@ -220,16 +221,16 @@ func (s *Store) PatchTemplate(ctx context.Context, actor, id string, in wire.Tem
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		t, ok := tx.Template(id)
 		if !ok {
-			return NotFound("template %s not found", id)
+			return errs.NotFound("template %s not found", id)
 		}
 		if in.Name.Set {
 			name := optText(in.Name, "")
 			if name == "" {
-				return BadRequest("field 'name' cannot be empty")
+				return errs.BadRequest("field 'name' cannot be empty")
 			}
 			for _, other := range tx.d.Templates {
 				if other.ID != id && normTitle(other.Name) == normTitle(name) {
-					return BadRequest("a template named %q exists already (%s)", other.Name, other.ID)
+					return errs.BadRequest("a template named %q exists already (%s)", other.Name, other.ID)
 				}
 			}
 			t.Name = name
@@ -292,7 +293,7 @@ func applyTemplateInput(tx *Tx, t *wire.Template, in wire.TemplateInput, whole b
 func (s *Store) DeleteTemplate(ctx context.Context, actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *Tx) error {
 		if _, ok := tx.Template(id); !ok {
-			return NotFound("template %s not found", id)
+			return errs.NotFound("template %s not found", id)
 		}
 		tx.DeleteTemplate(id)
 		return nil

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -272,7 +273,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	s.writeMu.Lock()
 	if s.closed.Load() {
 		s.writeMu.Unlock()
-		return 0, &UnavailableError{Msg: "the board is shutting down"}
+		return 0, &errs.UnavailableError{Msg: "the board is shutting down"}
 	}
 	if err := ctx.Err(); err != nil {
 		s.writeMu.Unlock()
@@ -281,7 +282,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	if expectedVersion != nil && *expectedVersion != s.head.Version {
 		cur := s.head.Version
 		s.writeMu.Unlock()
-		return 0, &VersionConflictError{Expected: *expectedVersion, Current: cur}
+		return 0, &errs.VersionConflictError{Expected: *expectedVersion, Current: cur}
 	}
 	tx := newTx(s.head, s.now(), actor)
 	tx.useIndexes(s.idx)
@@ -311,7 +312,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	s.writeMu.Unlock()
 	// Durability does not honour ctx: once queued, the write completes.
 	if err := <-done; err != nil {
-		return 0, &UnavailableError{Msg: "the write was not saved: " + err.Error()}
+		return 0, &errs.UnavailableError{Msg: "the write was not saved: " + err.Error()}
 	}
 	return v, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -82,7 +83,7 @@ func TestRejectedWriteChangesNothing(t *testing.T) {
 		c, _ := tx.Case("CASE-1")
 		c.Title = "changed"
 		tx.PutCase(c)
-		return BadRequest("no")
+		return errs.BadRequest("no")
 	})
 	if err == nil {
 		t.Fatal("write succeeded")

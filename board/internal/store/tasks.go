@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -14,11 +15,11 @@ func (s *Store) AddTask(ctx context.Context, actor, caseID string, in wire.TaskI
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		c, ok := tx.Case(caseID)
 		if !ok {
-			return NotFound("case %s not found", caseID)
+			return errs.NotFound("case %s not found", caseID)
 		}
 		title := strings.TrimSpace(in.Title)
 		if title == "" {
-			return BadRequest("Field 'title' is required.")
+			return errs.BadRequest("Field 'title' is required.")
 		}
 		if err := checkDate("dueAt", in.DueAt); err != nil {
 			return err
@@ -46,7 +47,7 @@ func (s *Store) PatchTask(ctx context.Context, actor, caseID, taskID string, p w
 		if p.Title.Set {
 			title := strings.TrimSpace(p.Title.V)
 			if p.Title.Null || title == "" {
-				return BadRequest("field 'title' cannot be empty")
+				return errs.BadRequest("field 'title' cannot be empty")
 			}
 			t.Title = title
 		}
@@ -102,14 +103,14 @@ func (s *Store) DeleteTask(ctx context.Context, actor, caseID, taskID string) (i
 func caseTask(tx *Tx, caseID, taskID string) (*wire.Case, int, error) {
 	c, ok := tx.Case(caseID)
 	if !ok {
-		return nil, 0, NotFound("case %s not found", caseID)
+		return nil, 0, errs.NotFound("case %s not found", caseID)
 	}
 	for i, t := range c.Tasks {
 		if t.ID == taskID {
 			return c, i, nil
 		}
 	}
-	return nil, 0, NotFound("task %s not found on %s", taskID, caseID)
+	return nil, 0, errs.NotFound("task %s not found on %s", taskID, caseID)
 }
 
 // AddNote appends a note to a case.
@@ -118,11 +119,11 @@ func (s *Store) AddNote(ctx context.Context, actor, caseID, text string) (wire.N
 	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
 		c, ok := tx.Case(caseID)
 		if !ok {
-			return NotFound("case %s not found", caseID)
+			return errs.NotFound("case %s not found", caseID)
 		}
 		text = strings.TrimSpace(text)
 		if text == "" {
-			return BadRequest("Field 'text' is required.")
+			return errs.BadRequest("Field 'text' is required.")
 		}
 		out = wire.Note{ID: nextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Now()}
 		c.Notes = append(c.Notes, out)
