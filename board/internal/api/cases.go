@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -86,7 +87,7 @@ func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, existing, v, err := a.store.CreateCase(r.Context(), actorOf(r, in.Actor), in)
+	c, existing, v, err := cases.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -105,7 +106,7 @@ func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.PatchCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	c, v, err := cases.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -120,7 +121,7 @@ func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	cs, v, err := a.store.PatchCases(r.Context(), actorOf(r, in.Actor), in)
+	cs, v, err := cases.PatchMany(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -142,7 +143,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 	}
 	id := mux.Vars(r)["id"]
 	if boolQuery(r, "hard") {
-		v, err := a.store.DeleteCase(r.Context(), actorOf(r, in.Actor), id)
+		v, err := cases.Delete(r.Context(), a.store, actorOf(r, in.Actor), id)
 		if err != nil {
 			a.fail(w, err)
 			return
@@ -150,7 +151,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 		a.reply(w, http.StatusOK, map[string]any{"ok": true, "deleted": id, "version": v})
 		return
 	}
-	c, v, err := a.store.ArchiveCase(r.Context(), actorOf(r, in.Actor), id)
+	c, v, err := cases.Archive(r.Context(), a.store, actorOf(r, in.Actor), id)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -165,7 +166,7 @@ func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.RestoreCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	c, v, err := cases.Restore(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -183,7 +184,7 @@ func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	res, v, err := a.store.CleanCases(r.Context(), actorOf(r, in.Actor), in.IDs)
+	res, v, err := cases.Clean(r.Context(), a.store, actorOf(r, in.Actor), in.IDs)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -201,7 +202,7 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.MergeCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.TargetID)
+	c, v, err := cases.Merge(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.TargetID)
 	if err != nil {
 		a.fail(w, err)
 		return

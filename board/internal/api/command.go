@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/cases"
+	"github.com/opsboard/opsboard/board/internal/command"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/reminders"
 	"github.com/opsboard/opsboard/board/internal/search"
-	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -23,7 +25,7 @@ func (a *API) command(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	cmd, err := store.ParseCommand(in.Text)
+	cmd, err := command.Parse(in.Text)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -38,11 +40,11 @@ func (a *API) command(w http.ResponseWriter, r *http.Request) {
 
 func caseHref(id string) string { return "/board?case=" + id }
 
-func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (wire.CommandReply, error) {
+func (a *API) runCommand(ctx context.Context, actor string, cmd command.Command) (wire.CommandReply, error) {
 	// patch runs PATCH /api/cases/{id}'s operation; done is the message
 	// with %s where the case id goes.
 	patch := func(p wire.CasePatch, done string) (wire.CommandReply, error) {
-		c, v, err := a.store.PatchCase(ctx, actor, cmd.ID, p)
+		c, v, err := cases.Patch(ctx, a.store, actor, cmd.ID, p)
 		if err != nil {
 			return wire.CommandReply{}, err
 		}
@@ -50,9 +52,9 @@ func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (
 	}
 	switch cmd.Verb {
 	case "help":
-		return wire.CommandReply{Message: store.CommandHelp}, nil
+		return wire.CommandReply{Message: command.Help}, nil
 	case "new":
-		c, _, v, err := a.store.CreateCase(ctx, actor, wire.CaseCreate{Title: cmd.Text})
+		c, _, v, err := cases.Create(ctx, a.store, actor, wire.CaseCreate{Title: cmd.Text})
 		if err != nil {
 			return wire.CommandReply{}, err
 		}
@@ -70,13 +72,13 @@ func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (
 	case "restore":
 		return patch(wire.CasePatch{ArchivedAt: wire.Null[string]()}, "Restored %s")
 	case "note":
-		n, v, err := a.store.AddNote(ctx, actor, cmd.ID, cmd.Text)
+		n, v, err := cases.AddNote(ctx, a.store, actor, cmd.ID, cmd.Text)
 		if err != nil {
 			return wire.CommandReply{}, err
 		}
 		return wire.CommandReply{Message: fmt.Sprintf("Added note %s to %s", n.ID, cmd.ID), Href: caseHref(cmd.ID), Version: v}, nil
 	case "remind":
-		rem, _, v, err := a.store.CreateReminder(ctx, actor, wire.ReminderCreate{Title: cmd.Text, DueAt: cmd.Date})
+		rem, _, v, err := reminders.Create(ctx, a.store, actor, wire.ReminderCreate{Title: cmd.Text, DueAt: cmd.Date})
 		if err != nil {
 			return wire.CommandReply{}, err
 		}
@@ -88,5 +90,5 @@ func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (
 		n := len(res.Cases) + len(res.Tasks) + len(res.Messages) + len(res.Reminders)
 		return wire.CommandReply{Message: fmt.Sprintf("%d matches for %q", n, cmd.Text), Results: &res}, nil
 	}
-	return wire.CommandReply{}, errs.BadRequest("unknown command %q.\n\n%s", cmd.Verb, store.CommandHelp)
+	return wire.CommandReply{}, errs.BadRequest("unknown command %q.\n\n%s", cmd.Verb, command.Help)
 }

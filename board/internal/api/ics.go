@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/events"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -16,7 +16,7 @@ import (
 // zone (floating), because the board stores wall-clock times.
 func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	events, err := store.Events(d, eventFilter(r))
+	events, err := events.List(d, eventFilter(r))
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/approvals"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -12,7 +12,7 @@ import (
 func (a *API) listPending(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return map[string]any{"pending": store.Pending(d), "version": d.Version}, nil
+		return map[string]any{"pending": approvals.List(d), "version": d.Version}, nil
 	})
 }
 
@@ -23,7 +23,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.Propose(r.Context(), actorOf(r, in.Actor), in)
+	p, v, err := approvals.Propose(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -38,7 +38,7 @@ func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, result, v, err := a.store.Approve(r.Context(), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, result, v, err := approvals.Approve(r.Context(), a.store, mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -53,7 +53,7 @@ func (a *API) rejectPending(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.Reject(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, v, err := approvals.Reject(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -7,14 +7,14 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // GET /api/prefs
 func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	prefs, err := store.Prefs(d)
+	prefs, err := saved.Prefs(d)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -50,7 +50,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		}
 		delete(patch, "expectedVersion")
 	}
-	prefs, v, err := a.store.PatchPrefs(r.Context(), actorOf(r, actor), expected, patch)
+	prefs, v, err := saved.PatchPrefs(r.Context(), a.store, actorOf(r, actor), expected, patch)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -91,7 +91,7 @@ func (a *API) saveView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	view, created, v, err := a.store.SaveView(r.Context(), actorOf(r, in.Actor), in)
+	view, created, v, err := saved.SaveView(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -110,7 +110,7 @@ func (a *API) patchView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	view, v, err := a.store.PatchView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	view, v, err := saved.PatchView(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -125,7 +125,7 @@ func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := saved.DeleteView(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -166,7 +166,7 @@ func (a *API) saveTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, created, v, err := a.store.SaveTemplate(r.Context(), actorOf(r, in.Actor), in)
+	t, created, v, err := saved.SaveTemplate(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -185,7 +185,7 @@ func (a *API) patchTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, v, err := a.store.PatchTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	t, v, err := saved.PatchTemplate(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -200,7 +200,7 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := saved.DeleteTemplate(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -511,7 +511,7 @@ func TestCompactingChild(t *testing.T) {
 		var id string
 		v, err := s.Update(context.Background(), wire.ActorAgent, nil, func(tx *Tx) error {
 			id = tx.NextID("CASE")
-			tx.PutCase(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case"})
+			tx.Cases().Put(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case"})
 			return nil
 		})
 		if err != nil {

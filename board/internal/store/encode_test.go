@@ -64,7 +64,7 @@ func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
 		next := *d
 		next.Version++
 		next.Cases = append([]*wire.Case(nil), d.Cases...)
-		c := CloneCase(next.Cases[round])
+		c := cloneCase(next.Cases[round])
 		c.Title = fmt.Sprintf("changed in round %d", round)
 		next.Cases[round] = c
 		next.Cases = append(next.Cases[:5], next.Cases[6:]...)
@@ -147,30 +147,30 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 				switch k := rng.IntN(10); {
 				case k < 3 || len(cases) == 0:
 					id := tx.NextID("CASE")
-					tx.PutCase(&wire.Case{ID: id, Title: "new " + id, Status: "todo", Domain: "work", Kind: "case"})
-					tx.PutMessage(&wire.Message{ID: tx.NextID("M"), Subject: "for " + id, CaseID: id})
+					tx.Cases().Put(&wire.Case{ID: id, Title: "new " + id, Status: "todo", Domain: "work", Kind: "case"})
+					tx.Messages().Put(&wire.Message{ID: tx.NextID("M"), Subject: "for " + id, CaseID: id})
 					cases = append(cases, id)
 				case k < 6:
-					c, _ := tx.Case(pick())
+					c, _ := tx.Cases().Get(pick())
 					c.Title = fmt.Sprintf("patched at %d", step)
-					tx.PutCase(c)
+					tx.Cases().Put(c)
 				case k < 7:
 					id := pick()
-					tx.DeleteCase(id)
+					tx.Cases().Delete(id)
 					cases = ids(tx.Doc().Cases)
 				case k < 8:
 					// Removed and put back in one write: it must survive replay.
 					id := pick()
-					c, _ := tx.Case(id)
-					tx.DeleteCase(id)
+					c, _ := tx.Cases().Get(id)
+					tx.Cases().Delete(id)
 					c.Title = "put back"
-					tx.PutCase(c)
+					tx.Cases().Put(c)
 				case k < 9:
-					tx.PutEvent(&wire.Event{ID: tx.NextID("EVT"), Title: "event", Date: "2025-01-01"})
+					tx.Events().Put(&wire.Event{ID: tx.NextID("EVT"), Title: "event", Date: "2025-01-01"})
 				default:
 					if len(tx.Doc().Messages) > 0 {
 						m := tx.Doc().Messages[rng.IntN(len(tx.Doc().Messages))]
-						tx.DeleteMessage(m.ID)
+						tx.Messages().Delete(m.ID)
 					}
 				}
 			}
@@ -234,14 +234,14 @@ func TestIndexesFollowTheHead(t *testing.T) {
 	rename(t, s, "CASE-2", "renamed")
 	check("after a replace")
 	s.Update(context.Background(), "", nil, func(tx *Tx) error {
-		tx.DeleteCase("CASE-1")
-		tx.PutCase(&wire.Case{ID: tx.NextID("CASE"), Title: "after a delete"})
+		tx.Cases().Delete("CASE-1")
+		tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: "after a delete"})
 		return nil
 	})
 	check("after a delete")
 	s.Update(context.Background(), "", nil, func(tx *Tx) error {
-		tx.PutCase(&wire.Case{ID: tx.NextID("CASE"), Title: "rejected"})
-		tx.DeleteCase("CASE-3")
+		tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: "rejected"})
+		tx.Cases().Delete("CASE-3")
 		return errs.BadRequest("no")
 	})
 	check("after a rejected write")
@@ -261,7 +261,7 @@ func TestRecordChangedInPlaceStillReachesTheDocument(t *testing.T) {
 	if _, err := s.Update(context.Background(), "", nil, func(tx *Tx) error {
 		c := tx.Doc().Cases[0] // the committed record itself, not a copy
 		c.Title = "changed in place"
-		tx.PutCase(c)
+		tx.Cases().Put(c)
 		return nil
 	}); err != nil {
 		t.Fatal(err)

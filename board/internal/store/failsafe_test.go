@@ -41,7 +41,7 @@ func create(t testing.TB, s *Store, title string) (string, int64) {
 	var id string
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		id = tx.NextID("CASE")
-		tx.PutCase(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		tx.Cases().Put(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Stamp(), UpdatedAt: tx.Stamp()})
 		return nil
 	})
 	if err != nil {
@@ -53,12 +53,12 @@ func create(t testing.TB, s *Store, title string) (string, int64) {
 func rename(t testing.TB, s *Store, id, title string) int64 {
 	t.Helper()
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
-		c, ok := tx.Case(id)
+		c, ok := tx.Cases().Get(id)
 		if !ok {
 			return errs.NotFound("case %s not found", id)
 		}
 		c.Title = title
-		tx.PutCase(c)
+		tx.Cases().Put(c)
 		return nil
 	})
 	if err != nil {

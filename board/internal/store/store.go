@@ -224,6 +224,10 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
+// Bundles are the built-in label bundles the board was configured with; the
+// catalog rules install from them.
+func (s *Store) Bundles() []labels.Bundle { return s.cfg.Bundles }
+
 // Path is the document's location.
 func (s *Store) Path() string { return s.path }
 

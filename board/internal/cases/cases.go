@@ -1,4 +1,9 @@
-package store
+// Package cases holds the rules of case nodes (initiatives, workstreams and
+// cases): create from a body or a template, patch one or many, archive,
+// restore, delete, clean done cases, merge one into another, and the tasks
+// and notes a case carries. Each rule is a function over a write (the ...Tx
+// forms, which approvals reuse) with a one-call form that runs it as a write.
+package cases
 
 import (
 	"context"
@@ -7,37 +12,27 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// errExisting stops a deduplicated create without writing anything.
-var errExisting = errors.New("an exact match exists")
-
-// CreateCase adds a case node. With in.Dedupe, an exact match (same
-// normalized title, kind and parent) is returned instead, with existing true.
-func (s *Store) CreateCase(ctx context.Context, actor string, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		c, found, err := createCaseTx(tx, in)
-		out = c
-		if found {
-			version = tx.d.Version
-			return errExisting
-		}
-		return err
-	})
-	if errors.Is(err, errExisting) {
-		return out, true, version, nil
-	}
-	return out, false, v, err
+// Create adds a case node. With in.Dedupe, an exact match (same
+// normalized title, kind and parent) is returned instead, with existing true
+// and nothing written.
+func Create(ctx context.Context, s *store.Store, actor string, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Case, bool, error) { return CreateTx(tx, in) })
 }
 
-// createCaseTx is CreateCase inside a write; found reports an exact match
+// CreateTx is Create inside a write; found reports an exact match
 // returned instead of a new node (nothing was changed then).
-func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err error) {
+func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err error) {
 	if in.TemplateID != "" {
-		t, ok := tx.Template(in.TemplateID)
+		t, ok := tx.Templates().Get(in.TemplateID)
 		if !ok {
 			return nil, false, errs.NotFound("template %s not found", in.TemplateID)
 		}
@@ -48,9 +43,10 @@ func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err e
 		return nil, false, err
 	}
 	if in.Dedupe {
-		for _, old := range tx.d.Cases {
-			if normTitle(old.Title) == normTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
-				return CloneCase(old), true, nil
+		for _, old := range tx.Doc().Cases {
+			if field.NormTitle(old.Title) == field.NormTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
+				c, _ := tx.Cases().Get(old.ID)
+				return c, true, nil
 			}
 		}
 	}
@@ -58,11 +54,11 @@ func createCaseTx(tx *Tx, in wire.CaseCreate) (out *wire.Case, found bool, err e
 	for i := range c.Tasks {
 		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
 	}
-	if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+	if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
 		return nil, false, errs.BadRequest("%s", msg)
 	}
-	logActivity(c, tx.actor, "created", c.Kind, c.CreatedAt)
-	tx.PutCase(c)
+	activity.Log(c, tx.Actor(), "created", c.Kind, c.CreatedAt)
+	tx.Cases().Put(c)
 	return c, false, nil
 }
 
@@ -87,12 +83,12 @@ func applyTemplate(in *wire.CaseCreate, t *wire.Template) {
 }
 
 // newCase validates a create body into a record without an id.
-func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
-	now := tx.Now()
+func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
+	now := tx.Stamp()
 	c := &wire.Case{
 		Title: strings.TrimSpace(in.Title), Summary: in.Summary, Status: in.Status, Domain: in.Domain,
 		Kind: in.Kind, ParentID: strings.TrimSpace(in.ParentID), Eta: in.Eta, DueAt: strings.TrimSpace(in.DueAt),
-		Tags: cleanList(in.Tags), Labels: cleanList(in.Labels), VaultLinks: cleanList(in.VaultLinks),
+		Tags: field.CleanList(in.Tags), Labels: field.CleanList(in.Labels), VaultLinks: field.CleanList(in.VaultLinks),
 		Starred: in.Starred, Position: in.Position, CreatedAt: now, UpdatedAt: now,
 	}
 	if c.Title == "" {
@@ -108,8 +104,8 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 		c.Kind = "case"
 	}
 	for _, err := range []error{
-		oneOf("status", c.Status, wire.Lanes), oneOf("domain", c.Domain, wire.Domains),
-		oneOf("kind", c.Kind, wire.Kinds), checkDate("dueAt", c.DueAt), checkLabels(tx, c.Labels),
+		field.OneOf("status", c.Status, wire.Lanes), field.OneOf("domain", c.Domain, wire.Domains),
+		field.OneOf("kind", c.Kind, wire.Kinds), field.CheckDate("dueAt", c.DueAt), catalog.Check(tx, c.Labels),
 	} {
 		if err != nil {
 			return nil, err
@@ -120,7 +116,7 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 		if title == "" {
 			return nil, errs.BadRequest("task %d needs a title", i+1)
 		}
-		if err := checkDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
+		if err := field.CheckDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
 			return nil, err
 		}
 		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, CreatedAt: now})
@@ -128,59 +124,53 @@ func newCase(tx *Tx, in wire.CaseCreate) (*wire.Case, error) {
 	return c, nil
 }
 
-// PatchCase applies a partial update to one case node.
-func (s *Store) PatchCase(ctx context.Context, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
-	var out *wire.Case
-	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *Tx) error {
-		c, err := patchCaseTx(tx, id, p)
-		out = c
-		return err
-	})
-	return out, v, err
+// Patch applies a partial update to one case node.
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) { return PatchTx(tx, id, p) })
 }
 
-func patchCaseTx(tx *Tx, id string, p wire.CasePatch) (*wire.Case, error) {
-	c, ok := tx.Case(id)
+func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
+	c, ok := tx.Cases().Get(id)
 	if !ok {
 		return nil, errs.NotFound("case %s not found", id)
 	}
-	if err := applyCasePatch(tx, c, p, tx.actor); err != nil {
+	if err := applyPatch(tx, c, p, tx.Actor()); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// PatchCases applies one patch to many case nodes, all or nothing; an error
+// PatchMany applies one patch to many case nodes, all or nothing; an error
 // names the offending id.
-func (s *Store) PatchCases(ctx context.Context, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
+func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
-	if len(cleanList(b.IDs)) == 0 {
+	if len(field.CleanList(b.IDs)) == 0 {
 		return nil, 0, errs.BadRequest("field 'ids' must list at least one case id")
 	}
 	expected := b.ExpectedVersion
 	if expected == nil {
 		expected = b.Patch.ExpectedVersion
 	}
-	v, err := s.Update(ctx, actor, expected, func(tx *Tx) error {
-		cs, err := patchCasesTx(tx, b)
+	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
+		cs, err := PatchManyTx(tx, b)
 		out = cs
 		return err
 	})
 	return out, v, err
 }
 
-func patchCasesTx(tx *Tx, b wire.CaseBatch) ([]*wire.Case, error) {
-	ids := cleanList(b.IDs)
+func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
+	ids := field.CleanList(b.IDs)
 	if len(ids) == 0 {
 		return nil, errs.BadRequest("field 'ids' must list at least one case id")
 	}
 	var out []*wire.Case
 	for _, id := range ids {
-		c, ok := tx.Case(id)
+		c, ok := tx.Cases().Get(id)
 		if !ok {
 			return nil, errs.NotFound("case %s not found", id)
 		}
-		if err := applyCasePatch(tx, c, b.Patch, tx.actor); err != nil {
+		if err := applyPatch(tx, c, b.Patch, tx.Actor()); err != nil {
 			return nil, prefixID(id, err)
 		}
 		out = append(out, c)
@@ -196,13 +186,13 @@ func prefixID(id string, err error) error {
 	return err
 }
 
-// applyCasePatch validates and applies p to c (a private copy), logs what
+// applyPatch validates and applies p to c (a private copy), logs what
 // changed and puts c back. Kind and parent are checked against the tree.
-func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error {
-	now := tx.Now()
+func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) error {
+	now := tx.Stamp()
 	changed := false
 	log := func(verb, detail string) {
-		logActivity(c, actor, verb, detail, now)
+		activity.Log(c, actor, verb, detail, now)
 		changed = true
 	}
 	text := func(field string, o wire.Opt[string], dst *string, verb string) {
@@ -233,7 +223,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 		if p.Status.Null {
 			return errs.BadRequest("field 'status' cannot be null")
 		}
-		if err := oneOf("status", p.Status.V, wire.Lanes); err != nil {
+		if err := field.OneOf("status", p.Status.V, wire.Lanes); err != nil {
 			return err
 		}
 		if p.Status.V != c.Status {
@@ -246,7 +236,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 		if p.Domain.Null {
 			return errs.BadRequest("field 'domain' cannot be null")
 		}
-		if err := oneOf("domain", p.Domain.V, wire.Domains); err != nil {
+		if err := field.OneOf("domain", p.Domain.V, wire.Domains); err != nil {
 			return err
 		}
 		if p.Domain.V != c.Domain {
@@ -255,7 +245,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 		}
 	}
 	if p.DueAt.Set && !p.DueAt.Null {
-		if err := checkDate("dueAt", strings.TrimSpace(p.DueAt.V)); err != nil {
+		if err := field.CheckDate("dueAt", strings.TrimSpace(p.DueAt.V)); err != nil {
 			return err
 		}
 		p.DueAt.V = strings.TrimSpace(p.DueAt.V)
@@ -264,21 +254,21 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	text("eta", p.Eta, &c.Eta, "eta_changed")
 	text("dueAt", p.DueAt, &c.DueAt, "due_changed")
 	if p.Tags.Set {
-		tags := cleanList(p.Tags.V)
+		tags := field.CleanList(p.Tags.V)
 		if !slices.Equal(tags, c.Tags) {
 			c.Tags = tags
 			log("tags_changed", strings.Join(tags, ", "))
 		}
 	}
 	if p.VaultLinks.Set {
-		links := cleanList(p.VaultLinks.V)
+		links := field.CleanList(p.VaultLinks.V)
 		if !slices.Equal(links, c.VaultLinks) {
 			c.VaultLinks = links
 			log("vault_links_changed", "")
 		}
 	}
 	if p.Labels.Set {
-		labels := cleanList(p.Labels.V)
+		labels := field.CleanList(p.Labels.V)
 		// Only labels this write adds must exist: a case still carrying a
 		// label removed from the catalog stays editable.
 		var added []string
@@ -287,7 +277,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 				added = append(added, l)
 			}
 		}
-		if err := checkLabels(tx, added); err != nil {
+		if err := catalog.Check(tx, added); err != nil {
 			return err
 		}
 		if !slices.Equal(labels, c.Labels) {
@@ -332,7 +322,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 		if !p.Kind.Null && p.Kind.V != "" {
 			kind = p.Kind.V
 		}
-		if err := oneOf("kind", kind, wire.Kinds); err != nil {
+		if err := field.OneOf("kind", kind, wire.Kinds); err != nil {
 			return err
 		}
 	}
@@ -343,7 +333,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 		}
 	}
 	if p.Kind.Set || p.ParentID.Set {
-		if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
+		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
 			return errs.BadRequest("%s", msg)
 		}
 		if kind != c.Kind {
@@ -358,7 +348,7 @@ func applyCasePatch(tx *Tx, c *wire.Case, p wire.CasePatch, actor string) error 
 	if changed {
 		c.UpdatedAt = now
 	}
-	tx.PutCase(c)
+	tx.Cases().Put(c)
 	return nil
 }
 
@@ -369,29 +359,29 @@ func orNone(s string) string {
 	return s
 }
 
-// ArchiveCase soft-deletes a case node to the Trash. Its children keep their
+// Archive soft-deletes a case node to the Trash. Its children keep their
 // parent.
-func (s *Store) ArchiveCase(ctx context.Context, actor, id string) (*wire.Case, int64, error) {
-	return s.PatchCase(ctx, actor, id, wire.CasePatch{ArchivedAt: wire.Some("now")})
+func Archive(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Some("now")})
 }
 
-// RestoreCase brings a case node back from the Trash.
-func (s *Store) RestoreCase(ctx context.Context, actor, id string) (*wire.Case, int64, error) {
-	return s.PatchCase(ctx, actor, id, wire.CasePatch{ArchivedAt: wire.Null[string]()})
+// Restore brings a case node back from the Trash.
+func Restore(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Null[string]()})
 }
 
-// DeleteCase removes a case node for good: children are detached (a
+// Delete removes a case node for good: children are detached (a
 // workstream whose initiative is gone becomes an initiative), linked messages
 // unlinked, and events and reminders lose their link.
-func (s *Store) DeleteCase(ctx context.Context, actor, id string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error { return deleteCaseTx(tx, id) })
+func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return DeleteTx(tx, id) })
 }
 
-func deleteCaseTx(tx *Tx, id string) error {
-	if _, ok := tx.Case(id); !ok {
+func DeleteTx(tx *store.Tx, id string) error {
+	if _, ok := tx.Cases().Get(id); !ok {
 		return errs.NotFound("case %s not found", id)
 	}
-	removeCases(tx, []string{id}, false)
+	remove(tx, []string{id}, false)
 	return nil
 }
 
@@ -401,11 +391,11 @@ type CleanResult struct {
 	MessagesRemoved int      `json:"messagesRemoved"`
 }
 
-// CleanCases purges done cases with their linked emails (an email also linked
+// Clean purges done cases with their linked emails (an email also linked
 // to a reminder is kept and unlinked). Anything not done refuses the whole
 // clean. A snapshot is taken first.
-func (s *Store) CleanCases(ctx context.Context, actor string, ids []string) (CleanResult, int64, error) {
-	ids = cleanList(ids)
+func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (CleanResult, int64, error) {
+	ids = field.CleanList(ids)
 	if len(ids) == 0 {
 		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
 	}
@@ -423,9 +413,9 @@ func (s *Store) CleanCases(ctx context.Context, actor string, ids []string) (Cle
 		return CleanResult{}, 0, fmt.Errorf("snapshot before clean: %w", err)
 	}
 	var res CleanResult
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		for _, id := range ids { // re-checked inside the critical section
-			c, ok := tx.Case(id)
+			c, ok := tx.Cases().Get(id)
 			if !ok {
 				return errs.NotFound("case %s not found", id)
 			}
@@ -433,7 +423,7 @@ func (s *Store) CleanCases(ctx context.Context, actor string, ids []string) (Cle
 				return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 			}
 		}
-		res = CleanResult{Removed: ids, MessagesRemoved: removeCases(tx, ids, true)}
+		res = CleanResult{Removed: ids, MessagesRemoved: remove(tx, ids, true)}
 		return nil
 	})
 	return res, v, err
@@ -448,84 +438,78 @@ func findCase(cases []*wire.Case, id string) *wire.Case {
 	return nil
 }
 
-// removeCases deletes the given nodes and repairs everything that pointed at
+// remove deletes the given nodes and repairs everything that pointed at
 // them. With purgeMessages, their messages go too unless a reminder holds
 // them. It returns how many messages were removed.
-func removeCases(tx *Tx, ids []string, purgeMessages bool) int {
+func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 	gone := map[string]bool{}
 	for _, id := range ids {
 		gone[id] = true
 	}
 	kinds := map[string]string{}
-	for _, c := range tx.d.Cases {
+	for _, c := range tx.Doc().Cases {
 		if gone[c.ID] {
 			kinds[c.ID] = c.Kind
 		}
 	}
-	for _, c := range tx.d.Cases {
+	for _, c := range tx.Doc().Cases {
 		if gone[c.ID] || !gone[c.ParentID] {
 			continue
 		}
-		child := CloneCase(c)
+		child, _ := tx.Cases().Get(c.ID)
 		detail := "detached: parent " + c.ParentID + " was deleted"
 		child.ParentID = ""
 		if child.Kind == "workstream" {
 			child.Kind = "initiative" // a workstream must sit under an initiative
-			logActivity(child, tx.actor, "kind_changed", "workstream → initiative: its initiative was deleted", tx.Now())
+			activity.Log(child, tx.Actor(), "kind_changed", "workstream → initiative: its initiative was deleted", tx.Stamp())
 		}
-		logActivity(child, tx.actor, "parent_changed", detail, tx.Now())
-		child.UpdatedAt = tx.Now()
-		tx.PutCase(child)
+		activity.Log(child, tx.Actor(), "parent_changed", detail, tx.Stamp())
+		child.UpdatedAt = tx.Stamp()
+		tx.Cases().Put(child)
 	}
 	removed := 0
-	for _, m := range tx.d.Messages {
+	for _, m := range tx.Doc().Messages {
 		if !gone[m.CaseID] {
 			continue
 		}
 		if purgeMessages && m.ReminderID == "" {
-			tx.DeleteMessage(m.ID)
+			tx.Messages().Delete(m.ID)
 			removed++
 			continue
 		}
 		cp := *m
 		cp.CaseID = ""
-		tx.PutMessage(&cp)
+		tx.Messages().Put(&cp)
 	}
-	for _, e := range tx.d.Events {
+	for _, e := range tx.Doc().Events {
 		if gone[e.CaseID] {
 			cp := *e
-			cp.CaseID, cp.UpdatedAt = "", tx.Now()
-			tx.PutEvent(&cp)
+			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()
+			tx.Events().Put(&cp)
 		}
 	}
-	for _, r := range tx.d.Reminders {
+	for _, r := range tx.Doc().Reminders {
 		if gone[r.CaseID] {
-			cp, _ := tx.Reminder(r.ID)
-			cp.CaseID, cp.UpdatedAt = "", tx.Now()
-			tx.PutReminder(cp)
+			cp, _ := tx.Reminders().Get(r.ID)
+			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()
+			tx.Reminders().Put(cp)
 		}
 	}
 	for _, id := range ids {
-		tx.DeleteCase(id)
+		tx.Cases().Delete(id)
 	}
 	return removed
 }
 
-// MergeCase merges source into target: tasks (with fresh ids), notes,
+// Merge merges source into target: tasks (with fresh ids), notes,
 // messages, tags, labels, events and reminders move to the target; children
 // are re-parented to it, or detached and noted when it cannot hold them; the
 // source is archived with mergedInto and a note pointing to the target.
-func (s *Store) MergeCase(ctx context.Context, actor, sourceID, targetID string) (*wire.Case, int64, error) {
-	var out *wire.Case
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		c, err := mergeCaseTx(tx, sourceID, targetID)
-		out = c
-		return err
-	})
-	return out, v, err
+func Merge(ctx context.Context, s *store.Store, actor, sourceID, targetID string) (*wire.Case, int64, error) {
+	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.Case, error) { return MergeTx(tx, sourceID, targetID) })
 }
 
-func mergeCaseTx(tx *Tx, sourceID, targetID string) (*wire.Case, error) {
+func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 	targetID = strings.TrimSpace(targetID)
 	if targetID == "" {
 		return nil, errs.BadRequest("field 'targetId' is required")
@@ -533,80 +517,108 @@ func mergeCaseTx(tx *Tx, sourceID, targetID string) (*wire.Case, error) {
 	if targetID == sourceID {
 		return nil, errs.BadRequest("cannot merge %s into itself", sourceID)
 	}
-	src, ok := tx.Case(sourceID)
+	src, ok := tx.Cases().Get(sourceID)
 	if !ok {
 		return nil, errs.NotFound("case %s not found", sourceID)
 	}
-	dst, ok := tx.Case(targetID)
+	dst, ok := tx.Cases().Get(targetID)
 	if !ok {
 		return nil, errs.NotFound("case %s not found", targetID)
 	}
 	if dst.ArchivedAt != "" {
 		return nil, errs.BadRequest("target %s is archived: restore it first", targetID)
 	}
-	now := tx.Now()
+	now := tx.Stamp()
 	for _, t := range src.Tasks {
-		t.ID = nextChildID(dst.ID, "T", taskIDs(dst))
+		t.ID = field.NextChildID(dst.ID, "T", taskIDs(dst))
 		dst.Tasks = append(dst.Tasks, t)
 	}
 	for _, n := range src.Notes {
-		n.ID = nextChildID(dst.ID, "N", noteIDs(dst))
+		n.ID = field.NextChildID(dst.ID, "N", noteIDs(dst))
 		dst.Notes = append(dst.Notes, n)
 	}
-	dst.Tags = cleanList(append(dst.Tags, src.Tags...))
-	dst.Labels = cleanList(append(dst.Labels, src.Labels...))
-	for _, m := range tx.d.Messages {
+	dst.Tags = field.CleanList(append(dst.Tags, src.Tags...))
+	dst.Labels = field.CleanList(append(dst.Labels, src.Labels...))
+	for _, m := range tx.Doc().Messages {
 		if m.CaseID == src.ID {
 			cp := *m
 			cp.CaseID = dst.ID
-			tx.PutMessage(&cp)
+			tx.Messages().Put(&cp)
 		}
 	}
-	for _, e := range tx.d.Events {
+	for _, e := range tx.Doc().Events {
 		if e.CaseID == src.ID {
 			cp := *e
 			cp.CaseID, cp.UpdatedAt = dst.ID, now
-			tx.PutEvent(&cp)
+			tx.Events().Put(&cp)
 		}
 	}
-	for _, r := range tx.d.Reminders {
+	for _, r := range tx.Doc().Reminders {
 		if r.CaseID == src.ID {
-			cp, _ := tx.Reminder(r.ID)
+			cp, _ := tx.Reminders().Get(r.ID)
 			cp.CaseID, cp.UpdatedAt = dst.ID, now
-			tx.PutReminder(cp)
+			tx.Reminders().Put(cp)
 		}
 	}
 	src.Tasks, src.Notes = nil, nil
 	src.ArchivedAt, src.MergedInto, src.UpdatedAt = now, dst.ID, now
-	src.Notes = append(src.Notes, wire.Note{ID: nextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: tx.actor, CreatedAt: now})
-	logActivity(src, tx.actor, "merged_into", dst.ID, now)
-	logActivity(dst, tx.actor, "merged_from", src.ID, now)
+	src.Notes = append(src.Notes, wire.Note{ID: field.NextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: tx.Actor(), CreatedAt: now})
+	activity.Log(src, tx.Actor(), "merged_into", dst.ID, now)
+	activity.Log(dst, tx.Actor(), "merged_from", src.ID, now)
 	dst.UpdatedAt = now
-	tx.PutCase(dst)
-	tx.PutCase(src)
+	tx.Cases().Put(dst)
+	tx.Cases().Put(src)
 	// Children follow the source, as far as the target can hold them.
-	for _, c := range tx.d.Cases {
+	for _, c := range tx.Doc().Cases {
 		if c.ParentID != src.ID {
 			continue
 		}
-		child := CloneCase(c)
-		if msg := hierarchy.Violation(tx.d.Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
+		child, _ := tx.Cases().Get(c.ID)
+		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
 			child.ParentID = dst.ID
-			logActivity(child, tx.actor, "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
+			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
 		} else {
 			child.ParentID = ""
 			if child.Kind == "workstream" {
 				child.Kind = "initiative"
 			}
-			logActivity(child, tx.actor, "parent_changed", src.ID+" → none (merge: "+msg+")", now)
-			dst, _ = tx.Case(dst.ID)
-			dst.Notes = append(dst.Notes, wire.Note{ID: nextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
-			logActivity(dst, wire.ActorSystem, "child_detached", child.ID, now)
-			tx.PutCase(dst)
+			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
+			dst, _ = tx.Cases().Get(dst.ID)
+			dst.Notes = append(dst.Notes, wire.Note{ID: field.NextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
+			activity.Log(dst, wire.ActorSystem, "child_detached", child.ID, now)
+			tx.Cases().Put(dst)
 		}
 		child.UpdatedAt = now
-		tx.PutCase(child)
+		tx.Cases().Put(child)
 	}
-	out, _ := tx.Case(dst.ID)
+	out, _ := tx.Cases().Get(dst.ID)
 	return out, nil
+}
+
+// CheckLink refuses a caseId that names no case node (a 400: the body is
+// wrong, not the route).
+func CheckLink(tx *store.Tx, caseID string) error {
+	if caseID == "" {
+		return nil
+	}
+	if !tx.Cases().Has(caseID) {
+		return errs.BadRequest("field 'caseId': case %s not found", caseID)
+	}
+	return nil
+}
+
+func taskIDs(c *wire.Case) []string {
+	out := make([]string, len(c.Tasks))
+	for i, t := range c.Tasks {
+		out[i] = t.ID
+	}
+	return out
+}
+
+func noteIDs(c *wire.Case) []string {
+	out := make([]string, len(c.Notes))
+	for i, n := range c.Notes {
+		out[i] = n.ID
+	}
+	return out
 }

@@ -1,4 +1,6 @@
-package store
+// Package saved holds what the page saves besides records: the board
+// preferences (a JSON merge patch), saved views and case templates.
+package saved
 
 import (
 	"bytes"
@@ -7,7 +9,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -33,12 +38,12 @@ func Prefs(d *wire.Doc) (map[string]json.RawMessage, error) {
 // PatchPrefs merges patch into the preferences as a JSON merge patch (RFC
 // 7386): null removes a key, an object merges into an object, anything else
 // replaces. view must stay operational or strategy.
-func (s *Store) PatchPrefs(ctx context.Context, actor string, expected *int64, patch map[string]json.RawMessage) (map[string]json.RawMessage, int64, error) {
+func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int64, patch map[string]json.RawMessage) (map[string]json.RawMessage, int64, error) {
 	var out map[string]json.RawMessage
-	v, err := s.Update(ctx, actor, expected, func(tx *Tx) error {
+	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
 		cur := map[string]any{}
-		if len(tx.d.Prefs) > 0 {
-			if err := json.Unmarshal(tx.d.Prefs, &cur); err != nil || cur == nil {
+		if len(tx.Doc().Prefs) > 0 {
+			if err := json.Unmarshal(tx.Doc().Prefs, &cur); err != nil || cur == nil {
 				cur = map[string]any{}
 			}
 		}
@@ -55,7 +60,7 @@ func (s *Store) PatchPrefs(ctx context.Context, actor string, expected *int64, p
 		}
 		if view, ok := cur["view"]; ok {
 			sv, _ := view.(string)
-			if err := oneOf("view", sv, PrefViews); err != nil {
+			if err := field.OneOf("view", sv, PrefViews); err != nil {
 				return err
 			}
 		}
@@ -64,7 +69,7 @@ func (s *Store) PatchPrefs(ctx context.Context, actor string, expected *int64, p
 			return fmt.Errorf("encode prefs: %w", err)
 		}
 		tx.SetPrefs(data)
-		out, err = Prefs(tx.d)
+		out, err = Prefs(tx.Doc())
 		return err
 	})
 	return out, v, err
@@ -91,23 +96,23 @@ func mergePatch(target, patch any) any {
 }
 
 // jsonObject checks that raw is a JSON object and returns it compacted.
-func jsonObject(field string, raw json.RawMessage) (json.RawMessage, error) {
+func jsonObject(name string, raw json.RawMessage) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, errs.BadRequest("field '%s' must be a JSON object", field)
+		return nil, errs.BadRequest("field '%s' must be a JSON object", name)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, trimmed); err != nil {
-		return nil, errs.BadRequest("field '%s' must be a JSON object: %v", field, err)
+		return nil, errs.BadRequest("field '%s' must be a JSON object: %v", name, err)
 	}
 	return buf.Bytes(), nil
 }
 
 // SaveView creates a saved view, or, when a view of the same name (compared
 // like titles) exists, replaces its filters; created tells which.
-func (s *Store) SaveView(ctx context.Context, actor string, in wire.ViewInput) (out *wire.View, created bool, version int64, err error) {
-	version, err = s.Update(ctx, actor, nil, func(tx *Tx) error {
-		name := optText(in.Name, "")
+func SaveView(ctx context.Context, s *store.Store, actor string, in wire.ViewInput) (out *wire.View, created bool, version int64, err error) {
+	version, err = s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		name := field.OptText(in.Name, "")
 		if name == "" {
 			return errs.BadRequest("Field 'name' is required.")
 		}
@@ -119,38 +124,38 @@ func (s *Store) SaveView(ctx context.Context, actor string, in wire.ViewInput) (
 			}
 			filters = f
 		}
-		now := tx.Now()
-		for _, v := range tx.d.Views {
-			if normTitle(v.Name) == normTitle(name) {
-				out, _ = tx.View(v.ID)
+		now := tx.Stamp()
+		for _, v := range tx.Doc().Views {
+			if field.NormTitle(v.Name) == field.NormTitle(name) {
+				out, _ = tx.Views().Get(v.ID)
 				out.Name, out.Filters, out.UpdatedAt = name, filters, now
-				tx.PutView(out)
+				tx.Views().Put(out)
 				return nil
 			}
 		}
 		out = &wire.View{ID: tx.NextID("VIEW"), Name: name, Filters: filters, CreatedAt: now, UpdatedAt: now}
 		created = true
-		tx.PutView(out)
+		tx.Views().Put(out)
 		return nil
 	})
 	return out, created, version, err
 }
 
 // PatchView renames a saved view or replaces its filters.
-func (s *Store) PatchView(ctx context.Context, actor, id string, in wire.ViewInput) (*wire.View, int64, error) {
+func PatchView(ctx context.Context, s *store.Store, actor, id string, in wire.ViewInput) (*wire.View, int64, error) {
 	var out *wire.View
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		view, ok := tx.View(id)
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		view, ok := tx.Views().Get(id)
 		if !ok {
 			return errs.NotFound("view %s not found", id)
 		}
 		if in.Name.Set {
-			name := optText(in.Name, "")
+			name := field.OptText(in.Name, "")
 			if name == "" {
 				return errs.BadRequest("field 'name' cannot be empty")
 			}
-			for _, other := range tx.d.Views {
-				if other.ID != id && normTitle(other.Name) == normTitle(name) {
+			for _, other := range tx.Doc().Views {
+				if other.ID != id && field.NormTitle(other.Name) == field.NormTitle(name) {
 					return errs.BadRequest("a view named %q exists already (%s)", other.Name, other.ID)
 				}
 			}
@@ -166,8 +171,8 @@ func (s *Store) PatchView(ctx context.Context, actor, id string, in wire.ViewInp
 				view.Filters = f
 			}
 		}
-		view.UpdatedAt = tx.Now()
-		tx.PutView(view)
+		view.UpdatedAt = tx.Stamp()
+		tx.Views().Put(view)
 		out = view
 		return nil
 	})
@@ -175,28 +180,28 @@ func (s *Store) PatchView(ctx context.Context, actor, id string, in wire.ViewInp
 }
 
 // DeleteView removes a saved view.
-func (s *Store) DeleteView(ctx context.Context, actor, id string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error {
-		if _, ok := tx.View(id); !ok {
+func DeleteView(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		if _, ok := tx.Views().Get(id); !ok {
 			return errs.NotFound("view %s not found", id)
 		}
-		tx.DeleteView(id)
+		tx.Views().Delete(id)
 		return nil
 	})
 }
 
 // SaveTemplate creates a case template, or, when a template of the same
 // name exists, replaces it whole; created tells which.
-func (s *Store) SaveTemplate(ctx context.Context, actor string, in wire.TemplateInput) (out *wire.Template, created bool, version int64, err error) {
-	version, err = s.Update(ctx, actor, nil, func(tx *Tx) error {
-		name := optText(in.Name, "")
+func SaveTemplate(ctx context.Context, s *store.Store, actor string, in wire.TemplateInput) (out *wire.Template, created bool, version int64, err error) {
+	version, err = s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		name := field.OptText(in.Name, "")
 		if name == "" {
 			return errs.BadRequest("Field 'name' is required.")
 		}
-		now := tx.Now()
+		now := tx.Stamp()
 		t := &wire.Template{Name: name, CreatedAt: now}
-		for _, old := range tx.d.Templates {
-			if normTitle(old.Name) == normTitle(name) {
+		for _, old := range tx.Doc().Templates {
+			if field.NormTitle(old.Name) == field.NormTitle(name) {
 				t.ID, t.CreatedAt = old.ID, old.CreatedAt
 			}
 		}
@@ -208,7 +213,7 @@ func (s *Store) SaveTemplate(ctx context.Context, actor string, in wire.Template
 			created = true
 		}
 		t.UpdatedAt = now
-		tx.PutTemplate(t)
+		tx.Templates().Put(t)
 		out = t
 		return nil
 	})
@@ -216,20 +221,20 @@ func (s *Store) SaveTemplate(ctx context.Context, actor string, in wire.Template
 }
 
 // PatchTemplate edits a case template; null clears a field.
-func (s *Store) PatchTemplate(ctx context.Context, actor, id string, in wire.TemplateInput) (*wire.Template, int64, error) {
+func PatchTemplate(ctx context.Context, s *store.Store, actor, id string, in wire.TemplateInput) (*wire.Template, int64, error) {
 	var out *wire.Template
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		t, ok := tx.Template(id)
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		t, ok := tx.Templates().Get(id)
 		if !ok {
 			return errs.NotFound("template %s not found", id)
 		}
 		if in.Name.Set {
-			name := optText(in.Name, "")
+			name := field.OptText(in.Name, "")
 			if name == "" {
 				return errs.BadRequest("field 'name' cannot be empty")
 			}
-			for _, other := range tx.d.Templates {
-				if other.ID != id && normTitle(other.Name) == normTitle(name) {
+			for _, other := range tx.Doc().Templates {
+				if other.ID != id && field.NormTitle(other.Name) == field.NormTitle(name) {
 					return errs.BadRequest("a template named %q exists already (%s)", other.Name, other.ID)
 				}
 			}
@@ -238,8 +243,8 @@ func (s *Store) PatchTemplate(ctx context.Context, actor, id string, in wire.Tem
 		if err := applyTemplateInput(tx, t, in, false); err != nil {
 			return err
 		}
-		t.UpdatedAt = tx.Now()
-		tx.PutTemplate(t)
+		t.UpdatedAt = tx.Stamp()
+		tx.Templates().Put(t)
 		out = t
 		return nil
 	})
@@ -248,18 +253,18 @@ func (s *Store) PatchTemplate(ctx context.Context, actor, id string, in wire.Tem
 
 // applyTemplateInput validates and sets the case fields of a template. With
 // whole, every label must exist; on a patch only the labels it adds must.
-func applyTemplateInput(tx *Tx, t *wire.Template, in wire.TemplateInput, whole bool) error {
-	t.Title = optText(in.Title, t.Title)
-	t.Summary = optText(in.Summary, t.Summary)
-	t.Status = optText(in.Status, t.Status)
-	t.Domain = optText(in.Domain, t.Domain)
-	t.Kind = optText(in.Kind, t.Kind)
+func applyTemplateInput(tx *store.Tx, t *wire.Template, in wire.TemplateInput, whole bool) error {
+	t.Title = field.OptText(in.Title, t.Title)
+	t.Summary = field.OptText(in.Summary, t.Summary)
+	t.Status = field.OptText(in.Status, t.Status)
+	t.Domain = field.OptText(in.Domain, t.Domain)
+	t.Kind = field.OptText(in.Kind, t.Kind)
 	for _, f := range []struct {
 		name, v string
 		allowed []string
 	}{{"status", t.Status, wire.Lanes}, {"domain", t.Domain, wire.Domains}, {"kind", t.Kind, wire.Kinds}} {
 		if f.v != "" {
-			if err := oneOf(f.name, f.v, f.allowed); err != nil {
+			if err := field.OneOf(f.name, f.v, f.allowed); err != nil {
 				return err
 			}
 		}
@@ -268,7 +273,7 @@ func applyTemplateInput(tx *Tx, t *wire.Template, in wire.TemplateInput, whole b
 		if !o.Set {
 			return cur
 		}
-		return cleanList(o.V) // null decodes to an empty list
+		return field.CleanList(o.V) // null decodes to an empty list
 	}
 	labels := list(in.Labels, t.Labels)
 	check := labels
@@ -280,7 +285,7 @@ func applyTemplateInput(tx *Tx, t *wire.Template, in wire.TemplateInput, whole b
 			}
 		}
 	}
-	if err := checkLabels(tx, check); err != nil {
+	if err := catalog.Check(tx, check); err != nil {
 		return err
 	}
 	t.Labels = labels
@@ -290,12 +295,12 @@ func applyTemplateInput(tx *Tx, t *wire.Template, in wire.TemplateInput, whole b
 }
 
 // DeleteTemplate removes a case template; cases made from it are unaffected.
-func (s *Store) DeleteTemplate(ctx context.Context, actor, id string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error {
-		if _, ok := tx.Template(id); !ok {
+func DeleteTemplate(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		if _, ok := tx.Templates().Get(id); !ok {
 			return errs.NotFound("template %s not found", id)
 		}
-		tx.DeleteTemplate(id)
+		tx.Templates().Delete(id)
 		return nil
 	})
 }

@@ -1,19 +1,22 @@
-package store
+package cases
 
 import (
 	"context"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // AddTask appends a task to a case's checklist; its id continues from the
 // highest existing (CASE-<n>-T<k>).
-func (s *Store) AddTask(ctx context.Context, actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
+func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
 	var out wire.Task
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		c, ok := tx.Case(caseID)
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, ok := tx.Cases().Get(caseID)
 		if !ok {
 			return errs.NotFound("case %s not found", caseID)
 		}
@@ -21,23 +24,23 @@ func (s *Store) AddTask(ctx context.Context, actor, caseID string, in wire.TaskI
 		if title == "" {
 			return errs.BadRequest("Field 'title' is required.")
 		}
-		if err := checkDate("dueAt", in.DueAt); err != nil {
+		if err := field.CheckDate("dueAt", in.DueAt); err != nil {
 			return err
 		}
-		out = wire.Task{ID: nextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, CreatedAt: tx.Now()}
+		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, CreatedAt: tx.Stamp()}
 		c.Tasks = append(c.Tasks, out)
-		c.UpdatedAt = tx.Now()
-		logActivity(c, actor, "task_added", out.ID+" "+title, tx.Now())
-		tx.PutCase(c)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "task_added", out.ID+" "+title, tx.Stamp())
+		tx.Cases().Put(c)
 		return nil
 	})
 	return out, v, err
 }
 
 // PatchTask edits a task; completed true stamps completedAt, false clears it.
-func (s *Store) PatchTask(ctx context.Context, actor, caseID, taskID string, p wire.TaskPatch) (wire.Task, int64, error) {
+func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string, p wire.TaskPatch) (wire.Task, int64, error) {
 	var out wire.Task
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, i, err := caseTask(tx, caseID, taskID)
 		if err != nil {
 			return err
@@ -55,7 +58,7 @@ func (s *Store) PatchTask(ctx context.Context, actor, caseID, taskID string, p w
 			t.Detail = p.Detail.V
 		}
 		if p.DueAt.Set {
-			if err := checkDate("dueAt", p.DueAt.V); err != nil {
+			if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
 				return err
 			}
 			t.DueAt = p.DueAt.V
@@ -70,38 +73,38 @@ func (s *Store) PatchTask(ctx context.Context, actor, caseID, taskID string, p w
 		if p.Completed.Set {
 			switch done := p.Completed.V && !p.Completed.Null; {
 			case done && t.CompletedAt == "":
-				t.CompletedAt, verb = tx.Now(), "task_completed"
+				t.CompletedAt, verb = tx.Stamp(), "task_completed"
 			case !done && t.CompletedAt != "":
 				t.CompletedAt, verb = "", "task_reopened"
 			}
 		}
 		out = *t
-		c.UpdatedAt = tx.Now()
-		logActivity(c, actor, verb, t.ID+" "+t.Title, tx.Now())
-		tx.PutCase(c)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
+		tx.Cases().Put(c)
 		return nil
 	})
 	return out, v, err
 }
 
 // DeleteTask removes a task from a case's checklist.
-func (s *Store) DeleteTask(ctx context.Context, actor, caseID, taskID string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error {
+func DeleteTask(ctx context.Context, s *store.Store, actor, caseID, taskID string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, i, err := caseTask(tx, caseID, taskID)
 		if err != nil {
 			return err
 		}
 		t := c.Tasks[i]
 		c.Tasks = append(c.Tasks[:i], c.Tasks[i+1:]...)
-		c.UpdatedAt = tx.Now()
-		logActivity(c, actor, "task_deleted", t.ID+" "+t.Title, tx.Now())
-		tx.PutCase(c)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "task_deleted", t.ID+" "+t.Title, tx.Stamp())
+		tx.Cases().Put(c)
 		return nil
 	})
 }
 
-func caseTask(tx *Tx, caseID, taskID string) (*wire.Case, int, error) {
-	c, ok := tx.Case(caseID)
+func caseTask(tx *store.Tx, caseID, taskID string) (*wire.Case, int, error) {
+	c, ok := tx.Cases().Get(caseID)
 	if !ok {
 		return nil, 0, errs.NotFound("case %s not found", caseID)
 	}
@@ -114,10 +117,10 @@ func caseTask(tx *Tx, caseID, taskID string) (*wire.Case, int, error) {
 }
 
 // AddNote appends a note to a case.
-func (s *Store) AddNote(ctx context.Context, actor, caseID, text string) (wire.Note, int64, error) {
+func AddNote(ctx context.Context, s *store.Store, actor, caseID, text string) (wire.Note, int64, error) {
 	var out wire.Note
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
-		c, ok := tx.Case(caseID)
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, ok := tx.Cases().Get(caseID)
 		if !ok {
 			return errs.NotFound("case %s not found", caseID)
 		}
@@ -125,11 +128,11 @@ func (s *Store) AddNote(ctx context.Context, actor, caseID, text string) (wire.N
 		if text == "" {
 			return errs.BadRequest("Field 'text' is required.")
 		}
-		out = wire.Note{ID: nextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Now()}
+		out = wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
 		c.Notes = append(c.Notes, out)
-		c.UpdatedAt = tx.Now()
-		logActivity(c, actor, "note_added", out.ID, tx.Now())
-		tx.PutCase(c)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "note_added", out.ID, tx.Stamp())
+		tx.Cases().Put(c)
 		return nil
 	})
 	return out, v, err

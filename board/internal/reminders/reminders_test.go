@@ -1,4 +1,4 @@
-package store
+package reminders
 
 import (
 	"strings"
@@ -55,7 +55,7 @@ func TestReminderMessagesOrder(t *testing.T) {
 		{ID: "M-6", ReminderID: "REM-1", ReceivedAt: "Thu, 01 Jan 2026 11:00:00 +0000"},
 	}}
 	var got []string
-	for _, m := range ReminderMessages(d, "REM-1") {
+	for _, m := range Messages(d, "REM-1") {
 		got = append(got, m.ID)
 	}
 	if diff := cmp.Diff([]string{"M-6", "M-4", "M-2", "M-1", "M-5"}, got); diff != "" {

@@ -1,4 +1,10 @@
-package store
+// Package approvals is the approval queue: the agent files a proposal (a
+// verb and the body of the route it names), the person approves it, which
+// commits it through that route's rule attributed to the proposer, or
+// rejects it. A proposal is checked when filed by a dry run, and records the
+// before values of what it would change so the queue can show what moved
+// since.
+package approvals
 
 import (
 	"bytes"
@@ -11,7 +17,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/reminders"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -39,7 +50,7 @@ type proposed struct {
 	fields  []string // fields of the primary whose before values are kept
 	// apply runs the verb's route operation inside a write and returns the
 	// route's answer without its version.
-	apply func(tx *Tx) (map[string]any, error)
+	apply func(tx *store.Tx) (map[string]any, error)
 }
 
 type idOnly struct {
@@ -73,13 +84,13 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			}
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
 			if verb == "set_parent" {
-				if c, ok := tx.Case(in.ID); ok && c.Kind != "case" {
+				if c, ok := tx.Cases().Get(in.ID); ok && c.Kind != "case" {
 					return nil, errs.BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
 				}
 			}
-			c, err := patchCaseTx(tx, in.ID, in.CasePatch)
+			c, err := cases.PatchTx(tx, in.ID, in.CasePatch)
 			return map[string]any{"case": c}, err
 		}
 	case "update_cases":
@@ -93,7 +104,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if err := noExpected(in.Patch.ExpectedVersion); err != nil {
 			return p, err
 		}
-		ids := cleanList(in.IDs)
+		ids := field.CleanList(in.IDs)
 		if len(ids) == 0 {
 			return p, errs.BadRequest("payload: field 'ids' must list at least one case id")
 		}
@@ -106,8 +117,8 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, errs.BadRequest("payload: field 'patch' must be an object")
 		}
 		p.targets, p.fields = ids, fields
-		p.apply = func(tx *Tx) (map[string]any, error) {
-			cs, err := patchCasesTx(tx, in)
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
+			cs, err := cases.PatchManyTx(tx, in)
 			return map[string]any{"cases": cs}, err
 		}
 	case "archive", "restore", "delete":
@@ -122,20 +133,20 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		switch verb {
 		case "archive":
 			p.fields = []string{"archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
-				c, err := patchCaseTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Some("now")})
+			p.apply = func(tx *store.Tx) (map[string]any, error) {
+				c, err := cases.PatchTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Some("now")})
 				return map[string]any{"case": c}, err
 			}
 		case "restore":
 			p.fields = []string{"archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
-				c, err := patchCaseTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Null[string]()})
+			p.apply = func(tx *store.Tx) (map[string]any, error) {
+				c, err := cases.PatchTx(tx, in.ID, wire.CasePatch{ArchivedAt: wire.Null[string]()})
 				return map[string]any{"case": c}, err
 			}
 		default:
 			p.fields = []string{"title", "status", "archivedAt"}
-			p.apply = func(tx *Tx) (map[string]any, error) {
-				return map[string]any{"ok": true, "deleted": in.ID}, deleteCaseTx(tx, in.ID)
+			p.apply = func(tx *store.Tx) (map[string]any, error) {
+				return map[string]any{"ok": true, "deleted": in.ID}, cases.DeleteTx(tx, in.ID)
 			}
 		}
 	case "merge":
@@ -154,8 +165,8 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, errs.BadRequest("payload: field 'targetId' is required")
 		}
 		p.targets, p.fields = []string{in.ID, strings.TrimSpace(in.TargetID)}, []string{"archivedAt", "mergedInto"}
-		p.apply = func(tx *Tx) (map[string]any, error) {
-			c, err := mergeCaseTx(tx, in.ID, in.TargetID)
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
+			c, err := cases.MergeTx(tx, in.ID, in.TargetID)
 			return map[string]any{"case": c}, err
 		}
 	case "create_case":
@@ -166,8 +177,8 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		if parent := strings.TrimSpace(in.ParentID); parent != "" {
 			p.targets = []string{parent} // the node it would join must still be there
 		}
-		p.apply = func(tx *Tx) (map[string]any, error) {
-			c, found, err := createCaseTx(tx, in)
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
+			c, found, err := cases.CreateTx(tx, in)
 			if found {
 				return map[string]any{"case": c, "existing": true}, nil
 			}
@@ -185,8 +196,8 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
-			r, err := patchReminderTx(tx, in.ID, in.ReminderPatch)
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
+			r, err := reminders.PatchTx(tx, in.ID, in.ReminderPatch)
 			return map[string]any{"reminder": r}, err
 		}
 	case "update_event":
@@ -201,8 +212,8 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 			return p, err
 		}
 		p.targets, p.fields = []string{in.ID}, keys
-		p.apply = func(tx *Tx) (map[string]any, error) {
-			e, err := patchEventTx(tx, in.ID, in.EventPatch)
+		p.apply = func(tx *store.Tx) (map[string]any, error) {
+			e, err := events.PatchTx(tx, in.ID, in.EventPatch)
 			return map[string]any{"event": e}, err
 		}
 	default:
@@ -295,15 +306,15 @@ func recordFields(d *wire.Doc, id string) (map[string]json.RawMessage, string, b
 	var updated string
 	switch {
 	case strings.HasPrefix(id, "CASE-"):
-		if c := findCase(d.Cases, id); c != nil {
+		if c := findCase(d, id); c != nil {
 			rec, updated = c, c.UpdatedAt
 		}
 	case strings.HasPrefix(id, "REM-"):
-		if r, err := FindReminder(d, id); err == nil {
+		if r, err := reminders.Find(d, id); err == nil {
 			rec, updated = r, r.UpdatedAt
 		}
 	case strings.HasPrefix(id, "EVT-"):
-		if e, err := FindEvent(d, id); err == nil {
+		if e, err := events.Find(d, id); err == nil {
 			rec, updated = e, e.UpdatedAt
 		}
 	}
@@ -352,7 +363,7 @@ func kindOf(id string) string {
 // proposal that could never apply is refused (400, or 404 for an unknown
 // target). The proposal records each target's updatedAt and the before
 // values of the fields it would change.
-func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreate) (*wire.Proposal, int64, error) {
+func Propose(ctx context.Context, s *store.Store, actor string, in wire.ProposalCreate) (*wire.Proposal, int64, error) {
 	var out *wire.Proposal
 	var inner struct {
 		Actor string `json:"actor"`
@@ -360,7 +371,7 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 	if json.Unmarshal(in.Payload, &inner) == nil && strings.EqualFold(inner.Actor, wire.ActorAgent) {
 		actor = wire.ActorAgent // the payload speaks for the agent as a route body would
 	}
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		verb := strings.TrimSpace(in.Verb)
 		if verb == "" {
 			return errs.BadRequest("Field 'verb' is required.")
@@ -376,16 +387,16 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 		if err != nil {
 			return err
 		}
-		if _, err := p.apply(newTx(tx.d, tx.now, tx.actor)); err != nil {
+		if err := tx.DryRun(func(scratch *store.Tx) error { _, err := p.apply(scratch); return err }); err != nil {
 			return err
 		}
 		var payload bytes.Buffer
 		if err := json.Compact(&payload, in.Payload); err != nil {
 			return errs.BadRequest("payload: %v", err)
 		}
-		out = &wire.Proposal{ID: tx.NextID("PROP"), Verb: verb, Payload: payload.Bytes(), Summary: summary, Actor: tx.actor, CreatedAt: tx.Now()}
+		out = &wire.Proposal{ID: tx.NextID("PROP"), Verb: verb, Payload: payload.Bytes(), Summary: summary, Actor: tx.Actor(), CreatedAt: tx.Stamp()}
 		for i, id := range p.targets {
-			rec, updated, ok := recordFields(tx.d, id)
+			rec, updated, ok := recordFields(tx.Doc(), id)
 			if !ok {
 				return errs.NotFound("%s %s not found", kindOf(id), id)
 			}
@@ -399,7 +410,7 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 			}
 			out.Others = append(out.Others, wire.ProposalTarget{ID: id, UpdatedAt: updated, Before: pick(rec, fields)})
 		}
-		tx.PutProposal(out)
+		tx.Proposals().Put(out)
 		return nil
 	})
 	return out, v, err
@@ -408,14 +419,14 @@ func (s *Store) Propose(ctx context.Context, actor string, in wire.ProposalCreat
 // Approve commits a proposal through its verb's route operation, attributed
 // to the proposer, and removes it, in one write. A target that vanished
 // answers 404 and the proposal stays pending; so does any other refusal.
-func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.Proposal, map[string]any, int64, error) {
+func Approve(ctx context.Context, s *store.Store, id string, expected *int64) (*wire.Proposal, map[string]any, int64, error) {
 	prop, ok := findProposal(s.Snapshot(), id)
 	if !ok {
 		return nil, nil, 0, errs.NotFound("proposal %s not found", id)
 	}
 	var result map[string]any
-	v, err := s.Update(ctx, prop.Actor, expected, func(tx *Tx) error {
-		p, ok := tx.Proposal(id)
+	v, err := s.Update(ctx, prop.Actor, expected, func(tx *store.Tx) error {
+		p, ok := tx.Proposals().Get(id)
 		if !ok {
 			return errs.NotFound("proposal %s not found", id)
 		}
@@ -424,7 +435,7 @@ func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.
 			return err
 		}
 		for _, t := range proposalTargets(p) {
-			if _, _, ok := recordFields(tx.d, t); !ok {
+			if _, _, ok := recordFields(tx.Doc(), t); !ok {
 				return errs.NotFound("%s %s not found: it changed since the proposal, which stays pending (reject it)", kindOf(t), t)
 			}
 		}
@@ -432,7 +443,7 @@ func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.
 		if err != nil {
 			return err
 		}
-		tx.DeleteProposal(id)
+		tx.Proposals().Delete(id)
 		result, prop = res, p
 		return nil
 	})
@@ -443,14 +454,14 @@ func (s *Store) Approve(ctx context.Context, id string, expected *int64) (*wire.
 }
 
 // Reject discards a proposal; nothing else changes.
-func (s *Store) Reject(ctx context.Context, actor, id string, expected *int64) (*wire.Proposal, int64, error) {
+func Reject(ctx context.Context, s *store.Store, actor, id string, expected *int64) (*wire.Proposal, int64, error) {
 	var out *wire.Proposal
-	v, err := s.Update(ctx, actor, expected, func(tx *Tx) error {
-		p, ok := tx.Proposal(id)
+	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
+		p, ok := tx.Proposals().Get(id)
 		if !ok {
 			return errs.NotFound("proposal %s not found", id)
 		}
-		tx.DeleteProposal(id)
+		tx.Proposals().Delete(id)
 		out = p
 		return nil
 	})
@@ -477,9 +488,9 @@ func proposalTargets(p *wire.Proposal) []string {
 	return ids
 }
 
-// Pending lists the proposals, oldest first, each with what changed on its
+// List lists the proposals, oldest first, each with what changed on its
 // targets since it was filed.
-func Pending(d *wire.Doc) []wire.PendingItem {
+func List(d *wire.Doc) []wire.PendingItem {
 	out := []wire.PendingItem{}
 	for _, p := range d.Pending {
 		item := wire.PendingItem{Proposal: *p, Targets: []wire.TargetNow{}}
@@ -534,4 +545,13 @@ func VerbNames() []string {
 	names := slices.Collect(maps.Keys(VerbRoutes()))
 	slices.Sort(names)
 	return names
+}
+
+func findCase(d *wire.Doc, id string) *wire.Case {
+	for _, c := range d.Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }
