@@ -2,11 +2,9 @@ package api
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/cases"
-	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -15,25 +13,15 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
-		for name, allowed := range map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds} {
-			if v := q.Get(name); v != "" && !slices.Contains(allowed, v) {
-				return nil, errs.BadRequest("query '%s' must be one of %v", name, allowed)
-			}
-		}
 		_, parentGiven := q["parentId"]
-		out := []*wire.Case{}
-		for _, c := range d.Cases {
-			switch {
-			case c.ArchivedAt != "" && !boolQuery(r, "includeArchived"),
-				q.Get("status") != "" && c.Status != q.Get("status"),
-				q.Get("domain") != "" && c.Domain != q.Get("domain"),
-				q.Get("kind") != "" && c.Kind != q.Get("kind"),
-				parentGiven && c.ParentID != q.Get("parentId"),
-				q.Get("label") != "" && !slices.Contains(c.Labels, q.Get("label")),
-				q.Get("starred") != "" && c.Starred != boolQuery(r, "starred"):
-				continue
-			}
-			out = append(out, c)
+		out, err := cases.List(d, cases.Filter{
+			Status: q.Get("status"), Domain: q.Get("domain"), Kind: q.Get("kind"), Label: q.Get("label"),
+			ParentID: q.Get("parentId"), ParentGiven: parentGiven,
+			Starred: boolQuery(r, "starred"), StarredGiven: q.Get("starred") != "",
+			IncludeArchived: boolQuery(r, "includeArchived"),
+		})
+		if err != nil {
+			return nil, err
 		}
 		return map[string]any{"cases": out, "version": d.Version}, nil
 	})
@@ -42,41 +30,13 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 // GET /api/cases/{id}
 func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	id := mux.Vars(r)["id"]
-	var c *wire.Case
-	for _, x := range d.Cases {
-		if x.ID == id {
-			c = x
-		}
-	}
-	if c == nil {
-		a.fail(w, errs.NotFound("case %s not found", id))
+	det, err := cases.Get(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
 		return
 	}
-	messages, events, reminders := []*wire.Message{}, []*wire.Event{}, []*wire.Reminder{}
-	for _, m := range d.Messages {
-		if m.CaseID == id {
-			messages = append(messages, m)
-		}
-	}
-	for _, e := range d.Events {
-		if e.CaseID == id {
-			events = append(events, e)
-		}
-	}
-	for _, rem := range d.Reminders {
-		if rem.CaseID == id {
-			reminders = append(reminders, rem)
-		}
-	}
-	manual := []wire.Activity{}
-	for _, act := range c.Activity {
-		if act.Actor == wire.ActorHuman {
-			manual = append(manual, act)
-		}
-	}
 	a.reply(w, http.StatusOK, map[string]any{
-		"case": c, "messages": messages, "manualActions": manual, "events": events, "reminders": reminders, "version": d.Version,
+		"case": det.Case, "messages": det.Messages, "manualActions": det.ManualActions, "events": det.Events, "reminders": det.Reminders, "version": d.Version,
 	})
 }
 

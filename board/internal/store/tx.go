@@ -437,3 +437,10 @@ func cloneReminder(r *wire.Reminder) *wire.Reminder {
 	cp.Tasks = append([]wire.ReminderTask(nil), r.Tasks...)
 	return &cp
 }
+
+// Scratch is a write over d that can never commit: rules run on it as on any
+// write and Doc shows the result, while d itself is left as it was. It lets a
+// caller try rules on a value, without a store on disk.
+func Scratch(d *wire.Doc, now time.Time, actor string) *Tx {
+	return newTx(d, now, actor)
+}
