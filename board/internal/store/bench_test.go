@@ -7,17 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -33,70 +32,6 @@ func skipLarge(b *testing.B, cases int) {
 	if cases >= 10000 && testing.Short() {
 		b.Skip("the 10k document (~200 MB) is skipped under -short")
 	}
-}
-
-// fixtureDoc builds a realistic board: cases with summaries, tasks, notes and
-// activity, and linked messages with a body of a typical email's length. The
-// text is drawn from a large made-up vocabulary so it compresses about as
-// well as real mail, which the snapshot sizes depend on.
-func fixtureDoc(cases int) *wire.Doc {
-	rng := rand.New(rand.NewPCG(uint64(cases), 1))
-	vocab := make([]string, 5000)
-	for i := range vocab {
-		w := make([]byte, 3+rng.IntN(8))
-		for k := range w {
-			w[k] = byte('a' + rng.IntN(26))
-		}
-		vocab[i] = string(w)
-	}
-	text := func(words int) string {
-		var sb strings.Builder
-		for i := 0; i < words; i++ {
-			if i > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(vocab[rng.IntN(len(vocab))])
-		}
-		return sb.String()
-	}
-	d := storefile.New()
-	at := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
-	ts := func(i int) string { return at.Add(time.Duration(i) * time.Minute).Format(time.RFC3339Nano) }
-	d.Labels = []*wire.LabelDef{
-		{ID: "finance", Title: "Finance", Description: "Money in and out", Color: "green"},
-		{ID: "legal", Title: "Legal", Description: "Contracts and compliance", Color: "red"},
-		{ID: "waiting", Title: "Waiting", Description: "Blocked on someone else", Color: "amber"},
-	}
-	for i := 1; i <= cases; i++ {
-		id := fmt.Sprintf("CASE-%d", i)
-		c := &wire.Case{
-			ID: id, Title: text(6), Summary: text(25),
-			Status: wire.Lanes[i%len(wire.Lanes)], Domain: wire.Domains[i%2], Kind: "case",
-			Labels: []string{"finance", "legal"}, Tags: []string{"vendor", "q2"},
-			CreatedAt: ts(i), UpdatedAt: ts(i + 1),
-		}
-		for k := 1; k <= 5; k++ {
-			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, k), Title: text(5), CreatedAt: ts(i)})
-		}
-		c.Notes = []wire.Note{{ID: id + "-N1", Text: text(20), Actor: wire.ActorHuman, CreatedAt: ts(i)}}
-		for k := 0; k < 12; k++ {
-			c.Activity = append(c.Activity, wire.Activity{Actor: wire.ActorAgent, Verb: "message_linked", TS: ts(i + k), Detail: fmt.Sprintf("M-%d %s", i*10+k, text(4))})
-		}
-		d.Cases = append(d.Cases, c)
-		for k := 0; k < 10; k++ {
-			n := (i-1)*10 + k + 1
-			body := text(200)
-			d.Messages = append(d.Messages, &wire.Message{
-				ID: fmt.Sprintf("M-%d", n), Source: "gmail", From: vocab[rng.IntN(len(vocab))] + "@vendor.example",
-				To: wire.Addresses{"me@example.com"}, Cc: wire.Addresses{vocab[rng.IntN(len(vocab))] + "@example.com"},
-				Subject: "Re: " + text(6), Preview: body[:160], Body: body,
-				ReceivedAt: ts(n), Read: k%3 == 0, CaseID: id, URL: fmt.Sprintf("https://mail.example.com/m/%d", n),
-			})
-		}
-	}
-	d.Version = int64(cases)
-	d.Counters = storefile.Counters(d)
-	return d
 }
 
 // writeFixture puts the fixture document in a fresh directory and returns
@@ -197,7 +132,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.Run(sz.name+"/"+op, func(b *testing.B) {
 				skipLarge(b, sz.cases)
 				if d == nil {
-					d = fixtureDoc(sz.cases)
+					d = testkit.BoardDoc(sz.cases)
 				}
 				path, _ := writeFixture(b, d)
 				s := openWarm(b, path)
@@ -233,7 +168,7 @@ func BenchmarkConcurrentWriters(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			path, _ := writeFixture(b, fixtureDoc(sz.cases))
+			path, _ := writeFixture(b, testkit.BoardDoc(sz.cases))
 			s := openWarm(b, path)
 			defer s.Close()
 			var lat latencies
@@ -281,7 +216,7 @@ func BenchmarkColdLoad(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			d := fixtureDoc(sz.cases)
+			d := testkit.BoardDoc(sz.cases)
 			path, size := writeFixture(b, d)
 			var journal []byte
 			for i := 1; i <= journaled; i++ {
@@ -350,7 +285,7 @@ func BenchmarkListEncode(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			d := fixtureDoc(sz.cases)
+			d := testkit.BoardDoc(sz.cases)
 			var buf bytes.Buffer
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -370,7 +305,7 @@ func BenchmarkCompact(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			path, _ := writeFixture(b, fixtureDoc(sz.cases))
+			path, _ := writeFixture(b, testkit.BoardDoc(sz.cases))
 			cfg := quietConfig(path)
 			cfg.CompactIdle = time.Hour
 			cfg.CompactEntries = 1 << 30
@@ -419,7 +354,7 @@ func BenchmarkFirstCompaction(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			d := fixtureDoc(sz.cases)
+			d := testkit.BoardDoc(sz.cases)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				var e docEncoder
@@ -439,7 +374,7 @@ func BenchmarkDraft(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
-			d := fixtureDoc(sz.cases)
+			d := testkit.BoardDoc(sz.cases)
 			ix := buildIndexes(d)
 			now := time.Now()
 			for _, op := range []string{"patch-case", "patch-message", "create-case"} {
@@ -491,7 +426,7 @@ func BenchmarkDocumentLag(b *testing.B) {
 
 func documentLag(b *testing.B, cases, writers int, pause, writeFor time.Duration) {
 	skipLarge(b, cases)
-	path, _ := writeFixture(b, fixtureDoc(cases))
+	path, _ := writeFixture(b, testkit.BoardDoc(cases))
 	var worst, total time.Duration
 	var count int
 	for i := 0; i < b.N; i++ {

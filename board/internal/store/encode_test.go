@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -42,7 +43,7 @@ func sameBytes(t testing.TB, want, got []byte) {
 // exactly what a plain indented encoding of the document would, also after
 // records change, appear and disappear between calls.
 func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
-	d := fixtureDoc(30)
+	d := testkit.BoardDoc(30)
 	d.Cases[2].Summary = "quotes \" backslash \\ html <b>&</b> line\nbreak tab\t unicode é \u2028 {\"looks\": [\"like\", \"json\"]}, ]"
 	d.Cases[3].Tasks = []wire.Task{}
 	d.Cases[4].Position = new(float64)

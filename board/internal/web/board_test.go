@@ -175,18 +175,6 @@ func (b *board) decode(path string, v any) {
 	}
 }
 
-// eventually retries check until it holds or the generous bound passes.
-func eventually(t testing.TB, what string, check func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting: %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func str(m map[string]any, path ...string) string {
 	var cur any = m
 	for _, p := range path {
