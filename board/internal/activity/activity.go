@@ -100,7 +100,7 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 	for _, r := range d.Reminders {
 		detail := r.ID + " " + r.Title
 		add(LifecycleRow{Activity: wire.Activity{Actor: r.CreatedBy, Verb: "reminder_created", TS: r.CreatedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
-		if r.Status == "done" {
+		if r.Status == wire.ReminderDone {
 			add(LifecycleRow{Activity: wire.Activity{Actor: r.CompletedBy, Verb: "reminder_completed", TS: r.CompletedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
 		}
 	}

@@ -15,7 +15,7 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		_, parentGiven := q["parentId"]
 		out, err := cases.List(d, cases.Filter{
-			Status: q.Get("status"), Domain: q.Get("domain"), Kind: q.Get("kind"), Label: q.Get("label"),
+			Status: wire.Lane(q.Get("status")), Domain: wire.Domain(q.Get("domain")), Kind: wire.Kind(q.Get("kind")), Label: q.Get("label"),
 			ParentID: q.Get("parentId"), ParentGiven: parentGiven,
 			Starred: boolQuery(r, "starred"), StarredGiven: q.Get("starred") != "",
 			IncludeArchived: boolQuery(r, "includeArchived"),

@@ -67,7 +67,7 @@ func icsFeed(events []*wire.Event, release string) []byte {
 			line("LOCATION", icsText(e.Location))
 		}
 		if e.Domain != "" {
-			line("CATEGORIES", icsText(e.Domain))
+			line("CATEGORIES", icsText(string(e.Domain)))
 		}
 		if e.CreatedAt != "" {
 			line("CREATED", icsStamp(e.CreatedAt))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // GET /api/tree?includeArchived=0|1&domain=work|life&rootId=
@@ -15,7 +16,7 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 		if dom := q.Get("domain"); dom != "" && dom != "work" && dom != "life" {
 			return nil, errs.BadRequest("query 'domain' must be work or life")
 		}
-		opt := hierarchy.TreeOptions{IncludeArchived: boolQuery(r, "includeArchived"), Domain: q.Get("domain"), RootID: q.Get("rootId")}
+		opt := hierarchy.TreeOptions{IncludeArchived: boolQuery(r, "includeArchived"), Domain: wire.Domain(q.Get("domain")), RootID: q.Get("rootId")}
 		if opt.RootID != "" {
 			found := false
 			for _, c := range d.Cases {

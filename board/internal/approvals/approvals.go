@@ -86,7 +86,7 @@ func parseProposal(verb string, raw json.RawMessage) (proposed, error) {
 		p.targets, p.fields = []string{in.ID}, keys
 		p.apply = func(tx *store.Tx) (map[string]any, error) {
 			if verb == "set_parent" {
-				if c, ok := tx.Cases().Get(in.ID); ok && c.Kind != "case" {
+				if c, ok := tx.Cases().Get(in.ID); ok && c.Kind != wire.KindCase {
 					return nil, errs.BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
 				}
 			}

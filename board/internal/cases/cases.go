@@ -57,7 +57,7 @@ func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err
 	if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
 		return nil, false, errs.BadRequest("%s", msg)
 	}
-	activity.Log(c, tx.Actor(), "created", c.Kind, c.CreatedAt)
+	activity.Log(c, tx.Actor(), "created", string(c.Kind), c.CreatedAt)
 	tx.Cases().Put(c)
 	return c, false, nil
 }
@@ -70,9 +70,9 @@ func applyTemplate(in *wire.CaseCreate, t *wire.Template) {
 	}
 	fill(&in.Title, t.Title)
 	fill(&in.Summary, t.Summary)
-	fill(&in.Status, t.Status)
-	fill(&in.Domain, t.Domain)
-	fill(&in.Kind, t.Kind)
+	fill(&in.Status, string(t.Status))
+	fill(&in.Domain, string(t.Domain))
+	fill(&in.Kind, string(t.Kind))
 	in.Labels = append(append([]string(nil), t.Labels...), in.Labels...)
 	in.Tags = append(append([]string(nil), t.Tags...), in.Tags...)
 	if len(in.Tasks) == 0 {
@@ -86,8 +86,8 @@ func applyTemplate(in *wire.CaseCreate, t *wire.Template) {
 func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 	now := tx.Stamp()
 	c := &wire.Case{
-		Title: strings.TrimSpace(in.Title), Summary: in.Summary, Status: in.Status, Domain: in.Domain,
-		Kind: in.Kind, ParentID: strings.TrimSpace(in.ParentID), Eta: in.Eta, DueAt: strings.TrimSpace(in.DueAt),
+		Title: strings.TrimSpace(in.Title), Summary: in.Summary, Status: wire.Lane(in.Status), Domain: wire.Domain(in.Domain),
+		Kind: wire.Kind(in.Kind), ParentID: strings.TrimSpace(in.ParentID), Eta: in.Eta, DueAt: strings.TrimSpace(in.DueAt),
 		Tags: field.CleanList(in.Tags), Labels: field.CleanList(in.Labels), VaultLinks: field.CleanList(in.VaultLinks),
 		Starred: in.Starred, Position: in.Position, CreatedAt: now, UpdatedAt: now,
 	}
@@ -95,17 +95,17 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 		return nil, errs.BadRequest("Field 'title' is required.")
 	}
 	if c.Status == "" {
-		c.Status = "todo"
+		c.Status = wire.LaneTodo
 	}
 	if c.Domain == "" {
-		c.Domain = "work"
+		c.Domain = wire.DomainWork
 	}
 	if c.Kind == "" {
-		c.Kind = "case"
+		c.Kind = wire.KindCase
 	}
 	for _, err := range []error{
-		field.OneOf("status", c.Status, wire.Lanes), field.OneOf("domain", c.Domain, wire.Domains),
-		field.OneOf("kind", c.Kind, wire.Kinds), field.CheckDate("dueAt", c.DueAt), catalog.Check(tx, c.Labels),
+		field.OneOf("status", c.Status, wire.Lanes()), field.OneOf("domain", c.Domain, wire.Domains()),
+		field.OneOf("kind", c.Kind, wire.Kinds()), field.CheckDate("dueAt", c.DueAt), catalog.Check(tx, c.Labels),
 	} {
 		if err != nil {
 			return nil, err
@@ -223,25 +223,25 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) erro
 		if p.Status.Null {
 			return errs.BadRequest("field 'status' cannot be null")
 		}
-		if err := field.OneOf("status", p.Status.V, wire.Lanes); err != nil {
+		if err := field.OneOf("status", p.Status.V, wire.Lanes()); err != nil {
 			return err
 		}
-		if p.Status.V != c.Status {
+		if st := wire.Lane(p.Status.V); st != c.Status {
 			old := c.Status
-			c.Status = p.Status.V
-			log("status_changed", old+" → "+c.Status)
+			c.Status = st
+			log("status_changed", string(old+" → "+c.Status))
 		}
 	}
 	if p.Domain.Set {
 		if p.Domain.Null {
 			return errs.BadRequest("field 'domain' cannot be null")
 		}
-		if err := field.OneOf("domain", p.Domain.V, wire.Domains); err != nil {
+		if err := field.OneOf("domain", p.Domain.V, wire.Domains()); err != nil {
 			return err
 		}
-		if p.Domain.V != c.Domain {
-			c.Domain = p.Domain.V
-			log("domain_changed", c.Domain)
+		if dom := wire.Domain(p.Domain.V); dom != c.Domain {
+			c.Domain = dom
+			log("domain_changed", string(c.Domain))
 		}
 	}
 	if p.DueAt.Set && !p.DueAt.Null {
@@ -318,11 +318,11 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) erro
 	}
 	kind, parent := c.Kind, c.ParentID
 	if p.Kind.Set {
-		kind = "case"
+		kind = wire.KindCase
 		if !p.Kind.Null && p.Kind.V != "" {
-			kind = p.Kind.V
+			kind = wire.Kind(p.Kind.V)
 		}
-		if err := field.OneOf("kind", kind, wire.Kinds); err != nil {
+		if err := field.OneOf("kind", kind, wire.Kinds()); err != nil {
 			return err
 		}
 	}
@@ -337,7 +337,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) erro
 			return errs.BadRequest("%s", msg)
 		}
 		if kind != c.Kind {
-			log("kind_changed", c.Kind+" → "+kind)
+			log("kind_changed", string(c.Kind+" → "+kind))
 			c.Kind = kind
 		}
 		if parent != c.ParentID {
@@ -405,7 +405,7 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 		if c == nil {
 			return CleanResult{}, 0, errs.NotFound("case %s not found", id)
 		}
-		if c.Status != "done" {
+		if c.Status != wire.LaneDone {
 			return CleanResult{}, 0, errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 		}
 	}
@@ -419,7 +419,7 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 			if !ok {
 				return errs.NotFound("case %s not found", id)
 			}
-			if c.Status != "done" {
+			if c.Status != wire.LaneDone {
 				return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 			}
 		}
@@ -446,12 +446,6 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 	for _, id := range ids {
 		gone[id] = true
 	}
-	kinds := map[string]string{}
-	for _, c := range tx.Doc().Cases {
-		if gone[c.ID] {
-			kinds[c.ID] = c.Kind
-		}
-	}
 	for _, c := range tx.Doc().Cases {
 		if gone[c.ID] || !gone[c.ParentID] {
 			continue
@@ -459,8 +453,8 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 		child, _ := tx.Cases().Get(c.ID)
 		detail := "detached: parent " + c.ParentID + " was deleted"
 		child.ParentID = ""
-		if child.Kind == "workstream" {
-			child.Kind = "initiative" // a workstream must sit under an initiative
+		if child.Kind == wire.KindWorkstream {
+			child.Kind = wire.KindInitiative // a workstream must sit under an initiative
 			activity.Log(child, tx.Actor(), "kind_changed", "workstream → initiative: its initiative was deleted", tx.Stamp())
 		}
 		activity.Log(child, tx.Actor(), "parent_changed", detail, tx.Stamp())
@@ -579,8 +573,8 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
 		} else {
 			child.ParentID = ""
-			if child.Kind == "workstream" {
-				child.Kind = "initiative"
+			if child.Kind == wire.KindWorkstream {
+				child.Kind = wire.KindInitiative
 			}
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
 			dst, _ = tx.Cases().Get(dst.ID)

@@ -19,7 +19,7 @@ var (
 // board is a small tree: an initiative holding a workstream holding a case,
 // a loose case, with a message, an event and a reminder on CASE-3.
 func board() *wire.Doc {
-	c := func(id, kind, parent, status string) *wire.Case {
+	c := func(id string, kind wire.Kind, parent string, status wire.Lane) *wire.Case {
 		return &wire.Case{ID: id, Title: "title of " + id, Kind: kind, ParentID: parent, Status: status, Domain: "work", Labels: []string{"finance"}, CreatedAt: then, UpdatedAt: then}
 	}
 	return &wire.Doc{

@@ -11,11 +11,14 @@ import (
 // ParentGiven filters on ParentID even when it is empty (top-level nodes),
 // and Starred applies only when StarredGiven.
 type Filter struct {
-	Status, Domain, Kind, Label string
-	ParentID                    string
-	ParentGiven                 bool
-	Starred, StarredGiven       bool
-	IncludeArchived             bool
+	Status                wire.Lane
+	Domain                wire.Domain
+	Kind                  wire.Kind
+	Label                 string
+	ParentID              string
+	ParentGiven           bool
+	Starred, StarredGiven bool
+	IncludeArchived       bool
 }
 
 // List returns the case nodes of d that match f, in stored order. A status,
@@ -24,7 +27,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Case, error) {
 	for _, q := range []struct {
 		name, v string
 		allowed []string
-	}{{"status", f.Status, wire.Lanes}, {"domain", f.Domain, wire.Domains}, {"kind", f.Kind, wire.Kinds}} {
+	}{{"status", string(f.Status), wire.Lanes()}, {"domain", string(f.Domain), wire.Domains()}, {"kind", string(f.Kind), wire.Kinds()}} {
 		if q.v != "" && !slices.Contains(q.allowed, q.v) {
 			return nil, errs.BadRequest("query '%s' must be one of %v", q.name, q.allowed)
 		}

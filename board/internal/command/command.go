@@ -104,7 +104,7 @@ func Parse(text string) (Command, error) {
 		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.Join(args[1:], "_")))
 		lane, ok := laneOf(key)
 		if !ok {
-			return Command{}, errs.BadRequest("unknown lane %q: use one of %s", strings.Join(args[1:], " "), strings.Join(wire.Lanes, ", "))
+			return Command{}, errs.BadRequest("unknown lane %q: use one of %s", strings.Join(args[1:], " "), strings.Join(wire.Lanes(), ", "))
 		}
 		c.ID, c.Lane = id, lane
 	case "note":

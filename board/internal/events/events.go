@@ -32,7 +32,7 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 		Title: strings.TrimSpace(in.Title), Date: strings.TrimSpace(in.Date), AllDay: in.AllDay,
 		StartTime: strings.TrimSpace(in.StartTime), EndTime: strings.TrimSpace(in.EndTime),
 		Description: strings.TrimSpace(in.Description), Location: strings.TrimSpace(in.Location),
-		CaseID: strings.TrimSpace(in.CaseID), Domain: strings.TrimSpace(in.Domain),
+		CaseID: strings.TrimSpace(in.CaseID), Domain: wire.Domain(strings.TrimSpace(in.Domain)),
 		CreatedAt: now, UpdatedAt: now, CreatedBy: tx.Actor(),
 	}
 	if e.Title == "" {
@@ -93,7 +93,7 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 	e.EndTime = field.OptText(p.EndTime, e.EndTime)
 	e.Description = field.OptText(p.Description, e.Description)
 	e.Location = field.OptText(p.Location, e.Location)
-	e.Domain = field.OptText(p.Domain, e.Domain)
+	e.Domain = wire.Domain(field.OptText(p.Domain, string(e.Domain)))
 	e.CaseID = field.OptText(p.CaseID, e.CaseID)
 	// Only what this patch sets is checked, so a record with an odd value
 	// from a hand edit stays editable.
@@ -136,7 +136,7 @@ func eventChanges(a, b wire.Event) []string {
 	}{
 		{"title", a.Title, b.Title}, {"date", a.Date, b.Date}, {"startTime", a.StartTime, b.StartTime},
 		{"endTime", a.EndTime, b.EndTime}, {"description", a.Description, b.Description},
-		{"location", a.Location, b.Location}, {"domain", a.Domain, b.Domain},
+		{"location", a.Location, b.Location}, {"domain", string(a.Domain), string(b.Domain)},
 	} {
 		if f.x != f.y {
 			out = append(out, f.name)
@@ -183,8 +183,8 @@ func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
 			}
 		}
 	}
-	if f.Domain != "" && !slices.Contains(wire.Domains, f.Domain) {
-		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	if f.Domain != "" && !slices.Contains(wire.Domains(), f.Domain) {
+		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
 	out := []*wire.Event{}
 	for _, e := range d.Events {
@@ -192,7 +192,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
 		case f.From != "" && e.Date < f.From,
 			f.To != "" && e.Date >= f.To,
 			f.CaseGiven && e.CaseID != f.CaseID,
-			f.Domain != "" && e.Domain != f.Domain:
+			f.Domain != "" && string(e.Domain) != f.Domain:
 			continue
 		}
 		out = append(out, e)

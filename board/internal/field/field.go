@@ -16,8 +16,8 @@ import (
 )
 
 // OneOf refuses v unless it is one of allowed.
-func OneOf(name, v string, allowed []string) error {
-	if slices.Contains(allowed, v) {
+func OneOf[T ~string](name string, v T, allowed []string) error {
+	if slices.Contains(allowed, string(v)) {
 		return nil
 	}
 	return errs.BadRequest("field '%s' must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
@@ -91,11 +91,11 @@ func CheckClock(name, s string) error {
 }
 
 // CheckDomain accepts an empty domain or one of the board's domains.
-func CheckDomain(s string) error {
+func CheckDomain[T ~string](s T) error {
 	if s == "" {
 		return nil
 	}
-	return OneOf("domain", s, wire.Domains)
+	return OneOf("domain", s, wire.Domains())
 }
 
 // SafeURL keeps only absolute http and https URLs; anything else is dropped.

@@ -99,7 +99,7 @@ func List(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
 			starred = append(starred, c)
 		}
 	}
-	tier := map[string]int{"initiative": 0, "workstream": 1, "case": 2}
+	tier := map[wire.Kind]int{wire.KindInitiative: 0, wire.KindWorkstream: 1, wire.KindCase: 2}
 	sort.SliceStable(starred, func(i, j int) bool {
 		a, b := starred[i], starred[j]
 		if tier[a.Kind] != tier[b.Kind] {

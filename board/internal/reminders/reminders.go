@@ -32,15 +32,15 @@ func Create(ctx context.Context, s *store.Store, actor string, in wire.ReminderC
 func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error) {
 	now := tx.Stamp()
 	r := &wire.Reminder{
-		Title: strings.TrimSpace(in.Title), Detail: strings.TrimSpace(in.Detail), Status: strings.TrimSpace(in.Status),
-		DueAt: strings.TrimSpace(in.DueAt), Domain: strings.TrimSpace(in.Domain), CaseID: strings.TrimSpace(in.CaseID),
+		Title: strings.TrimSpace(in.Title), Detail: strings.TrimSpace(in.Detail), Status: wire.ReminderStatus(strings.TrimSpace(in.Status)),
+		DueAt: strings.TrimSpace(in.DueAt), Domain: wire.Domain(strings.TrimSpace(in.Domain)), CaseID: strings.TrimSpace(in.CaseID),
 		Labels: field.CleanList(in.Labels), CreatedAt: now, UpdatedAt: now, CreatedBy: tx.Actor(),
 	}
 	if r.Title == "" {
 		return nil, false, errs.BadRequest("Field 'title' is required.")
 	}
 	if r.Status == "" {
-		r.Status = "open"
+		r.Status = wire.ReminderOpen
 	}
 	for i, t := range in.Tasks {
 		if t.ID != "" {
@@ -48,7 +48,7 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 		}
 	}
 	for _, err := range []error{
-		field.OneOf("status", r.Status, wire.ReminderStatuses), field.CheckDate("dueAt", r.DueAt), field.CheckDomain(r.Domain),
+		field.OneOf("status", r.Status, wire.ReminderStatuses()), field.CheckDate("dueAt", r.DueAt), field.CheckDomain(r.Domain),
 		cases.CheckLink(tx, r.CaseID), catalog.Check(tx, r.Labels),
 	} {
 		if err != nil {
@@ -69,7 +69,7 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 		return nil, false, err
 	}
 	r.Tasks = tasks
-	if r.Status == "done" {
+	if r.Status == wire.ReminderDone {
 		r.CompletedAt, r.CompletedBy = now, tx.Actor()
 	}
 	tx.Reminders().Put(r)
@@ -138,14 +138,14 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 	}
 	r.Detail = field.OptText(p.Detail, r.Detail)
 	if p.Status.Set {
-		st := field.OptText(p.Status, "")
-		if err := field.OneOf("status", st, wire.ReminderStatuses); err != nil {
+		st := wire.ReminderStatus(field.OptText(p.Status, ""))
+		if err := field.OneOf("status", st, wire.ReminderStatuses()); err != nil {
 			return nil, err
 		}
 		switch {
-		case st == "done" && r.Status != "done":
+		case st == wire.ReminderDone && r.Status != wire.ReminderDone:
 			r.CompletedAt, r.CompletedBy = now, tx.Actor()
-		case st != "done" && r.Status == "done":
+		case st != wire.ReminderDone && r.Status == wire.ReminderDone:
 			r.CompletedAt, r.CompletedBy = "", ""
 		}
 		r.Status = st
@@ -157,7 +157,7 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		}
 	}
 	if p.Domain.Set {
-		r.Domain = field.OptText(p.Domain, "")
+		r.Domain = wire.Domain(field.OptText(p.Domain, ""))
 		if err := field.CheckDomain(r.Domain); err != nil {
 			return nil, err
 		}
@@ -212,7 +212,7 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		activity.OnCase(tx, r.CaseID, "reminder_linked", detail)
 	}
 	switch {
-	case r.Status == "done" && old.Status != "done":
+	case r.Status == wire.ReminderDone && old.Status != wire.ReminderDone:
 		activity.OnCase(tx, r.CaseID, "reminder_completed", detail)
 	case r.CaseID == old.CaseID:
 		activity.OnCase(tx, r.CaseID, "reminder_updated", detail)
@@ -267,19 +267,19 @@ type Filter struct {
 // List lists the reminders matching f: by due date (none last), then
 // by creation.
 func List(d *wire.Doc, f Filter) ([]*wire.Reminder, error) {
-	if f.Domain != "" && !slices.Contains(wire.Domains, f.Domain) {
-		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	if f.Domain != "" && !slices.Contains(wire.Domains(), f.Domain) {
+		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
 	status := ""
-	if slices.Contains(wire.ReminderStatuses, f.Status) {
+	if slices.Contains(wire.ReminderStatuses(), f.Status) {
 		status = f.Status
 	}
 	out := []*wire.Reminder{}
 	for _, r := range d.Reminders {
 		switch {
-		case status != "" && r.Status != status,
+		case status != "" && string(r.Status) != status,
 			f.CaseGiven && r.CaseID != f.CaseID,
-			f.Domain != "" && r.Domain != f.Domain:
+			f.Domain != "" && string(r.Domain) != f.Domain:
 			continue
 		}
 		out = append(out, r)

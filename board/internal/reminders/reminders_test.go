@@ -67,7 +67,7 @@ func TestReminderMessagesOrder(t *testing.T) {
 
 func TestPatchTxStatus(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	doc := func(status string) *wire.Doc {
+	doc := func(status wire.ReminderStatus) *wire.Doc {
 		r := &wire.Reminder{ID: "REM-1", Title: "chase", Status: status, CaseID: "CASE-1", UpdatedAt: "then"}
 		if status == "done" {
 			r.CompletedAt, r.CompletedBy = "then", wire.ActorHuman
@@ -75,7 +75,8 @@ func TestPatchTxStatus(t *testing.T) {
 		return &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Kind: "case"}}, Reminders: []*wire.Reminder{r}}
 	}
 	for _, tc := range []struct {
-		name, from, to     string
+		name               string
+		from, to           wire.ReminderStatus
 		completed, by, log string
 		err                string
 	}{
@@ -86,7 +87,7 @@ func TestPatchTxStatus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tx := store.Scratch(doc(tc.from), now, wire.ActorAgent)
-			r, err := PatchTx(tx, "REM-1", wire.ReminderPatch{Status: wire.Some(tc.to)})
+			r, err := PatchTx(tx, "REM-1", wire.ReminderPatch{Status: wire.Some(string(tc.to))})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)

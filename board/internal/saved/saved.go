@@ -256,13 +256,13 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor, id string, in wir
 func applyTemplateInput(tx *store.Tx, t *wire.Template, in wire.TemplateInput, whole bool) error {
 	t.Title = field.OptText(in.Title, t.Title)
 	t.Summary = field.OptText(in.Summary, t.Summary)
-	t.Status = field.OptText(in.Status, t.Status)
-	t.Domain = field.OptText(in.Domain, t.Domain)
-	t.Kind = field.OptText(in.Kind, t.Kind)
+	t.Status = wire.Lane(field.OptText(in.Status, string(t.Status)))
+	t.Domain = wire.Domain(field.OptText(in.Domain, string(t.Domain)))
+	t.Kind = wire.Kind(field.OptText(in.Kind, string(t.Kind)))
 	for _, f := range []struct {
 		name, v string
 		allowed []string
-	}{{"status", t.Status, wire.Lanes}, {"domain", t.Domain, wire.Domains}, {"kind", t.Kind, wire.Kinds}} {
+	}{{"status", string(t.Status), wire.Lanes()}, {"domain", string(t.Domain), wire.Domains()}, {"kind", string(t.Kind), wire.Kinds()}} {
 		if f.v != "" {
 			if err := field.OneOf(f.name, f.v, f.allowed); err != nil {
 				return err

@@ -123,14 +123,14 @@ func Build(d *wire.Doc, prev *Index) *Index {
 }
 
 func caseEntry(c *wire.Case) entry {
-	e := entry{typ: TypeCase, id: c.ID, caseID: c.ID, domain: c.Domain, status: c.Status, archived: c.ArchivedAt != "", c: c,
+	e := entry{typ: TypeCase, id: c.ID, caseID: c.ID, domain: string(c.Domain), status: string(c.Status), archived: c.ArchivedAt != "", c: c,
 		text: join(c.Title, c.Summary, strings.Join(c.Tags, " "), strings.Join(c.Labels, " "))}
 	e.analyse(c.Title)
 	return e
 }
 
 func taskEntry(c *wire.Case, t *wire.Task) entry {
-	e := entry{typ: TypeTask, id: c.ID + "::" + t.ID, altLower: strings.ToLower(t.ID), caseID: c.ID, domain: c.Domain, status: c.Status, c: c, t: t,
+	e := entry{typ: TypeTask, id: c.ID + "::" + t.ID, altLower: strings.ToLower(t.ID), caseID: c.ID, domain: string(c.Domain), status: string(c.Status), c: c, t: t,
 		text: join(t.Title, t.Detail)}
 	e.analyse(t.Title)
 	return e
@@ -147,8 +147,8 @@ func reminderEntry(r *wire.Reminder) entry {
 	for _, t := range r.Tasks {
 		titles = append(titles, t.Title)
 	}
-	e := entry{typ: TypeReminder, id: r.ID, caseID: r.CaseID, domain: r.Domain, r: r,
-		text: join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), r.Domain)}
+	e := entry{typ: TypeReminder, id: r.ID, caseID: r.CaseID, domain: string(r.Domain), r: r,
+		text: join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), string(r.Domain))}
 	e.analyse(r.Title)
 	return e
 }

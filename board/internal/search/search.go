@@ -103,11 +103,11 @@ func Parse(b Body) (Request, error) {
 		}
 		req.Filter.Types[t] = true
 	}
-	if b.Domain != "" && !slices.Contains(wire.Domains, b.Domain) {
-		return req, invalid("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	if b.Domain != "" && !slices.Contains(wire.Domains(), b.Domain) {
+		return req, invalid("field 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
-	if b.Status != "" && !slices.Contains(wire.Lanes, b.Status) {
-		return req, invalid("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
+	if b.Status != "" && !slices.Contains(wire.Lanes(), b.Status) {
+		return req, invalid("field 'status' must be one of %s", strings.Join(wire.Lanes(), ", "))
 	}
 	req.Filter.Domain, req.Filter.Status, req.Filter.IncludeArchived = b.Domain, b.Status, b.IncludeArchived
 	return req, nil

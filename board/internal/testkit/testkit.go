@@ -58,7 +58,7 @@ func BoardDoc(cases int) *wire.Doc {
 		id := fmt.Sprintf("CASE-%d", i)
 		c := &wire.Case{
 			ID: id, Title: text(6), Summary: text(25),
-			Status: wire.Lanes[i%len(wire.Lanes)], Domain: wire.Domains[i%2], Kind: "case",
+			Status: wire.Lane(wire.Lanes()[i%len(wire.Lanes())]), Domain: wire.Domain(wire.Domains()[i%2]), Kind: "case",
 			Labels: []string{"finance", "legal"}, Tags: []string{"vendor", "q2"},
 			CreatedAt: ts(i), UpdatedAt: ts(i + 1),
 		}

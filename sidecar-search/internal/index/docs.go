@@ -54,13 +54,13 @@ func Docs(d *wire.Doc) []Doc {
 	out := make([]Doc, 0, n)
 	for _, c := range d.Cases {
 		out = append(out, Doc{
-			ID: c.ID, Type: TypeCase, CaseID: c.ID, Domain: c.Domain, Status: c.Status, Archived: c.ArchivedAt != "",
+			ID: c.ID, Type: TypeCase, CaseID: c.ID, Domain: string(c.Domain), Status: string(c.Status), Archived: c.ArchivedAt != "",
 			Text: join(c.Title, c.Summary, strings.Join(c.Tags, " "), strings.Join(c.Labels, " ")),
 		})
 		for i := range c.Tasks {
 			t := &c.Tasks[i]
 			out = append(out, Doc{
-				ID: TaskDocID(c.ID, t.ID), Type: TypeTask, CaseID: c.ID, Domain: c.Domain, Status: c.Status,
+				ID: TaskDocID(c.ID, t.ID), Type: TypeTask, CaseID: c.ID, Domain: string(c.Domain), Status: string(c.Status),
 				Text: join(t.Title, t.Detail),
 			})
 		}
@@ -74,8 +74,8 @@ func Docs(d *wire.Doc) []Doc {
 			titles = append(titles, t.Title)
 		}
 		out = append(out, Doc{
-			ID: r.ID, Type: TypeReminder, CaseID: r.CaseID, Domain: r.Domain,
-			Text: join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), r.Domain),
+			ID: r.ID, Type: TypeReminder, CaseID: r.CaseID, Domain: string(r.Domain),
+			Text: join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), string(r.Domain)),
 		})
 	}
 	for i := range out {

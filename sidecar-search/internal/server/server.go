@@ -357,11 +357,11 @@ func parse(in SearchRequest) ([]string, index.Filter, int, error) {
 		}
 		f.Types[t] = true
 	}
-	if in.Domain != "" && !slices.Contains(wire.Domains, in.Domain) {
-		return nil, f, 0, bad("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	if in.Domain != "" && !slices.Contains(wire.Domains(), in.Domain) {
+		return nil, f, 0, bad("field 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
-	if in.Status != "" && !slices.Contains(wire.Lanes, in.Status) {
-		return nil, f, 0, bad("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
+	if in.Status != "" && !slices.Contains(wire.Lanes(), in.Status) {
+		return nil, f, 0, bad("field 'status' must be one of %s", strings.Join(wire.Lanes(), ", "))
 	}
 	f.Domain, f.Status, f.IncludeArchived = in.Domain, in.Status, in.IncludeArchived
 	return queries, f, limit, nil
