@@ -14,14 +14,14 @@ type ProposalAnswer struct {
 	Version  int64         `json:"version"`
 }
 
-// Pending lists the proposals awaiting the human's decision, oldest first,
+// Proposals lists the proposals awaiting the human's decision, oldest first,
 // each with what changed on its targets since it was filed.
-func (c *Client) Pending(ctx context.Context) ([]wire.PendingItem, error) {
+func (c *Client) Proposals(ctx context.Context) ([]wire.ProposalItem, error) {
 	var out struct {
-		Pending []wire.PendingItem `json:"pending"`
+		Proposals []wire.ProposalItem `json:"pending"`
 	}
 	err := c.do(ctx, http.MethodGet, "/api/pending", nil, nil, &out)
-	return out.Pending, err
+	return out.Proposals, err
 }
 
 // Propose files a proposal for approval.

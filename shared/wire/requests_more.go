@@ -121,9 +121,9 @@ type TargetNow struct {
 	ChangedFields []string                   `json:"changedFields,omitempty"`
 }
 
-// PendingItem is a proposal as GET /api/pending lists it: the stored
+// ProposalItem is a proposal as GET /api/pending lists it: the stored
 // proposal plus what changed on its targets since it was filed.
-type PendingItem struct {
+type ProposalItem struct {
 	Proposal
 	// ChangedSince is true when any target changed since the proposal.
 	ChangedSince bool `json:"changedSince"`

@@ -9,7 +9,7 @@ import (
 )
 
 // GET /api/pending: proposals with what changed on their targets since.
-func (a *API) listPending(w http.ResponseWriter, r *http.Request) {
+func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		return map[string]any{"pending": approvals.List(d), "version": d.Version}, nil
@@ -32,7 +32,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /api/pending/{id}/approve: { expectedVersion? }
-func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
+func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 	var in wire.ProposalDecision
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
@@ -47,7 +47,7 @@ func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /api/pending/{id}/reject
-func (a *API) rejectPending(w http.ResponseWriter, r *http.Request) {
+func (a *API) rejectProposal(w http.ResponseWriter, r *http.Request) {
 	var in wire.ProposalDecision
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)

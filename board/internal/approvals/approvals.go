@@ -469,7 +469,7 @@ func Reject(ctx context.Context, s *store.Store, actor, id string, expected *int
 }
 
 func findProposal(d *wire.Doc, id string) (*wire.Proposal, bool) {
-	for _, p := range d.Pending {
+	for _, p := range d.Proposals {
 		if p.ID == id {
 			return p, true
 		}
@@ -490,10 +490,10 @@ func proposalTargets(p *wire.Proposal) []string {
 
 // List lists the proposals, oldest first, each with what changed on its
 // targets since it was filed.
-func List(d *wire.Doc) []wire.PendingItem {
-	out := []wire.PendingItem{}
-	for _, p := range d.Pending {
-		item := wire.PendingItem{Proposal: *p, Targets: []wire.TargetNow{}}
+func List(d *wire.Doc) []wire.ProposalItem {
+	out := []wire.ProposalItem{}
+	for _, p := range d.Proposals {
+		item := wire.ProposalItem{Proposal: *p, Targets: []wire.TargetNow{}}
 		targets := []wire.ProposalTarget{}
 		if p.Target != "" {
 			targets = append(targets, wire.ProposalTarget{ID: p.Target, UpdatedAt: p.TargetUpdatedAt, Before: p.Before})

@@ -71,7 +71,7 @@ func TestVerbsMatchTheirRoutes(t *testing.T) {
 func TestListShowsWhatChangedSince(t *testing.T) {
 	d := &wire.Doc{
 		Cases: []*wire.Case{{ID: "CASE-1", Title: "now", Status: "todo", UpdatedAt: "t2"}, {ID: "CASE-2", Title: "same", Status: "todo", UpdatedAt: "t1"}},
-		Pending: []*wire.Proposal{
+		Proposals: []*wire.Proposal{
 			{ID: "PROP-2", Verb: "update_case", CreatedAt: "b", Target: "CASE-1", TargetUpdatedAt: "t1",
 				Before: map[string]json.RawMessage{"title": json.RawMessage(`"then"`), "status": json.RawMessage(`"todo"`)}},
 			{ID: "PROP-1", Verb: "update_case", CreatedAt: "a", Target: "CASE-2", TargetUpdatedAt: "t1",

@@ -39,7 +39,7 @@ func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 	tx.reminders = newTable("reminders", &d.Reminders, cloneReminder)
 	tx.priorities = newTable("priorities", &d.Priorities, shallow)
 	tx.labels = newTable("labels", &d.Labels, shallow)
-	tx.proposals = newTable("pending", &d.Pending, shallow)
+	tx.proposals = newTable("pending", &d.Proposals, shallow)
 	tx.views = newTable("views", &d.Views, shallow)
 	tx.templates = newTable("templates", &d.Templates, shallow)
 	return tx
@@ -60,7 +60,7 @@ func buildIndexes(d *wire.Doc) *indexes {
 	return &indexes{
 		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
 		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
-		proposals: indexOf(d.Pending), views: indexOf(d.Views), templates: indexOf(d.Templates),
+		proposals: indexOf(d.Proposals), views: indexOf(d.Views), templates: indexOf(d.Templates),
 	}
 }
 
@@ -184,7 +184,7 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 	e.Reminders = tx.reminders.changed(e)
 	e.Priorities = tx.priorities.changed(e)
 	e.Labels = tx.labels.changed(e)
-	e.Pending = tx.proposals.changed(e)
+	e.Proposals = tx.proposals.changed(e)
 	e.Views = tx.views.changed(e)
 	e.Templates = tx.templates.changed(e)
 	if tx.countersDirty {
