@@ -1,6 +1,7 @@
 // Package api is the board's HTTP API under /api: the only write path for the
-// web page and the agent alike. Handlers decode, call one store operation and
-// write the answer; rules live in the store and the pure packages.
+// web page and the agent alike. Handlers decode, call one rule (cases,
+// reminders, approvals, ...) and write the answer; the rules and read queries
+// live in their packages, persistence in store.
 package api
 
 import (

@@ -2,6 +2,10 @@
 // of committed writes beside it, and local snapshots. Every write runs in one
 // serialized critical section and is durable (journal fsync, shared by
 // concurrent writers) before it is acknowledged or visible to readers.
+//
+// It is the engine only: the domain rules are functions over a Tx in the
+// packages named for them (cases, reminders, approvals, ...), and the store
+// knows records only as the document type.
 package store
 
 import (
