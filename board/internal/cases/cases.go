@@ -129,6 +129,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePat
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) { return PatchTx(tx, id, p) })
 }
 
+// PatchTx is Patch inside a write.
 func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 	c, ok := tx.Cases().Get(id)
 	if !ok {
@@ -159,6 +160,7 @@ func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBat
 	return out, v, err
 }
 
+// PatchManyTx is PatchMany inside a write: every id or none.
 func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 	ids := field.CleanList(b.IDs)
 	if len(ids) == 0 {
@@ -377,6 +379,7 @@ func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return DeleteTx(tx, id) })
 }
 
+// DeleteTx is Delete inside a write.
 func DeleteTx(tx *store.Tx, id string) error {
 	if _, ok := tx.Cases().Get(id); !ok {
 		return errs.NotFound("case %s not found", id)
@@ -503,6 +506,7 @@ func Merge(ctx context.Context, s *store.Store, actor, sourceID, targetID string
 	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.Case, error) { return MergeTx(tx, sourceID, targetID) })
 }
 
+// MergeTx is Merge inside a write; it returns the target as merged.
 func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 	targetID = strings.TrimSpace(targetID)
 	if targetID == "" {

@@ -70,6 +70,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.EventPa
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Event, error) { return PatchTx(tx, id, p) })
 }
 
+// PatchTx is Patch inside a write.
 func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 	e, ok := tx.Events().Get(id)
 	if !ok {

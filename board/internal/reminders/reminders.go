@@ -124,6 +124,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.Reminde
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Reminder, error) { return PatchTx(tx, id, p) })
 }
 
+// PatchTx is Patch inside a write.
 func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
 	r, ok := tx.Reminders().Get(id)
 	if !ok {

@@ -16,8 +16,8 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// PrefViews are the values of the board's operational or strategy toggle.
-var PrefViews = []string{"operational", "strategy"}
+// prefViews are the values of the board's operational or strategy toggle.
+var prefViews = []string{"operational", "strategy"}
 
 // Prefs is the board preferences object with its defaults filled in.
 func Prefs(d *wire.Doc) (map[string]json.RawMessage, error) {
@@ -60,7 +60,7 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int
 		}
 		if view, ok := cur["view"]; ok {
 			sv, _ := view.(string)
-			if err := field.OneOf("view", sv, PrefViews); err != nil {
+			if err := field.OneOf("view", sv, prefViews); err != nil {
 				return err
 			}
 		}
