@@ -289,7 +289,7 @@ type Doc struct {
 	// Counters holds the last id minted per prefix (CASE, M, EVT, ...), so an
 	// id is never reused, even after the record holding it is deleted.
 	Counters  map[string]int64 `json:"counters,omitempty"`
-	Proposals   []*Proposal      `json:"pending,omitempty"`
+	Proposals []*Proposal      `json:"pending,omitempty"`
 	Prefs     json.RawMessage  `json:"prefs,omitempty"`
 	Views     []*View          `json:"views,omitempty"`
 	Templates []*Template      `json:"templates,omitempty"`
