@@ -26,26 +26,28 @@ const Help = `Commands:
 
 // Command is one parsed line of the command bar.
 type Command struct {
-	Verb string // new, move, done, star, unstar, archive, restore, remind, note, find, help
-	ID   string // the case, for verbs that take one
-	Lane string // move
-	Text string // the title (new, remind), note text or search text
-	Date string // remind
+	Verb string    // new, move, done, star, unstar, archive, restore, remind, note, find, help
+	ID   string    // the case, for verbs that take one
+	Lane wire.Lane // move
+	Text string    // the title (new, remind), note text or search text
+	Date string    // remind
 }
 
 var caseRef = regexp.MustCompile(`^(?i:case-)?([0-9]+)$`)
 
 // laneOf reads the spellings people type for a lane.
-func laneOf(key string) (string, bool) {
+func laneOf(key string) (wire.Lane, bool) {
 	switch key {
 	case "in_progress", "inprogress", "progress", "doing":
-		return "in_progress", true
+		return wire.LaneInProgress, true
 	case "waiting_for_input", "waiting":
-		return "waiting_for_input", true
+		return wire.LaneWaiting, true
 	case "todo", "to_do":
-		return "todo", true
-	case "urgent", "done":
-		return key, true
+		return wire.LaneTodo, true
+	case "urgent":
+		return wire.LaneUrgent, true
+	case "done":
+		return wire.LaneDone, true
 	}
 	return "", false
 }

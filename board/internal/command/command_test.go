@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParse(t *testing.T) {
+func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		want Command

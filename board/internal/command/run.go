@@ -40,9 +40,9 @@ func Run(ctx context.Context, s *store.Store, actor string, cmd Command) (wire.C
 		}
 		return wire.CommandReply{Message: fmt.Sprintf("Created %s: %s", c.ID, c.Title), Href: caseHref(c.ID), Version: v}, nil
 	case "move":
-		return patch(wire.CasePatch{Status: wire.Some(cmd.Lane)}, "Moved %s to "+cmd.Lane)
+		return patch(wire.CasePatch{Status: wire.Some(string(cmd.Lane))}, "Moved %s to "+string(cmd.Lane))
 	case "done":
-		return patch(wire.CasePatch{Status: wire.Some("done")}, "Moved %s to done")
+		return patch(wire.CasePatch{Status: wire.Some(string(wire.LaneDone))}, "Moved %s to done")
 	case "star":
 		return patch(wire.CasePatch{Starred: wire.Some(true)}, "Starred %s")
 	case "unstar":
