@@ -72,26 +72,57 @@ func indexOf[T storefile.Keyed](list []T) index {
 	return ix
 }
 
+// collection is what the engine does with each table of a draft, whatever
+// its record type.
+type collection interface {
+	useIndex(ix *indexes)
+	commit()
+	changedInPlace() []any
+}
+
+// collections are the draft's tables, in the document's order.
+func (tx *Tx) collections() []collection {
+	return []collection{&tx.cases, &tx.messages, &tx.events, &tx.reminders, &tx.priorities, &tx.labels, &tx.proposals, &tx.views, &tx.templates}
+}
+
+// of is the index of the collection called name (the journal's name for it).
+func (ix *indexes) of(name string) *index {
+	switch name {
+	case "cases":
+		return &ix.cases
+	case "messages":
+		return &ix.messages
+	case "events":
+		return &ix.events
+	case "reminders":
+		return &ix.reminders
+	case "priorities":
+		return &ix.priorities
+	case "labels":
+		return &ix.labels
+	case "pending":
+		return &ix.proposals
+	case "views":
+		return &ix.views
+	case "templates":
+		return &ix.templates
+	}
+	return nil // a collection without an index is scanned instead
+}
+
 // useIndexes lets the tables find records of the head through ix.
 func (tx *Tx) useIndexes(ix *indexes) {
-	tx.cases.ix = &ix.cases
-	tx.messages.ix = &ix.messages
-	tx.events.ix = &ix.events
-	tx.reminders.ix = &ix.reminders
-	tx.priorities.ix = &ix.priorities
-	tx.labels.ix = &ix.labels
-	tx.proposals.ix = &ix.proposals
-	tx.views.ix = &ix.views
-	tx.templates.ix = &ix.templates
+	for _, c := range tx.collections() {
+		c.useIndex(ix)
+	}
 }
 
 // changedInPlace lists the records this write put back unchanged as
 // pointers, for the compaction encoder to forget.
 func (tx *Tx) changedInPlace() []any {
 	var out []any
-	for _, r := range [][]any{tx.cases.reput, tx.messages.reput, tx.events.reput, tx.reminders.reput, tx.priorities.reput,
-		tx.labels.reput, tx.proposals.reput, tx.views.reput, tx.templates.reput} {
-		out = append(out, r...)
+	for _, c := range tx.collections() {
+		out = append(out, c.changedInPlace()...)
 	}
 	return out
 }
@@ -99,15 +130,9 @@ func (tx *Tx) changedInPlace() []any {
 // commitIndexes brings the head's indexes up to this draft, which has just
 // become the head.
 func (tx *Tx) commitIndexes() {
-	tx.cases.commit()
-	tx.messages.commit()
-	tx.events.commit()
-	tx.reminders.commit()
-	tx.priorities.commit()
-	tx.labels.commit()
-	tx.proposals.commit()
-	tx.views.commit()
-	tx.templates.commit()
+	for _, c := range tx.collections() {
+		c.commit()
+	}
 }
 
 // Now is the write's time, one value for the whole write.
@@ -375,6 +400,10 @@ func (t *Table[T]) changed(e *storefile.Entry) []T {
 	}
 	return out
 }
+
+func (t *Table[T]) useIndex(ix *indexes) { t.ix = ix.of(t.name) }
+
+func (t *Table[T]) changedInPlace() []any { return t.reput }
 
 // commit updates the head's index once this draft is the head.
 func (t *Table[T]) commit() {
