@@ -7,12 +7,12 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Pending lists the proposals awaiting the human's decision, oldest first,
+// Proposals lists the proposals awaiting the human's decision, oldest first,
 // each with what changed on its targets since it was filed.
-func (c *Client) Pending(ctx context.Context) ([]wire.PendingItem, error) {
-	var out wire.PendingList
+func (c *Client) Proposals(ctx context.Context) ([]wire.ProposalItem, error) {
+	var out wire.ProposalList
 	err := c.do(ctx, http.MethodGet, "/api/pending", nil, nil, &out)
-	return out.Pending, err
+	return out.Proposals, err
 }
 
 // Propose files a proposal for approval.

@@ -29,7 +29,7 @@ func EventLine(e wire.Event) string {
 		b.WriteString(" - case " + e.CaseID)
 	}
 	if e.Domain != "" {
-		b.WriteString(" - " + e.Domain)
+		b.WriteString(" - " + string(e.Domain))
 	}
 	return b.String()
 }

@@ -67,11 +67,11 @@ func ParseFilter(types []string, domain, status string, includeArchived bool) (F
 		}
 		f.Types[t] = true
 	}
-	if domain != "" && !slices.Contains(wire.Domains, domain) {
-		return Filter{}, fmt.Errorf("field 'domain' must be one of %s", strings.Join(wire.Domains, ", "))
+	if domain != "" && !slices.Contains(wire.Domains(), domain) {
+		return Filter{}, fmt.Errorf("field 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
-	if status != "" && !slices.Contains(wire.Lanes, status) {
-		return Filter{}, fmt.Errorf("field 'status' must be one of %s", strings.Join(wire.Lanes, ", "))
+	if status != "" && !slices.Contains(wire.Lanes(), status) {
+		return Filter{}, fmt.Errorf("field 'status' must be one of %s", strings.Join(wire.Lanes(), ", "))
 	}
 	f.Domain, f.Status, f.IncludeArchived = domain, status, includeArchived
 	return f, nil

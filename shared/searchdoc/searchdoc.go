@@ -59,7 +59,7 @@ func TaskID(caseID, taskID string) string { return caseID + "::" + taskID }
 // Case is a case's document: title, summary, tags and labels.
 func Case(c *wire.Case) Doc {
 	return Doc{
-		ID: c.ID, Type: TypeCase, CaseID: c.ID, Domain: c.Domain, Status: c.Status, Archived: c.ArchivedAt != "",
+		ID: c.ID, Type: TypeCase, CaseID: c.ID, Domain: string(c.Domain), Status: string(c.Status), Archived: c.ArchivedAt != "",
 		Text: Join(c.Title, c.Summary, strings.Join(c.Tags, " "), strings.Join(c.Labels, " ")),
 	}
 }
@@ -69,7 +69,7 @@ func Case(c *wire.Case) Doc {
 // archived itself.
 func Task(c *wire.Case, t *wire.Task) Doc {
 	return Doc{
-		ID: TaskID(c.ID, t.ID), Type: TypeTask, CaseID: c.ID, Domain: c.Domain, Status: c.Status,
+		ID: TaskID(c.ID, t.ID), Type: TypeTask, CaseID: c.ID, Domain: string(c.Domain), Status: string(c.Status),
 		Text: Join(t.Title, t.Detail),
 	}
 }
@@ -89,8 +89,8 @@ func Reminder(r *wire.Reminder) Doc {
 		titles = append(titles, t.Title)
 	}
 	return Doc{
-		ID: r.ID, Type: TypeReminder, CaseID: r.CaseID, Domain: r.Domain,
-		Text: Join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), r.Domain),
+		ID: r.ID, Type: TypeReminder, CaseID: r.CaseID, Domain: string(r.Domain),
+		Text: Join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), string(r.Domain)),
 	}
 }
 

@@ -26,7 +26,7 @@ type Entry struct {
 	Reminders  []*wire.Reminder `json:"reminders,omitempty"`
 	Priorities []*wire.Priority `json:"priorities,omitempty"`
 	Labels     []*wire.LabelDef `json:"labels,omitempty"`
-	Pending    []*wire.Proposal `json:"pending,omitempty"`
+	Proposals  []*wire.Proposal `json:"pending,omitempty"`
 	Views      []*wire.View     `json:"views,omitempty"`
 	Templates  []*wire.Template `json:"templates,omitempty"`
 	// Deleted maps a collection name (the Doc's JSON field) to removed ids.
@@ -117,7 +117,7 @@ func Apply(d *wire.Doc, e *Entry) {
 	d.Reminders = upsert(d.Reminders, e.Reminders)
 	d.Priorities = upsert(d.Priorities, e.Priorities)
 	d.Labels = upsert(d.Labels, e.Labels)
-	d.Pending = upsert(d.Pending, e.Pending)
+	d.Proposals = upsert(d.Proposals, e.Proposals)
 	d.Views = upsert(d.Views, e.Views)
 	d.Templates = upsert(d.Templates, e.Templates)
 	for coll, ids := range e.Deleted {
@@ -135,7 +135,7 @@ func Apply(d *wire.Doc, e *Entry) {
 		case "labels":
 			d.Labels = remove(d.Labels, ids)
 		case "pending":
-			d.Pending = remove(d.Pending, ids)
+			d.Proposals = remove(d.Proposals, ids)
 		case "views":
 			d.Views = remove(d.Views, ids)
 		case "templates":
@@ -223,7 +223,7 @@ func coalesce(entries []Entry, version int64) []Entry {
 		m.Reminders = append(m.Reminders, e.Reminders...)
 		m.Priorities = append(m.Priorities, e.Priorities...)
 		m.Labels = append(m.Labels, e.Labels...)
-		m.Pending = append(m.Pending, e.Pending...)
+		m.Proposals = append(m.Proposals, e.Proposals...)
 		m.Views = append(m.Views, e.Views...)
 		m.Templates = append(m.Templates, e.Templates...)
 		if e.Counters != nil {

@@ -67,7 +67,7 @@ func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
 func TestCoalesceKnowsEveryEntryField(t *testing.T) {
 	known := map[string]bool{
 		"Version": true, "Cases": true, "Messages": true, "Events": true, "Reminders": true, "Priorities": true,
-		"Labels": true, "Pending": true, "Views": true, "Templates": true, "Deleted": true, "Counters": true,
+		"Labels": true, "Proposals": true, "Views": true, "Templates": true, "Deleted": true, "Counters": true,
 		"LabelSources": true, "Prefs": true,
 	}
 	typ := reflect.TypeFor[Entry]()

@@ -79,7 +79,7 @@ func normalize(d *wire.Doc) {
 	d.Reminders = dropNil(d.Reminders)
 	d.Priorities = dropNil(d.Priorities)
 	d.Labels = dropNil(d.Labels)
-	d.Pending = dropNil(d.Pending)
+	d.Proposals = dropNil(d.Proposals)
 	d.Views = dropNil(d.Views)
 	d.Templates = dropNil(d.Templates)
 	for _, c := range d.Cases {
@@ -145,7 +145,7 @@ func Counters(d *wire.Doc) map[string]int64 {
 	for _, p := range d.Priorities {
 		see(p.ID)
 	}
-	for _, p := range d.Pending {
+	for _, p := range d.Proposals {
 		see(p.ID)
 	}
 	for _, v := range d.Views {

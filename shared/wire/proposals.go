@@ -32,9 +32,9 @@ type TargetNow struct {
 	ChangedFields []string                   `json:"changedFields,omitempty"`
 }
 
-// PendingItem is a proposal as GET /api/pending lists it: the stored
+// ProposalItem is a proposal as GET /api/pending lists it: the stored
 // proposal plus what changed on its targets since it was filed.
-type PendingItem struct {
+type ProposalItem struct {
 	Proposal
 	// ChangedSince is true when any target changed since the proposal.
 	ChangedSince bool `json:"changedSince"`
@@ -44,10 +44,10 @@ type PendingItem struct {
 	Targets []TargetNow `json:"targets"`
 }
 
-// PendingList is GET /api/pending.
-type PendingList struct {
-	Pending []PendingItem `json:"pending"`
-	Version int64         `json:"version"`
+// ProposalList is GET /api/pending.
+type ProposalList struct {
+	Proposals []ProposalItem `json:"pending"`
+	Version   int64          `json:"version"`
 }
 
 // ProposalReply is the answer of POST /api/pending.

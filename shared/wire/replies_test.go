@@ -17,7 +17,7 @@ func TestReplyFieldsInKeyOrder(t *testing.T) {
 		ActorOnly{}, Deleted{}, CaseList{}, CaseDetail{}, CaseReply{}, CleanReply{}, TaskReply{}, NoteReply{},
 		TreeReply{}, ActivityFeed{}, MessageList{}, MessageReply{}, UnreadCount{}, EventList{}, EventReply{},
 		ReminderList{}, ReminderDetail{}, ReminderReply{}, ReminderMessageReply{}, PriorityList{}, PriorityReply{},
-		PendingList{}, ProposalReply{}, ApproveReply{}, ApprovalResult{}, RejectReply{}, PrefsReply{},
+		ProposalList{}, ProposalReply{}, ApproveReply{}, ApprovalResult{}, RejectReply{}, PrefsReply{},
 		ViewList{}, ViewReply{}, ViewSaved{}, TemplateList{}, TemplateReply{}, TemplateSaved{},
 		LabelList{}, LabelReply{}, BundleList{}, BundleInstalled{}, BundleUninstalled{}, Health{}, ErrorReply{},
 	} {

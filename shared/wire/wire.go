@@ -12,18 +12,6 @@ import (
 // SchemaVersion is the store schema this code writes. Older files migrate on read.
 const SchemaVersion = 7
 
-// Lanes of the kanban, in board order.
-var Lanes = []string{"urgent", "todo", "in_progress", "waiting_for_input", "done"}
-
-// Kinds of case node, from the top of the tree down.
-var Kinds = []string{"initiative", "workstream", "case"}
-
-// Domains a case, event or reminder belongs to.
-var Domains = []string{"work", "life"}
-
-// ReminderStatuses is the reminder status space (distinct from case lanes).
-var ReminderStatuses = []string{"open", "done", "dismissed"}
-
 // Actors recorded on activity.
 const (
 	ActorHuman  = "human"
@@ -36,8 +24,8 @@ type Case struct {
 	ID         string     `json:"id"`
 	Title      string     `json:"title"`
 	Summary    string     `json:"summary,omitempty"`
-	Status     string     `json:"status"`
-	Domain     string     `json:"domain"`
+	Status     Lane       `json:"status"`
+	Domain     Domain     `json:"domain"`
 	Tags       []string   `json:"tags,omitempty"`
 	Labels     []string   `json:"labels,omitempty"`
 	Eta        string     `json:"eta,omitempty"`
@@ -46,7 +34,7 @@ type Case struct {
 	Tasks      []Task     `json:"tasks,omitempty"`
 	Notes      []Note     `json:"notes,omitempty"`
 	Activity   []Activity `json:"activity,omitempty"`
-	Kind       string     `json:"kind"`
+	Kind       Kind       `json:"kind"`
 	ParentID   string     `json:"parentId,omitempty"`
 	Starred    bool       `json:"starred,omitempty"`
 	ArchivedAt string     `json:"archivedAt,omitempty"`
@@ -60,7 +48,7 @@ type Case struct {
 func (c *Case) Key() string { return c.ID }
 
 // IsContainer reports whether the node may hold children.
-func (c *Case) IsContainer() bool { return c.Kind == "initiative" || c.Kind == "workstream" }
+func (c *Case) IsContainer() bool { return c.Kind == KindInitiative || c.Kind == KindWorkstream }
 
 // Task is one row of a case's checklist.
 type Task struct {
@@ -154,7 +142,7 @@ type Event struct {
 	Description string `json:"description,omitempty"`
 	Location    string `json:"location,omitempty"`
 	CaseID      string `json:"caseId,omitempty"`
-	Domain      string `json:"domain,omitempty"`
+	Domain      Domain `json:"domain,omitempty"`
 	CreatedAt   string `json:"createdAt"`
 	UpdatedAt   string `json:"updatedAt"`
 	// CreatedBy is the actor who created it, for the Activity feed's
@@ -170,10 +158,10 @@ type Reminder struct {
 	ID          string         `json:"id"`
 	Title       string         `json:"title"`
 	Detail      string         `json:"detail,omitempty"`
-	Status      string         `json:"status"`
+	Status      ReminderStatus `json:"status"`
 	CaseID      string         `json:"caseId,omitempty"`
 	DueAt       string         `json:"dueAt,omitempty"`
-	Domain      string         `json:"domain,omitempty"`
+	Domain      Domain         `json:"domain,omitempty"`
 	Labels      []string       `json:"labels,omitempty"`
 	Tasks       []ReminderTask `json:"tasks,omitempty"`
 	CreatedAt   string         `json:"createdAt"`
@@ -275,9 +263,9 @@ type Template struct {
 	Name      string   `json:"name"`
 	Title     string   `json:"title,omitempty"`
 	Summary   string   `json:"summary,omitempty"`
-	Status    string   `json:"status,omitempty"`
-	Domain    string   `json:"domain,omitempty"`
-	Kind      string   `json:"kind,omitempty"`
+	Status    Lane     `json:"status,omitempty"`
+	Domain    Domain   `json:"domain,omitempty"`
+	Kind      Kind     `json:"kind,omitempty"`
 	Labels    []string `json:"labels,omitempty"`
 	Tags      []string `json:"tags,omitempty"`
 	Tasks     []string `json:"tasks,omitempty"`
@@ -303,7 +291,7 @@ type Doc struct {
 	// Counters holds the last id minted per prefix (CASE, M, EVT, ...), so an
 	// id is never reused, even after the record holding it is deleted.
 	Counters  map[string]int64 `json:"counters,omitempty"`
-	Pending   []*Proposal      `json:"pending,omitempty"`
+	Proposals []*Proposal      `json:"pending,omitempty"`
 	Prefs     json.RawMessage  `json:"prefs,omitempty"`
 	Views     []*View          `json:"views,omitempty"`
 	Templates []*Template      `json:"templates,omitempty"`

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -104,7 +105,7 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: store.SeedUniversal(bundles)}
+	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles)}
 	if cfg.verify {
 		scfg.Verify = func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
 	}

@@ -1,6 +1,7 @@
 // Package api is the board's HTTP API under /api: the only write path for the
-// web page and the agent alike. Handlers decode, call one store operation and
-// write the answer; rules live in the store and the pure packages.
+// web page and the agent alike. Handlers decode, call one rule (cases,
+// reminders, approvals, ...) and write the answer; the rules and read queries
+// live in their packages, persistence in store.
 package api
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -85,7 +87,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	r := mux.NewRouter()
 	r.Use(a.guard)
 	r.NotFoundHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.fail(w, store.NotFound("no route %s %s", r.Method, r.URL.Path))
+		a.fail(w, errs.NotFound("no route %s %s", r.Method, r.URL.Path))
 	}))
 	r.MethodNotAllowedHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
@@ -164,10 +166,10 @@ func (a *API) originAllowed(origin, port string) bool {
 // body has that shape.
 func (a *API) fail(w http.ResponseWriter, err error) {
 	var (
-		bad  *store.BadRequestError
-		nf   *store.NotFoundError
-		vc   *store.VersionConflictError
-		un   *store.UnavailableError
+		bad  *errs.BadRequestError
+		nf   *errs.NotFoundError
+		vc   *errs.VersionConflictError
+		un   *errs.UnavailableError
 		big  *http.MaxBytesError
 		code = http.StatusInternalServerError
 	)
@@ -214,15 +216,15 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return store.BadRequest("the request body must be a JSON object")
+		return errs.BadRequest("the request body must be a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return store.BadRequest("%s", jsonProblem(err))
+		return errs.BadRequest("%s", jsonProblem(err))
 	}
 	if dec.More() {
-		return store.BadRequest("the request body has data after the JSON object")
+		return errs.BadRequest("the request body has data after the JSON object")
 	}
 	return nil
 }
@@ -341,7 +343,7 @@ func intQuery(r *http.Request, name string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, store.BadRequest("query '%s' must be an integer", name)
+		return 0, errs.BadRequest("query '%s' must be an integer", name)
 	}
 	return n, nil
 }

@@ -2,10 +2,9 @@ package api
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -14,25 +13,15 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
-		for name, allowed := range map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds} {
-			if v := q.Get(name); v != "" && !slices.Contains(allowed, v) {
-				return nil, store.BadRequest("query '%s' must be one of %v", name, allowed)
-			}
-		}
 		_, parentGiven := q["parentId"]
-		out := []*wire.Case{}
-		for _, c := range d.Cases {
-			switch {
-			case c.ArchivedAt != "" && !boolQuery(r, "includeArchived"),
-				q.Get("status") != "" && c.Status != q.Get("status"),
-				q.Get("domain") != "" && c.Domain != q.Get("domain"),
-				q.Get("kind") != "" && c.Kind != q.Get("kind"),
-				parentGiven && c.ParentID != q.Get("parentId"),
-				q.Get("label") != "" && !slices.Contains(c.Labels, q.Get("label")),
-				q.Get("starred") != "" && c.Starred != boolQuery(r, "starred"):
-				continue
-			}
-			out = append(out, c)
+		out, err := cases.List(d, cases.Filter{
+			Status: wire.Lane(q.Get("status")), Domain: wire.Domain(q.Get("domain")), Kind: wire.Kind(q.Get("kind")), Label: q.Get("label"),
+			ParentID: q.Get("parentId"), ParentGiven: parentGiven,
+			Starred: boolQuery(r, "starred"), StarredGiven: q.Get("starred") != "",
+			IncludeArchived: boolQuery(r, "includeArchived"),
+		})
+		if err != nil {
+			return nil, err
 		}
 		return wire.CaseList{Cases: values(out), Version: d.Version}, nil
 	})
@@ -41,41 +30,13 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 // GET /api/cases/{id}
 func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	id := mux.Vars(r)["id"]
-	var c *wire.Case
-	for _, x := range d.Cases {
-		if x.ID == id {
-			c = x
-		}
-	}
-	if c == nil {
-		a.fail(w, store.NotFound("case %s not found", id))
+	det, err := cases.Get(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
 		return
 	}
-	messages, events, reminders := []*wire.Message{}, []*wire.Event{}, []*wire.Reminder{}
-	for _, m := range d.Messages {
-		if m.CaseID == id {
-			messages = append(messages, m)
-		}
-	}
-	for _, e := range d.Events {
-		if e.CaseID == id {
-			events = append(events, e)
-		}
-	}
-	for _, rem := range d.Reminders {
-		if rem.CaseID == id {
-			reminders = append(reminders, rem)
-		}
-	}
-	manual := []wire.Activity{}
-	for _, act := range c.Activity {
-		if act.Actor == wire.ActorHuman {
-			manual = append(manual, act)
-		}
-	}
 	a.reply(w, http.StatusOK, wire.CaseDetail{
-		Case: *c, Messages: values(messages), ManualActions: manual, Events: values(events), Reminders: values(reminders), Version: d.Version,
+		Case: *det.Case, Messages: values(det.Messages), ManualActions: det.ManualActions, Events: values(det.Events), Reminders: values(det.Reminders), Version: d.Version,
 	})
 }
 
@@ -86,7 +47,7 @@ func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, existing, v, err := a.store.CreateCase(r.Context(), actorOf(r, in.Actor), in)
+	c, existing, v, err := cases.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -105,7 +66,7 @@ func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.PatchCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	c, v, err := cases.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -120,7 +81,7 @@ func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	cs, v, err := a.store.PatchCases(r.Context(), actorOf(r, in.Actor), in)
+	cs, v, err := cases.PatchMany(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -137,7 +98,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 	}
 	id := mux.Vars(r)["id"]
 	if boolQuery(r, "hard") {
-		v, err := a.store.DeleteCase(r.Context(), actorOf(r, in.Actor), id)
+		v, err := cases.Delete(r.Context(), a.store, actorOf(r, in.Actor), id)
 		if err != nil {
 			a.fail(w, err)
 			return
@@ -145,7 +106,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 		a.reply(w, http.StatusOK, wire.Deleted{Deleted: id, OK: true, Version: v})
 		return
 	}
-	c, v, err := a.store.ArchiveCase(r.Context(), actorOf(r, in.Actor), id)
+	c, v, err := cases.Archive(r.Context(), a.store, actorOf(r, in.Actor), id)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -160,7 +121,7 @@ func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.RestoreCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	c, v, err := cases.Restore(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -175,7 +136,7 @@ func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	res, v, err := a.store.CleanCases(r.Context(), actorOf(r, in.Actor), in.IDs)
+	res, v, err := cases.Clean(r.Context(), a.store, actorOf(r, in.Actor), in.IDs)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -190,7 +151,7 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	c, v, err := a.store.MergeCase(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.TargetID)
+	c, v, err := cases.Merge(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.TargetID)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -285,7 +285,7 @@ func TestClean(t *testing.T) {
 	b.must(201, "POST", "/api/cases/CASE-1/messages", map[string]any{"subject": "kept for a reminder"})
 	// A reminder fixture, placed directly: this test is about clean.
 	if _, err := b.Store.Update(t.Context(), "human", nil, func(tx *store.Tx) error {
-		tx.PutReminder(&wire.Reminder{ID: tx.NextID("REM"), Title: "r", Status: "open", CaseID: "CASE-1", CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		tx.Reminders().Put(&wire.Reminder{ID: tx.NextID("REM"), Title: "r", Status: "open", CaseID: "CASE-1", CreatedAt: tx.Stamp(), UpdatedAt: tx.Stamp()})
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -1,91 +1,29 @@
 package api
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/search"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/command"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// POST /api/command: { text }. Each command runs the store operation the
-// matching gesture's route runs, so the command bar is no separate path.
-// findLimit bounds each list of the command bar's find, so an answer stays
-// readable; the search view has the rest.
-const findLimit = 50
-
+// POST /api/command: { text }. Each command runs the rule the matching
+// gesture's route runs, so the command bar is no separate path.
 func (a *API) command(w http.ResponseWriter, r *http.Request) {
 	var in wire.CommandInput
 	if err := decode(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
 	}
-	cmd, err := store.ParseCommand(in.Text)
+	cmd, err := command.Parse(in.Text)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	out, err := a.runCommand(r.Context(), actorOf(r, in.Actor), cmd)
+	out, err := command.Run(r.Context(), a.store, actorOf(r, in.Actor), cmd)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
 	a.reply(w, http.StatusOK, out)
-}
-
-func caseHref(id string) string { return "/board?case=" + id }
-
-func (a *API) runCommand(ctx context.Context, actor string, cmd store.Command) (wire.CommandReply, error) {
-	// patch runs PATCH /api/cases/{id}'s operation; done is the message
-	// with %s where the case id goes.
-	patch := func(p wire.CasePatch, done string) (wire.CommandReply, error) {
-		c, v, err := a.store.PatchCase(ctx, actor, cmd.ID, p)
-		if err != nil {
-			return wire.CommandReply{}, err
-		}
-		return wire.CommandReply{Message: fmt.Sprintf(done, c.ID) + ": " + c.Title, Href: caseHref(c.ID), Version: v}, nil
-	}
-	switch cmd.Verb {
-	case "help":
-		return wire.CommandReply{Message: store.CommandHelp}, nil
-	case "new":
-		c, _, v, err := a.store.CreateCase(ctx, actor, wire.CaseCreate{Title: cmd.Text})
-		if err != nil {
-			return wire.CommandReply{}, err
-		}
-		return wire.CommandReply{Message: fmt.Sprintf("Created %s: %s", c.ID, c.Title), Href: caseHref(c.ID), Version: v}, nil
-	case "move":
-		return patch(wire.CasePatch{Status: wire.Some(cmd.Lane)}, "Moved %s to "+cmd.Lane)
-	case "done":
-		return patch(wire.CasePatch{Status: wire.Some("done")}, "Moved %s to done")
-	case "star":
-		return patch(wire.CasePatch{Starred: wire.Some(true)}, "Starred %s")
-	case "unstar":
-		return patch(wire.CasePatch{Starred: wire.Some(false)}, "Unstarred %s")
-	case "archive":
-		return patch(wire.CasePatch{ArchivedAt: wire.Some("now")}, "Archived %s")
-	case "restore":
-		return patch(wire.CasePatch{ArchivedAt: wire.Null[string]()}, "Restored %s")
-	case "note":
-		n, v, err := a.store.AddNote(ctx, actor, cmd.ID, cmd.Text)
-		if err != nil {
-			return wire.CommandReply{}, err
-		}
-		return wire.CommandReply{Message: fmt.Sprintf("Added note %s to %s", n.ID, cmd.ID), Href: caseHref(cmd.ID), Version: v}, nil
-	case "remind":
-		rem, _, v, err := a.store.CreateReminder(ctx, actor, wire.ReminderCreate{Title: cmd.Text, DueAt: cmd.Date})
-		if err != nil {
-			return wire.CommandReply{}, err
-		}
-		return wire.CommandReply{Message: fmt.Sprintf("Created %s: %s (due %s)", rem.ID, rem.Title, rem.DueAt), Href: "/reminders?id=" + rem.ID, Version: v}, nil
-	case "find":
-		res := search.Scan(a.store.Snapshot(), cmd.Text)
-		res.Cases, res.Tasks = res.Cases[:min(len(res.Cases), findLimit)], res.Tasks[:min(len(res.Tasks), findLimit)]
-		res.Messages, res.Reminders = res.Messages[:min(len(res.Messages), findLimit)], res.Reminders[:min(len(res.Reminders), findLimit)]
-		n := len(res.Cases) + len(res.Tasks) + len(res.Messages) + len(res.Reminders)
-		return wire.CommandReply{Message: fmt.Sprintf("%d matches for %q", n, cmd.Text), Results: &res}, nil
-	}
-	return wire.CommandReply{}, store.BadRequest("unknown command %q.\n\n%s", cmd.Verb, store.CommandHelp)
 }

@@ -4,22 +4,22 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/events"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // eventFilter reads the query of GET /api/events and /api/events.ics.
-func eventFilter(r *http.Request) store.EventFilter {
+func eventFilter(r *http.Request) events.Filter {
 	q := r.URL.Query()
 	_, byCase := q["caseId"]
-	return store.EventFilter{From: q.Get("from"), To: q.Get("to"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")}
+	return events.Filter{From: q.Get("from"), To: q.Get("to"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")}
 }
 
 // GET /api/events?from=&to=&caseId=&domain=
 func (a *API) listEvents(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		events, err := store.Events(d, eventFilter(r))
+		events, err := events.List(d, eventFilter(r))
 		if err != nil {
 			return nil, err
 		}
@@ -30,7 +30,7 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) {
 // GET /api/events/{id}
 func (a *API) getEvent(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	e, err := store.FindEvent(d, mux.Vars(r)["id"])
+	e, err := events.Find(d, mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -45,7 +45,7 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	e, existing, v, err := a.store.CreateEvent(r.Context(), actorOf(r, in.Actor), in)
+	e, existing, v, err := events.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -64,7 +64,7 @@ func (a *API) patchEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	e, v, err := a.store.PatchEvent(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	e, v, err := events.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -79,7 +79,7 @@ func (a *API) deleteEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteEvent(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := events.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -113,7 +114,7 @@ func (a *API) principal() (string, bool) {
 	if a.gs.principal != "" {
 		return a.gs.principal, true
 	}
-	prefs, err := store.Prefs(a.store.Snapshot())
+	prefs, err := saved.Prefs(a.store.Snapshot())
 	if err != nil {
 		return "", false
 	}
@@ -149,7 +150,7 @@ func (a *API) setGuardConfig(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.Enabled == nil && in.ReleasedTTLDays == nil {
-		a.fail(w, store.BadRequest("give 'enabled' and/or 'releasedTtlDays'"))
+		a.fail(w, errs.BadRequest("give 'enabled' and/or 'releasedTtlDays'"))
 		return
 	}
 	c, err := a.gs.client()
@@ -276,7 +277,7 @@ func (a *API) patchQuarantine(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.Status == nil && in.Note == nil {
-		a.fail(w, store.BadRequest("give 'status' (released or dismissed) and/or 'note'"))
+		a.fail(w, errs.BadRequest("give 'status' (released or dismissed) and/or 'note'"))
 		return
 	}
 	c, err := a.gs.client()

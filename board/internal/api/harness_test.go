@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -41,7 +42,7 @@ func newBoard(t testing.TB, opts ...option) *board {
 	}
 	dir := t.TempDir()
 	scfg := store.Config{
-		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
+		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
 	}
 	acfg := api.Config{Version: "test", Logger: quiet}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-ical"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/events"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -21,7 +21,7 @@ const floatingFormat = "20060102T150405"
 // zone (floating), because the board stores wall-clock times.
 func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	events, err := store.Events(d, eventFilter(r))
+	events, err := events.List(d, eventFilter(r))
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -4,8 +4,9 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/catalog"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/labels"
-	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -24,7 +25,7 @@ func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	l, v, err := a.store.CreateLabel(r.Context(), actorOf(r, in.Actor), in.Title, in.Description, in.Color)
+	l, v, err := catalog.Create(r.Context(), a.store, actorOf(r, in.Actor), in.Title, in.Description, in.Color)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -39,7 +40,7 @@ func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	l, v, err := a.store.PatchLabel(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	l, v, err := catalog.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -54,7 +55,7 @@ func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteLabel(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], boolQuery(r, "scrub"))
+	v, err := catalog.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], boolQuery(r, "scrub"))
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -84,10 +85,10 @@ func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.ID == "" {
-		a.fail(w, store.BadRequest("Field 'id' is required."))
+		a.fail(w, errs.BadRequest("Field 'id' is required."))
 		return
 	}
-	res, v, err := a.store.InstallBundle(r.Context(), actorOf(r, in.Actor), in.ID)
+	res, v, err := catalog.InstallBundle(r.Context(), a.store, actorOf(r, in.Actor), in.ID)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -103,7 +104,7 @@ func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scrub := r.URL.Query().Get("scrub") != "0"
-	removed, v, err := a.store.UninstallBundle(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], scrub)
+	removed, v, err := catalog.UninstallBundle(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], scrub)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/messages"
+
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -14,7 +16,7 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	m, v, err := a.store.AddMessage(r.Context(), actorOf(r, in.Actor), in)
+	m, v, err := messages.Add(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/messages"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -45,7 +46,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	m, v, err := a.store.AddCaseMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	m, v, err := messages.AddToCase(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -61,7 +62,7 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	before := relinkBase(a.store.Snapshot(), mux.Vars(r)["id"])
-	m, v, err := a.store.PatchMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	m, v, err := messages.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -4,15 +4,15 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/approvals"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // GET /api/pending: proposals with what changed on their targets since.
-func (a *API) listPending(w http.ResponseWriter, r *http.Request) {
+func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return wire.PendingList{Pending: store.Pending(d), Version: d.Version}, nil
+		return wire.ProposalList{Proposals: approvals.List(d), Version: d.Version}, nil
 	})
 }
 
@@ -23,7 +23,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.Propose(r.Context(), actorOf(r, in.Actor), in)
+	p, v, err := approvals.Propose(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -32,13 +32,13 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /api/pending/{id}/approve: { expectedVersion? }
-func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
+func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 	var in wire.ProposalDecision
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
 	}
-	p, result, v, err := a.store.Approve(r.Context(), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, result, v, err := approvals.Approve(r.Context(), a.store, mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -47,13 +47,13 @@ func (a *API) approvePending(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /api/pending/{id}/reject
-func (a *API) rejectPending(w http.ResponseWriter, r *http.Request) {
+func (a *API) rejectProposal(w http.ResponseWriter, r *http.Request) {
 	var in wire.ProposalDecision
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.Reject(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, v, err := approvals.Reject(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return

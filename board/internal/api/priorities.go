@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/priorities"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -12,7 +12,7 @@ import (
 func (a *API) listPriorities(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		notes, starred := store.Priorities(d)
+		notes, starred := priorities.List(d)
 		return wire.PriorityList{Priorities: values(notes), Starred: values(starred), Version: d.Version}, nil
 	})
 }
@@ -24,7 +24,7 @@ func (a *API) createPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.CreatePriority(r.Context(), actorOf(r, in.Actor), in)
+	p, v, err := priorities.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -39,7 +39,7 @@ func (a *API) patchPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := a.store.PatchPriority(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	p, v, err := priorities.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -54,7 +54,7 @@ func (a *API) deletePriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeletePriority(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := priorities.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -4,7 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/messages"
+	"github.com/opsboard/opsboard/board/internal/reminders"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -14,7 +15,7 @@ func (a *API) listReminders(w http.ResponseWriter, r *http.Request) {
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
 		_, byCase := q["caseId"]
-		list, err := store.Reminders(d, store.ReminderFilter{Status: q.Get("status"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")})
+		list, err := reminders.List(d, reminders.Filter{Status: q.Get("status"), CaseID: q.Get("caseId"), CaseGiven: byCase, Domain: q.Get("domain")})
 		if err != nil {
 			return nil, err
 		}
@@ -25,12 +26,12 @@ func (a *API) listReminders(w http.ResponseWriter, r *http.Request) {
 // GET /api/reminders/{id}: the reminder with its emails, newest first.
 func (a *API) getReminder(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	rem, err := store.FindReminder(d, mux.Vars(r)["id"])
+	rem, err := reminders.Find(d, mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(store.ReminderMessages(d, rem.ID)), Reminder: *rem, Version: d.Version})
+	a.reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(reminders.Messages(d, rem.ID)), Reminder: *rem, Version: d.Version})
 }
 
 // POST /api/reminders
@@ -40,7 +41,7 @@ func (a *API) createReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	rem, existing, v, err := a.store.CreateReminder(r.Context(), actorOf(r, in.Actor), in)
+	rem, existing, v, err := reminders.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -59,7 +60,7 @@ func (a *API) patchReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	rem, v, err := a.store.PatchReminder(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	rem, v, err := reminders.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -74,7 +75,7 @@ func (a *API) deleteReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteReminder(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := reminders.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -89,7 +90,7 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	rem, m, v, err := a.store.AddReminderMessage(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	rem, m, v, err := messages.AddToReminder(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return

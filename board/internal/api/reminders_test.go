@@ -15,9 +15,9 @@ import (
 func setReceivedAt(t *testing.T, b *board, id, at string) {
 	t.Helper()
 	_, err := b.Store.Update(context.Background(), wire.ActorHuman, nil, func(tx *store.Tx) error {
-		m, _ := tx.Message(id)
+		m, _ := tx.Messages().Get(id)
 		m.ReceivedAt = at
-		tx.PutMessage(m)
+		tx.Messages().Put(m)
 		return nil
 	})
 	if err != nil {

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // GET /api/prefs
 func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	prefs, err := store.Prefs(d)
+	prefs, err := saved.Prefs(d)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -33,7 +34,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 	var actor string
 	if raw, ok := patch["actor"]; ok {
 		if json.Unmarshal(raw, &actor) != nil {
-			a.fail(w, store.BadRequest("field 'actor' must be a string"))
+			a.fail(w, errs.BadRequest("field 'actor' must be a string"))
 			return
 		}
 		delete(patch, "actor")
@@ -43,13 +44,13 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		if strings.TrimSpace(string(raw)) != "null" {
 			expected = new(int64)
 			if json.Unmarshal(raw, expected) != nil {
-				a.fail(w, store.BadRequest("field 'expectedVersion' must be an integer"))
+				a.fail(w, errs.BadRequest("field 'expectedVersion' must be an integer"))
 				return
 			}
 		}
 		delete(patch, "expectedVersion")
 	}
-	prefs, v, err := a.store.PatchPrefs(r.Context(), actorOf(r, actor), expected, patch)
+	prefs, v, err := saved.PatchPrefs(r.Context(), a.store, actorOf(r, actor), expected, patch)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -79,7 +80,7 @@ func (a *API) getView(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.fail(w, store.NotFound("view %s not found", id))
+	a.fail(w, errs.NotFound("view %s not found", id))
 }
 
 // POST /api/views: { name, filters }. A view of the same name is replaced
@@ -90,7 +91,7 @@ func (a *API) saveView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	view, created, v, err := a.store.SaveView(r.Context(), actorOf(r, in.Actor), in)
+	view, created, v, err := saved.SaveView(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -109,7 +110,7 @@ func (a *API) patchView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	view, v, err := a.store.PatchView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	view, v, err := saved.PatchView(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -124,7 +125,7 @@ func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteView(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := saved.DeleteView(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -154,7 +155,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a.fail(w, store.NotFound("template %s not found", id))
+	a.fail(w, errs.NotFound("template %s not found", id))
 }
 
 // POST /api/templates: a template of the same name is replaced whole (200);
@@ -165,7 +166,7 @@ func (a *API) saveTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, created, v, err := a.store.SaveTemplate(r.Context(), actorOf(r, in.Actor), in)
+	t, created, v, err := saved.SaveTemplate(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -184,7 +185,7 @@ func (a *API) patchTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, v, err := a.store.PatchTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	t, v, err := saved.PatchTemplate(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -199,7 +200,7 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := a.store.DeleteTemplate(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"])
+	v, err := saved.DeleteTemplate(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"])
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/search"
-	"github.com/opsboard/opsboard/board/internal/store"
 )
 
 // sidecarTimeout bounds the whole semantic call; past it the board answers
@@ -68,7 +68,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := search.Parse(body)
 	if err != nil {
-		a.fail(w, store.BadRequest("%s", err.Error()))
+		a.fail(w, errs.BadRequest("%s", err.Error()))
 		return
 	}
 	ix := a.search.index.For(a.store.Snapshot())

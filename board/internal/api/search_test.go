@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/tidwall/gjson"
 )
 
@@ -341,15 +341,10 @@ func TestSearchFailsOpen(t *testing.T) {
 	})
 }
 
-// sidecarBinary builds the real search sidecar once per test binary run.
+// sidecarBinary builds the real search sidecar.
 func sidecarBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sidecar-search")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/opsboard/opsboard/sidecar-search/cmd/sidecar-search")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build the sidecar: %v\n%s", err, out)
-	}
-	return bin
+	return testkit.GoBuild(t, t.TempDir(), "github.com/opsboard/opsboard/sidecar-search/cmd/sidecar-search")
 }
 
 var listening = regexp.MustCompile(`msg=search.listening url=(http://\S+)`)

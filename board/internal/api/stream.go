@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/r3labs/sse/v2"
 )
@@ -228,7 +229,7 @@ func (a *API) stream(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	id, ok := l.enter(cancel)
 	if !ok {
-		a.fail(w, &store.UnavailableError{Msg: "the board is shutting down"})
+		a.fail(w, &errs.UnavailableError{Msg: "the board is shutting down"})
 		return
 	}
 	defer l.leave(id)

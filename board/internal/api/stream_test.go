@@ -21,6 +21,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/priorities"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -223,7 +224,7 @@ func TestStreamFansOutIncreasingVersionsToEverySubscriber(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				text := fmt.Sprintf("w%d-%d", w, i)
-				if _, _, err := b.Store.CreatePriority(context.Background(), wire.ActorHuman, wire.PriorityCreate{Text: text}); err != nil {
+				if _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: text}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -349,7 +350,7 @@ func TestStreamSubscribersThatLeaveAreCleanedUp(t *testing.T) {
 		for range 8 {
 			subs = append(subs, openStream(t, b.URL))
 		}
-		if _, _, err := b.Store.CreatePriority(context.Background(), wire.ActorHuman, wire.PriorityCreate{Text: "x"}); err != nil {
+		if _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range subs {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -14,7 +15,7 @@ func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, v, err := a.store.AddTask(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.TaskInput)
+	t, v, err := cases.AddTask(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.TaskInput)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -30,7 +31,7 @@ func (a *API) patchTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vars := mux.Vars(r)
-	t, v, err := a.store.PatchTask(r.Context(), actorOf(r, in.Actor), vars["id"], vars["taskId"], in)
+	t, v, err := cases.PatchTask(r.Context(), a.store, actorOf(r, in.Actor), vars["id"], vars["taskId"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -46,7 +47,7 @@ func (a *API) deleteTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vars := mux.Vars(r)
-	v, err := a.store.DeleteTask(r.Context(), actorOf(r, in.Actor), vars["id"], vars["taskId"])
+	v, err := cases.DeleteTask(r.Context(), a.store, actorOf(r, in.Actor), vars["id"], vars["taskId"])
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -61,7 +62,7 @@ func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	n, v, err := a.store.AddNote(r.Context(), actorOf(r, in.Actor), mux.Vars(r)["id"], in.Text)
+	n, v, err := cases.AddNote(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.Text)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opsboard/opsboard/board/internal/testkit"
 )
 
 var build struct {
@@ -75,12 +77,7 @@ type Sidecar struct {
 func Start(tb testing.TB, env map[string]string) *Sidecar {
 	tb.Helper()
 	bin := Binary(tb)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(tb)
 	kv := map[string]string{"SVC_GUARD_CLASSIFIER": "heuristic", "SVC_GUARD_MODEL": "heuristic-only", "SVC_GUARD_DATA": tb.TempDir()}
 	for k, v := range env {
 		kv[k] = v

@@ -13,8 +13,8 @@ import (
 // Node is the intended kind and parent of a node that a write is about to set.
 type Node struct {
 	ID       string
-	Kind     string // initiative, workstream or case ("" reads as case)
-	ParentID string // "" means top-level
+	Kind     wire.Kind // initiative, workstream or case ("" reads as case)
+	ParentID string    // "" means top-level
 }
 
 // Violation returns "" when n may take the given kind and parent among cases,
@@ -75,11 +75,11 @@ func Violation(cases []*wire.Case, n Node) string {
 		if n.ParentID == "" {
 			return fmt.Sprintf("workstream %s needs a parent initiative: convert it to an initiative first or move it under another initiative", n.ID)
 		}
-		if parent.Kind != "initiative" {
+		if parent.Kind != wire.KindInitiative {
 			return fmt.Sprintf("workstream %s must sit under an initiative; %s is a %s", n.ID, parent.ID, parent.Kind)
 		}
 		for _, c := range children {
-			if c.Kind != "case" {
+			if c.Kind != wire.KindCase {
 				return fmt.Sprintf("workstream %s can contain cases only; child %s is a %s", n.ID, c.ID, c.Kind)
 			}
 		}
@@ -138,8 +138,8 @@ type TreeNode = wire.TreeNode
 // TreeOptions filter the tree.
 type TreeOptions struct {
 	IncludeArchived bool
-	Domain          string // filters roots by the root's own domain
-	RootID          string // limits the tree to one subtree
+	Domain          wire.Domain // filters roots by the root's own domain
+	RootID          string      // limits the tree to one subtree
 }
 
 // Tree builds the forest of case nodes in the cases' stored order. A node
@@ -191,9 +191,9 @@ func fill(n *TreeNode) Rollup {
 		if ch.ArchivedAt != "" {
 			continue
 		}
-		if ch.Kind == "case" {
+		if ch.Kind == wire.KindCase {
 			r.TotalCases++
-			if ch.Status == "done" {
+			if ch.Status == wire.LaneDone {
 				r.DoneCases++
 			}
 			for _, t := range ch.Tasks {

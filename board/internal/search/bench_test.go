@@ -21,7 +21,7 @@ func board1k10k() *wire.Doc {
 	d := &wire.Doc{}
 	for i := range 1000 {
 		id := fmt.Sprintf("CASE-%d", i+1)
-		c := &wire.Case{ID: id, Title: text(5), Summary: text(30), Tags: []string{words[r.IntN(40)]}, Status: wire.Lanes[i%5], Domain: wire.Domains[i%2], Kind: "case"}
+		c := &wire.Case{ID: id, Title: text(5), Summary: text(30), Tags: []string{words[r.IntN(40)]}, Status: wire.Lane(wire.Lanes()[i%5]), Domain: wire.Domain(wire.Domains()[i%2]), Kind: "case"}
 		for t := range 3 {
 			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, t+1), Title: text(5)})
 		}

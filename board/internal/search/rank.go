@@ -314,7 +314,7 @@ func (ix *Index) hit(c scored, q string, semantic bool) Hit {
 		if labels == nil {
 			labels = []string{}
 		}
-		h.Reminder = &ReminderProjection{ID: r.ID, Title: r.Title, Status: r.Status, DueAt: strPtr(r.DueAt), Domain: strPtr(r.Domain), CaseID: strPtr(r.CaseID), Labels: labels, Detail: strPtr(r.Detail)}
+		h.Reminder = &ReminderProjection{ID: r.ID, Title: r.Title, Status: string(r.Status), DueAt: strPtr(r.DueAt), Domain: strPtr(string(r.Domain)), CaseID: strPtr(r.CaseID), Labels: labels, Detail: strPtr(r.Detail)}
 	}
 	return h
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,66 +20,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
-
-// buildBoard builds the daemon into dir and returns the binary's path.
-func buildBoard(t *testing.T, dir string) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go tool is needed to build the daemon: %v", err)
-	}
-	bin := filepath.Join(dir, "board")
-	cmd := exec.Command(gobin, "build", "-o", bin, "github.com/opsboard/opsboard/board/cmd/board")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build the daemon: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// syncBuffer collects a child's output from its copying goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // daemon is one running board process.
 type daemon struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *syncBuffer
+	stderr *testkit.SyncBuffer
 	exited chan struct{}
 	err    error // the exit status, once exited is closed
 }
 
 func startDaemon(t *testing.T, bin, data string) *daemon {
 	t.Helper()
-	addr := freeAddr(t)
-	d := &daemon{url: "http://" + addr, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	addr := testkit.FreeAddr(t)
+	d := &daemon{url: "http://" + addr, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
 	d.cmd = exec.Command(bin)
 	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
 	d.cmd.Stderr = d.stderr
@@ -231,10 +188,10 @@ func TestDaemon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the daemon")
 	}
-	bin := buildBoard(t, t.TempDir())
+	bin := testkit.GoBuild(t, t.TempDir(), "github.com/opsboard/opsboard/board/cmd/board")
 	data := filepath.Join(t.TempDir(), "board.json")
 	var l ledger
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	rng := rand.New(rand.NewPCG(testkit.Seed(t), 7))
 
 	t.Run("kill -9 under concurrent writes loses no acknowledged write", func(t *testing.T) {
 		for round := 0; round < 5; round++ {
@@ -403,7 +360,7 @@ func TestKillDuringCompactionNeverTearsTheDocument(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "board.json")
-	seed, _ := writeFixture(t, fixtureDoc(100)) // 2 MB: a compaction takes a while
+	seed, _ := writeFixture(t, testkit.BoardDoc(100)) // 2 MB: a compaction takes a while
 	data, err := os.ReadFile(seed)
 	if err != nil {
 		t.Fatal(err)
@@ -411,7 +368,7 @@ func TestKillDuringCompactionNeverTearsTheDocument(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
+	rng := rand.New(rand.NewPCG(testkit.Seed(t), 9))
 	acked := map[string]string{}
 	var maxAcked int64
 	torn := 0
@@ -422,7 +379,7 @@ func TestKillDuringCompactionNeverTearsTheDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stderr syncBuffer
+		var stderr testkit.SyncBuffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -511,7 +468,7 @@ func TestCompactingChild(t *testing.T) {
 		var id string
 		v, err := s.Update(context.Background(), wire.ActorAgent, nil, func(tx *Tx) error {
 			id = tx.NextID("CASE")
-			tx.PutCase(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case"})
+			tx.Cases().Put(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case"})
 			return nil
 		})
 		if err != nil {

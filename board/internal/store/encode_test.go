@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -41,7 +43,7 @@ func sameBytes(t testing.TB, want, got []byte) {
 // exactly what a plain indented encoding of the document would, also after
 // records change, appear and disappear between calls.
 func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
-	d := fixtureDoc(30)
+	d := testkit.BoardDoc(30)
 	d.Cases[2].Summary = "quotes \" backslash \\ html <b>&</b> line\nbreak tab\t unicode é \u2028 {\"looks\": [\"like\", \"json\"]}, ]"
 	d.Cases[3].Tasks = []wire.Task{}
 	d.Cases[4].Position = new(float64)
@@ -63,7 +65,7 @@ func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
 		next := *d
 		next.Version++
 		next.Cases = append([]*wire.Case(nil), d.Cases...)
-		c := CloneCase(next.Cases[round])
+		c := cloneCase(next.Cases[round])
 		c.Title = fmt.Sprintf("changed in round %d", round)
 		next.Cases[round] = c
 		next.Cases = append(next.Cases[:5], next.Cases[6:]...)
@@ -146,39 +148,39 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 				switch k := rng.IntN(10); {
 				case k < 3 || len(cases) == 0:
 					id := tx.NextID("CASE")
-					tx.PutCase(&wire.Case{ID: id, Title: "new " + id, Status: "todo", Domain: "work", Kind: "case"})
-					tx.PutMessage(&wire.Message{ID: tx.NextID("M"), Subject: "for " + id, CaseID: id})
+					tx.Cases().Put(&wire.Case{ID: id, Title: "new " + id, Status: "todo", Domain: "work", Kind: "case"})
+					tx.Messages().Put(&wire.Message{ID: tx.NextID("M"), Subject: "for " + id, CaseID: id})
 					cases = append(cases, id)
 				case k < 6:
-					c, _ := tx.Case(pick())
+					c, _ := tx.Cases().Get(pick())
 					c.Title = fmt.Sprintf("patched at %d", step)
-					tx.PutCase(c)
+					tx.Cases().Put(c)
 				case k < 7:
 					id := pick()
-					tx.DeleteCase(id)
+					tx.Cases().Delete(id)
 					cases = ids(tx.Doc().Cases)
 				case k < 8:
 					// Removed and put back in one write: it must survive replay.
 					id := pick()
-					c, _ := tx.Case(id)
-					tx.DeleteCase(id)
+					c, _ := tx.Cases().Get(id)
+					tx.Cases().Delete(id)
 					c.Title = "put back"
-					tx.PutCase(c)
+					tx.Cases().Put(c)
 				case k < 9:
-					tx.PutEvent(&wire.Event{ID: tx.NextID("EVT"), Title: "event", Date: "2025-01-01"})
+					tx.Events().Put(&wire.Event{ID: tx.NextID("EVT"), Title: "event", Date: "2025-01-01"})
 				default:
 					if len(tx.Doc().Messages) > 0 {
 						m := tx.Doc().Messages[rng.IntN(len(tx.Doc().Messages))]
-						tx.DeleteMessage(m.ID)
+						tx.Messages().Delete(m.ID)
 					}
 				}
 			}
 			if rng.IntN(8) == 0 {
-				return BadRequest("rejected on purpose") // nothing of it may show
+				return errs.BadRequest("rejected on purpose") // nothing of it may show
 			}
 			return nil
 		})
-		var bad *BadRequestError
+		var bad *errs.BadRequestError
 		if err != nil && !asBadRequest(err, &bad) {
 			t.Fatal(err)
 		}
@@ -206,8 +208,8 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 	}
 }
 
-func asBadRequest(err error, bad **BadRequestError) bool {
-	b, ok := err.(*BadRequestError)
+func asBadRequest(err error, bad **errs.BadRequestError) bool {
+	b, ok := err.(*errs.BadRequestError)
 	*bad = b
 	return ok
 }
@@ -233,15 +235,15 @@ func TestIndexesFollowTheHead(t *testing.T) {
 	rename(t, s, "CASE-2", "renamed")
 	check("after a replace")
 	s.Update(context.Background(), "", nil, func(tx *Tx) error {
-		tx.DeleteCase("CASE-1")
-		tx.PutCase(&wire.Case{ID: tx.NextID("CASE"), Title: "after a delete"})
+		tx.Cases().Delete("CASE-1")
+		tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: "after a delete"})
 		return nil
 	})
 	check("after a delete")
 	s.Update(context.Background(), "", nil, func(tx *Tx) error {
-		tx.PutCase(&wire.Case{ID: tx.NextID("CASE"), Title: "rejected"})
-		tx.DeleteCase("CASE-3")
-		return BadRequest("no")
+		tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: "rejected"})
+		tx.Cases().Delete("CASE-3")
+		return errs.BadRequest("no")
 	})
 	check("after a rejected write")
 	if _, ok := s.Snapshot().Cases[0], true; !ok || len(s.Snapshot().Cases) != 5 {
@@ -260,7 +262,7 @@ func TestRecordChangedInPlaceStillReachesTheDocument(t *testing.T) {
 	if _, err := s.Update(context.Background(), "", nil, func(tx *Tx) error {
 		c := tx.Doc().Cases[0] // the committed record itself, not a copy
 		c.Title = "changed in place"
-		tx.PutCase(c)
+		tx.Cases().Put(c)
 		return nil
 	}); err != nil {
 		t.Fatal(err)

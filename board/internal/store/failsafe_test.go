@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -40,7 +42,7 @@ func create(t testing.TB, s *Store, title string) (string, int64) {
 	var id string
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		id = tx.NextID("CASE")
-		tx.PutCase(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		tx.Cases().Put(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Stamp(), UpdatedAt: tx.Stamp()})
 		return nil
 	})
 	if err != nil {
@@ -52,12 +54,12 @@ func create(t testing.TB, s *Store, title string) (string, int64) {
 func rename(t testing.TB, s *Store, id, title string) int64 {
 	t.Helper()
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
-		c, ok := tx.Case(id)
+		c, ok := tx.Cases().Get(id)
 		if !ok {
-			return NotFound("case %s not found", id)
+			return errs.NotFound("case %s not found", id)
 		}
 		c.Title = title
-		tx.PutCase(c)
+		tx.Cases().Put(c)
 		return nil
 	})
 	if err != nil {
@@ -73,19 +75,6 @@ func caseTitles(d *wire.Doc) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// eventually polls cond with a generous bound: these tests assert what
-// happens, not how fast.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting: %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // crash stops s as a kill would leave it: every acknowledged write in the
@@ -163,7 +152,7 @@ func TestGoodHandEditIsPickedUpWithTheJournalOnTop(t *testing.T) {
 		d.Cases[1].Title = "two, edited by hand from a stale copy"
 		d.Messages = append(d.Messages, &wire.Message{ID: "M-7", Subject: "pasted in by hand", CaseID: "CASE-1"})
 	})
-	eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases[0].Title == "one, edited by hand" })
+	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases[0].Title == "one, edited by hand" })
 
 	want := []string{"CASE-1 one, edited by hand", "CASE-2 two, renamed after the compaction", "CASE-3 three"}
 	if diff := cmp.Diff(want, caseTitles(s.Snapshot())); diff != "" {
@@ -190,7 +179,7 @@ func TestGoodHandEditIsPickedUpWithTheJournalOnTop(t *testing.T) {
 
 	// The reloaded state is what the files hold, for another reader and for a restart.
 	want = append(want, "CASE-4 four")
-	eventually(t, "the reloaded document to be written back", func() bool {
+	testkit.Eventually(t, "the reloaded document to be written back", func() bool {
 		d, err := storefile.ReadDoc(path)
 		return err == nil && d.Version >= seen
 	})
@@ -233,7 +222,7 @@ func TestBrokenHandEditKeepsServingAndLosesNothing(t *testing.T) {
 	if err := os.WriteFile(path, broken, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the board to report the broken file", func() bool { return s.Health().Degraded })
+	testkit.Eventually(t, "the board to report the broken file", func() bool { return s.Health().Degraded })
 	if msg := problems(s); !strings.Contains(msg, "board.json does not parse") || !strings.Contains(msg, ".broken-") {
 		t.Errorf("health problem %q does not name the file and its copy", msg)
 	}
@@ -286,11 +275,11 @@ func TestBrokenHandEditKeepsServingAndLosesNothing(t *testing.T) {
 	if err := os.WriteFile(path, good, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the repaired file to be picked up", func() bool { return !s.Health().Degraded })
+	testkit.Eventually(t, "the repaired file to be picked up", func() bool { return !s.Health().Degraded })
 	if diff := cmp.Diff(want, caseTitles(s.Snapshot())); diff != "" {
 		t.Errorf("after the repair (-want +got)\n%s", diff)
 	}
-	eventually(t, "the document to be written again", func() bool {
+	testkit.Eventually(t, "the document to be written again", func() bool {
 		d, err := storefile.ReadDoc(path)
 		return err == nil && d.Version == s.Version()
 	})
@@ -333,7 +322,7 @@ func TestDeletedDocumentIsRewritten(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the document to be written again", func() bool {
+	testkit.Eventually(t, "the document to be written again", func() bool {
 		d, err := storefile.ReadDoc(path)
 		return err == nil && d.Version == s.Version()
 	})
@@ -391,7 +380,7 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 	}
 	for i := 0; i < 10; i++ {
 		id := fmt.Sprintf("M-%d", 100+i)
-		eventually(t, "a compacted document", func() bool {
+		testkit.Eventually(t, "a compacted document", func() bool {
 			d, err := storefile.ReadDoc(path)
 			return err == nil && d.Version == s.Version()
 		})
@@ -399,7 +388,7 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 			d.Messages = append(d.Messages, &wire.Message{ID: id, Subject: "typed in by hand"})
 		})
 		rename(t, s, "CASE-1", fmt.Sprintf("written while the edit is saved %d", i)) // wakes the compactor
-		eventually(t, "hand edit "+id+" to be picked up", func() bool { return hasMessage(id) })
+		testkit.Eventually(t, "hand edit "+id+" to be picked up", func() bool { return hasMessage(id) })
 	}
 	if s.Health().Degraded {
 		t.Errorf("degraded: %s", problems(s))

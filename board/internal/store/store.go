@@ -2,6 +2,10 @@
 // of committed writes beside it, and local snapshots. Every write runs in one
 // serialized critical section and is durable (journal fsync, shared by
 // concurrent writers) before it is acknowledged or visible to readers.
+//
+// It is the engine only: the domain rules are functions over a Tx in the
+// packages named for them (cases, reminders, approvals, ...), and the store
+// knows records only as the document type.
 package store
 
 import (
@@ -17,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -223,6 +228,10 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
+// Bundles are the built-in label bundles the board was configured with; the
+// catalog rules install from them.
+func (s *Store) Bundles() []labels.Bundle { return s.cfg.Bundles }
+
 // Path is the document's location.
 func (s *Store) Path() string { return s.path }
 
@@ -272,7 +281,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	s.writeMu.Lock()
 	if s.closed.Load() {
 		s.writeMu.Unlock()
-		return 0, &UnavailableError{Msg: "the board is shutting down"}
+		return 0, &errs.UnavailableError{Msg: "the board is shutting down"}
 	}
 	if err := ctx.Err(); err != nil {
 		s.writeMu.Unlock()
@@ -281,7 +290,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	if expectedVersion != nil && *expectedVersion != s.head.Version {
 		cur := s.head.Version
 		s.writeMu.Unlock()
-		return 0, &VersionConflictError{Expected: *expectedVersion, Current: cur}
+		return 0, &errs.VersionConflictError{Expected: *expectedVersion, Current: cur}
 	}
 	tx := newTx(s.head, s.now(), actor)
 	tx.useIndexes(s.idx)
@@ -311,7 +320,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	s.writeMu.Unlock()
 	// Durability does not honour ctx: once queued, the write completes.
 	if err := <-done; err != nil {
-		return 0, &UnavailableError{Msg: "the write was not saved: " + err.Error()}
+		return 0, &errs.UnavailableError{Msg: "the write was not saved: " + err.Error()}
 	}
 	return v, nil
 }

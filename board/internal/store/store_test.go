@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -28,7 +29,7 @@ func addCase(t testing.TB, s *Store, title string) (string, int64) {
 	var id string
 	v, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		id = tx.NextID("CASE")
-		tx.PutCase(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		tx.Cases().Put(&wire.Case{ID: id, Title: title, Status: "todo", Domain: "work", Kind: "case", CreatedAt: tx.Stamp(), UpdatedAt: tx.Stamp()})
 		return nil
 	})
 	if err != nil {
@@ -79,10 +80,10 @@ func TestRejectedWriteChangesNothing(t *testing.T) {
 	before := s.Snapshot()
 	_, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		tx.NextID("CASE")
-		c, _ := tx.Case("CASE-1")
+		c, _ := tx.Cases().Get("CASE-1")
 		c.Title = "changed"
-		tx.PutCase(c)
-		return BadRequest("no")
+		tx.Cases().Put(c)
+		return errs.BadRequest("no")
 	})
 	if err == nil {
 		t.Fatal("write succeeded")

@@ -17,15 +17,15 @@ type Tx struct {
 	now   time.Time
 	actor string
 
-	cases      table[*wire.Case]
-	messages   table[*wire.Message]
-	events     table[*wire.Event]
-	reminders  table[*wire.Reminder]
-	priorities table[*wire.Priority]
-	labels     table[*wire.LabelDef]
-	pending    table[*wire.Proposal]
-	views      table[*wire.View]
-	templates  table[*wire.Template]
+	cases      Table[*wire.Case]
+	messages   Table[*wire.Message]
+	events     Table[*wire.Event]
+	reminders  Table[*wire.Reminder]
+	priorities Table[*wire.Priority]
+	labels     Table[*wire.LabelDef]
+	proposals  Table[*wire.Proposal]
+	views      Table[*wire.View]
+	templates  Table[*wire.Template]
 
 	countersDirty, sourcesDirty, prefsDirty bool
 }
@@ -33,15 +33,15 @@ type Tx struct {
 func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 	d := *head // shallow: collections are copied on first change
 	tx := &Tx{d: &d, now: now, actor: actor}
-	tx.cases = table[*wire.Case]{name: "cases", list: &d.Cases, base: d.Cases}
-	tx.messages = table[*wire.Message]{name: "messages", list: &d.Messages, base: d.Messages}
-	tx.events = table[*wire.Event]{name: "events", list: &d.Events, base: d.Events}
-	tx.reminders = table[*wire.Reminder]{name: "reminders", list: &d.Reminders, base: d.Reminders}
-	tx.priorities = table[*wire.Priority]{name: "priorities", list: &d.Priorities, base: d.Priorities}
-	tx.labels = table[*wire.LabelDef]{name: "labels", list: &d.Labels, base: d.Labels}
-	tx.pending = table[*wire.Proposal]{name: "pending", list: &d.Pending, base: d.Pending}
-	tx.views = table[*wire.View]{name: "views", list: &d.Views, base: d.Views}
-	tx.templates = table[*wire.Template]{name: "templates", list: &d.Templates, base: d.Templates}
+	tx.cases = newTable("cases", &d.Cases, cloneCase)
+	tx.messages = newTable("messages", &d.Messages, shallow)
+	tx.events = newTable("events", &d.Events, shallow)
+	tx.reminders = newTable("reminders", &d.Reminders, cloneReminder)
+	tx.priorities = newTable("priorities", &d.Priorities, shallow)
+	tx.labels = newTable("labels", &d.Labels, shallow)
+	tx.proposals = newTable("pending", &d.Proposals, shallow)
+	tx.views = newTable("views", &d.Views, shallow)
+	tx.templates = newTable("templates", &d.Templates, shallow)
 	return tx
 }
 
@@ -50,7 +50,7 @@ func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 // store keeps them in step with its head: only writes read or change them,
 // under the write lock.
 type indexes struct {
-	cases, messages, events, reminders, priorities, labels, pending, views, templates index
+	cases, messages, events, reminders, priorities, labels, proposals, views, templates index
 }
 
 // index maps a record id to its position in its collection.
@@ -60,7 +60,7 @@ func buildIndexes(d *wire.Doc) *indexes {
 	return &indexes{
 		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
 		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
-		pending: indexOf(d.Pending), views: indexOf(d.Views), templates: indexOf(d.Templates),
+		proposals: indexOf(d.Proposals), views: indexOf(d.Views), templates: indexOf(d.Templates),
 	}
 }
 
@@ -72,26 +72,57 @@ func indexOf[T storefile.Keyed](list []T) index {
 	return ix
 }
 
+// collection is what the engine does with each table of a draft, whatever
+// its record type.
+type collection interface {
+	useIndex(ix *indexes)
+	commit()
+	changedInPlace() []any
+}
+
+// collections are the draft's tables, in the document's order.
+func (tx *Tx) collections() []collection {
+	return []collection{&tx.cases, &tx.messages, &tx.events, &tx.reminders, &tx.priorities, &tx.labels, &tx.proposals, &tx.views, &tx.templates}
+}
+
+// of is the index of the collection called name (the journal's name for it).
+func (ix *indexes) of(name string) *index {
+	switch name {
+	case "cases":
+		return &ix.cases
+	case "messages":
+		return &ix.messages
+	case "events":
+		return &ix.events
+	case "reminders":
+		return &ix.reminders
+	case "priorities":
+		return &ix.priorities
+	case "labels":
+		return &ix.labels
+	case "pending":
+		return &ix.proposals
+	case "views":
+		return &ix.views
+	case "templates":
+		return &ix.templates
+	}
+	return nil // a collection without an index is scanned instead
+}
+
 // useIndexes lets the tables find records of the head through ix.
 func (tx *Tx) useIndexes(ix *indexes) {
-	tx.cases.ix = &ix.cases
-	tx.messages.ix = &ix.messages
-	tx.events.ix = &ix.events
-	tx.reminders.ix = &ix.reminders
-	tx.priorities.ix = &ix.priorities
-	tx.labels.ix = &ix.labels
-	tx.pending.ix = &ix.pending
-	tx.views.ix = &ix.views
-	tx.templates.ix = &ix.templates
+	for _, c := range tx.collections() {
+		c.useIndex(ix)
+	}
 }
 
 // changedInPlace lists the records this write put back unchanged as
 // pointers, for the compaction encoder to forget.
 func (tx *Tx) changedInPlace() []any {
 	var out []any
-	for _, r := range [][]any{tx.cases.reput, tx.messages.reput, tx.events.reput, tx.reminders.reput, tx.priorities.reput,
-		tx.labels.reput, tx.pending.reput, tx.views.reput, tx.templates.reput} {
-		out = append(out, r...)
+	for _, c := range tx.collections() {
+		out = append(out, c.changedInPlace()...)
 	}
 	return out
 }
@@ -99,19 +130,16 @@ func (tx *Tx) changedInPlace() []any {
 // commitIndexes brings the head's indexes up to this draft, which has just
 // become the head.
 func (tx *Tx) commitIndexes() {
-	tx.cases.commit()
-	tx.messages.commit()
-	tx.events.commit()
-	tx.reminders.commit()
-	tx.priorities.commit()
-	tx.labels.commit()
-	tx.pending.commit()
-	tx.views.commit()
-	tx.templates.commit()
+	for _, c := range tx.collections() {
+		c.commit()
+	}
 }
 
-// Now is the write's timestamp, one value for the whole write.
-func (tx *Tx) Now() string { return tx.now.UTC().Format(time.RFC3339Nano) }
+// Now is the write's time, one value for the whole write.
+func (tx *Tx) Now() time.Time { return tx.now }
+
+// Stamp is Now as the records store it: RFC 3339 in UTC with nanoseconds.
+func (tx *Tx) Stamp() string { return tx.now.UTC().Format(time.RFC3339Nano) }
 
 // Actor is who the write is attributed to.
 func (tx *Tx) Actor() string { return tx.actor }
@@ -133,153 +161,41 @@ func (tx *Tx) NextID(prefix string) string {
 	return fmt.Sprintf("%s-%d", prefix, tx.d.Counters[prefix])
 }
 
-// Case returns a private copy of a case node.
-func (tx *Tx) Case(id string) (*wire.Case, bool) {
-	c, ok := tx.cases.get(id)
-	if !ok {
-		return nil, false
-	}
-	return CloneCase(c), true
+// DryRun runs fn on a scratch draft that starts from this one and is thrown
+// away, whatever fn changes; it answers whether fn would succeed now.
+func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
+	return fn(newTx(tx.d, tx.now, tx.actor))
 }
 
-// PutCase inserts or replaces a case node.
-func (tx *Tx) PutCase(c *wire.Case) { tx.cases.put(c) }
+// Cases are the case nodes of the draft.
+func (tx *Tx) Cases() *Table[*wire.Case] { return &tx.cases }
 
-// DeleteCase removes a case node.
-func (tx *Tx) DeleteCase(id string) { tx.cases.del(id) }
+// Messages are the linked emails of the draft.
+func (tx *Tx) Messages() *Table[*wire.Message] { return &tx.messages }
 
-// Message returns a private copy of a message.
-func (tx *Tx) Message(id string) (*wire.Message, bool) {
-	m, ok := tx.messages.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *m
-	return &cp, true
-}
+// Events are the calendar events of the draft.
+func (tx *Tx) Events() *Table[*wire.Event] { return &tx.events }
 
-// PutMessage inserts or replaces a message.
-func (tx *Tx) PutMessage(m *wire.Message) { tx.messages.put(m) }
+// Reminders are the reminders of the draft.
+func (tx *Tx) Reminders() *Table[*wire.Reminder] { return &tx.reminders }
 
-// DeleteMessage removes a message.
-func (tx *Tx) DeleteMessage(id string) { tx.messages.del(id) }
+// Priorities are the priority notes of the draft.
+func (tx *Tx) Priorities() *Table[*wire.Priority] { return &tx.priorities }
 
-// Event returns a private copy of an event.
-func (tx *Tx) Event(id string) (*wire.Event, bool) {
-	e, ok := tx.events.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *e
-	return &cp, true
-}
+// Labels are the label catalog of the draft.
+func (tx *Tx) Labels() *Table[*wire.LabelDef] { return &tx.labels }
 
-// PutEvent inserts or replaces an event.
-func (tx *Tx) PutEvent(e *wire.Event) { tx.events.put(e) }
+// Proposals are the proposals waiting for approval in the draft.
+func (tx *Tx) Proposals() *Table[*wire.Proposal] { return &tx.proposals }
 
-// DeleteEvent removes an event.
-func (tx *Tx) DeleteEvent(id string) { tx.events.del(id) }
+// Views are the saved views of the draft.
+func (tx *Tx) Views() *Table[*wire.View] { return &tx.views }
 
-// Reminder returns a private copy of a reminder.
-func (tx *Tx) Reminder(id string) (*wire.Reminder, bool) {
-	r, ok := tx.reminders.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *r
-	cp.Labels = append([]string(nil), r.Labels...)
-	cp.Tasks = append([]wire.ReminderTask(nil), r.Tasks...)
-	return &cp, true
-}
-
-// PutReminder inserts or replaces a reminder.
-func (tx *Tx) PutReminder(r *wire.Reminder) { tx.reminders.put(r) }
-
-// DeleteReminder removes a reminder.
-func (tx *Tx) DeleteReminder(id string) { tx.reminders.del(id) }
-
-// Priority returns a private copy of a priority note.
-func (tx *Tx) Priority(id string) (*wire.Priority, bool) {
-	p, ok := tx.priorities.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *p
-	return &cp, true
-}
-
-// PutPriority inserts or replaces a priority note.
-func (tx *Tx) PutPriority(p *wire.Priority) { tx.priorities.put(p) }
-
-// DeletePriority removes a priority note.
-func (tx *Tx) DeletePriority(id string) { tx.priorities.del(id) }
-
-// Label returns a private copy of a catalog label.
-func (tx *Tx) Label(id string) (*wire.LabelDef, bool) {
-	l, ok := tx.labels.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *l
-	return &cp, true
-}
-
-// PutLabel inserts or replaces a catalog label.
-func (tx *Tx) PutLabel(l *wire.LabelDef) { tx.labels.put(l) }
-
-// DeleteLabel removes a catalog label.
-func (tx *Tx) DeleteLabel(id string) { tx.labels.del(id) }
+// Templates are the case templates of the draft.
+func (tx *Tx) Templates() *Table[*wire.Template] { return &tx.templates }
 
 // SetLabelSources replaces the label provenance record.
 func (tx *Tx) SetLabelSources(s *wire.LabelSources) { tx.d.LabelSources = s; tx.sourcesDirty = true }
-
-// Proposal returns a private copy of a pending proposal.
-func (tx *Tx) Proposal(id string) (*wire.Proposal, bool) {
-	p, ok := tx.pending.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *p
-	return &cp, true
-}
-
-// PutProposal inserts or replaces a pending proposal.
-func (tx *Tx) PutProposal(p *wire.Proposal) { tx.pending.put(p) }
-
-// DeleteProposal removes a pending proposal.
-func (tx *Tx) DeleteProposal(id string) { tx.pending.del(id) }
-
-// View returns a private copy of a saved view.
-func (tx *Tx) View(id string) (*wire.View, bool) {
-	v, ok := tx.views.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *v
-	return &cp, true
-}
-
-// PutView inserts or replaces a saved view.
-func (tx *Tx) PutView(v *wire.View) { tx.views.put(v) }
-
-// DeleteView removes a saved view.
-func (tx *Tx) DeleteView(id string) { tx.views.del(id) }
-
-// Template returns a private copy of a case template.
-func (tx *Tx) Template(id string) (*wire.Template, bool) {
-	t, ok := tx.templates.get(id)
-	if !ok {
-		return nil, false
-	}
-	cp := *t
-	return &cp, true
-}
-
-// PutTemplate inserts or replaces a case template.
-func (tx *Tx) PutTemplate(t *wire.Template) { tx.templates.put(t) }
-
-// DeleteTemplate removes a case template.
-func (tx *Tx) DeleteTemplate(id string) { tx.templates.del(id) }
 
 // SetPrefs replaces the board preferences object.
 func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true }
@@ -293,7 +209,7 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 	e.Reminders = tx.reminders.changed(e)
 	e.Priorities = tx.priorities.changed(e)
 	e.Labels = tx.labels.changed(e)
-	e.Pending = tx.pending.changed(e)
+	e.Proposals = tx.proposals.changed(e)
 	e.Views = tx.views.changed(e)
 	e.Templates = tx.templates.changed(e)
 	if tx.countersDirty {
@@ -314,13 +230,17 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 	return e
 }
 
-// table is one collection of the draft. The committed list it starts from is
+// Table is one collection of a write's draft. Get hands out a private copy
+// (made by the collection's clone function); Put and Delete change the draft.
+//
+// The committed list it starts from is
 // shared with readers, so the draft copies it before replacing or removing a
 // record (a patch costs one pointer copy per record of the collection). A new
 // record is appended in place: it lands past the committed list's length,
 // where no reader of that list looks, so a create copies nothing.
-type table[T storefile.Keyed] struct {
+type Table[T storefile.Keyed] struct {
 	name    string
+	clone   func(T) T // a private copy a write may change freely
 	list    *[]T
 	base    []T            // the committed list the draft started from
 	ix      *index         // positions in the head list; nil scans instead
@@ -338,7 +258,7 @@ type table[T storefile.Keyed] struct {
 }
 
 // find returns the position of id in the draft's list, or -1.
-func (t *table[T]) find(id string) int {
+func (t *Table[T]) find(id string) int {
 	list := *t.list
 	if t.ix != nil && !t.shifted {
 		if i, ok := t.added[id]; ok {
@@ -357,7 +277,7 @@ func (t *table[T]) find(id string) int {
 	return -1
 }
 
-func (t *table[T]) get(id string) (T, bool) {
+func (t *Table[T]) get(id string) (T, bool) {
 	if i := t.find(id); i >= 0 {
 		return (*t.list)[i], true
 	}
@@ -367,7 +287,7 @@ func (t *table[T]) get(id string) (T, bool) {
 
 // own copies the committed list before the draft changes a record in it,
 // with room to append without another copy.
-func (t *table[T]) own() {
+func (t *Table[T]) own() {
 	if t.copied {
 		return
 	}
@@ -376,7 +296,7 @@ func (t *table[T]) own() {
 	t.copied = true
 }
 
-func (t *table[T]) put(rec T) {
+func (t *Table[T]) put(rec T) {
 	id := rec.Key()
 	switch i := t.find(id); {
 	case i >= 0:
@@ -407,7 +327,7 @@ func (t *table[T]) put(rec T) {
 // write's journal entry will put it: a committed record at its committed
 // place (the entry upserts it in place and no longer deletes it), a record
 // new in this write at the end, after every other new one.
-func (t *table[T]) putBack(id string, rec T) {
+func (t *Table[T]) putBack(id string, rec T) {
 	k := indexOfString(t.deleted, id)
 	t.deleted = append(t.deleted[:k], t.deleted[k+1:]...)
 	at := t.basePositions()
@@ -431,14 +351,14 @@ func (t *table[T]) putBack(id string, rec T) {
 }
 
 // basePositions maps each id of the committed list to its position.
-func (t *table[T]) basePositions() index {
+func (t *Table[T]) basePositions() index {
 	if t.ix != nil {
 		return *t.ix
 	}
 	return indexOf(t.base)
 }
 
-func (t *table[T]) del(id string) {
+func (t *Table[T]) del(id string) {
 	i := t.find(id)
 	if i < 0 {
 		return
@@ -462,7 +382,7 @@ func indexOfString(list []string, s string) int {
 }
 
 // changed lists the records this write upserted and notes its deletions in e.
-func (t *table[T]) changed(e *storefile.Entry) []T {
+func (t *Table[T]) changed(e *storefile.Entry) []T {
 	if len(t.deleted) > 0 {
 		if e.Deleted == nil {
 			e.Deleted = map[string][]string{}
@@ -481,8 +401,12 @@ func (t *table[T]) changed(e *storefile.Entry) []T {
 	return out
 }
 
+func (t *Table[T]) useIndex(ix *indexes) { t.ix = ix.of(t.name) }
+
+func (t *Table[T]) changedInPlace() []any { return t.reput }
+
 // commit updates the head's index once this draft is the head.
-func (t *table[T]) commit() {
+func (t *Table[T]) commit() {
 	switch {
 	case t.ix == nil:
 	case t.shifted:
@@ -494,8 +418,37 @@ func (t *table[T]) commit() {
 	}
 }
 
-// CloneCase deep-copies a case node so a write can change it freely.
-func CloneCase(c *wire.Case) *wire.Case {
+// newTable starts a collection of a draft from the committed list at *list.
+func newTable[T storefile.Keyed](name string, list *[]T, clone func(T) T) Table[T] {
+	return Table[T]{name: name, list: list, base: *list, clone: clone}
+}
+
+// Get returns a private copy of the record with id.
+func (t *Table[T]) Get(id string) (T, bool) {
+	r, ok := t.get(id)
+	if !ok {
+		return r, false
+	}
+	return t.clone(r), true
+}
+
+// Has reports whether a record with id exists, without copying it.
+func (t *Table[T]) Has(id string) bool { return t.find(id) >= 0 }
+
+// Put inserts or replaces a record.
+func (t *Table[T]) Put(rec T) { t.put(rec) }
+
+// Delete removes the record with id; an unknown id is no change.
+func (t *Table[T]) Delete(id string) { t.del(id) }
+
+// shallow copies a record whose fields are all values.
+func shallow[R any](r *R) *R {
+	cp := *r
+	return &cp
+}
+
+// cloneCase deep-copies a case node so a write can change it freely.
+func cloneCase(c *wire.Case) *wire.Case {
 	cp := *c
 	cp.Tags = append([]string(nil), c.Tags...)
 	cp.Labels = append([]string(nil), c.Labels...)
@@ -504,4 +457,19 @@ func CloneCase(c *wire.Case) *wire.Case {
 	cp.Notes = append([]wire.Note(nil), c.Notes...)
 	cp.Activity = append([]wire.Activity(nil), c.Activity...)
 	return &cp
+}
+
+// cloneReminder copies a reminder with its label and checklist lists.
+func cloneReminder(r *wire.Reminder) *wire.Reminder {
+	cp := *r
+	cp.Labels = append([]string(nil), r.Labels...)
+	cp.Tasks = append([]wire.ReminderTask(nil), r.Tasks...)
+	return &cp
+}
+
+// Scratch is a write over d that can never commit: rules run on it as on any
+// write and Doc shows the result, while d itself is left as it was. It lets a
+// caller try rules on a value, without a store on disk.
+func Scratch(d *wire.Doc, now time.Time, actor string) *Tx {
+	return newTx(d, now, actor)
 }

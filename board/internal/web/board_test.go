@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -51,7 +52,7 @@ func (b *board) start() {
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(store.Config{
-		Path: b.Path, Bundles: bundles, Seed: store.SeedUniversal(bundles), Logger: quiet,
+		Path: b.Path, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
 	})
 	if err != nil {
@@ -173,18 +174,6 @@ func (b *board) decode(path string, v any) {
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		b.t.Fatal(err)
-	}
-}
-
-// eventually retries check until it holds or the generous bound passes.
-func eventually(t testing.TB, what string, check func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting: %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/opsboard/opsboard/board/internal/guardtest"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -322,7 +323,7 @@ func TestCreateCaseFromThePage(t *testing.T) {
 	tb.do(chromedp.KeyEvent("Call the landlord about the deposit" + kb.Enter))
 
 	var created *wire.Case
-	eventually(t, "the case on the board", func() bool {
+	testkit.Eventually(t, "the case on the board", func() bool {
 		created = findCase(b.cases(), "Call the landlord about the deposit")
 		return created != nil
 	})
@@ -347,7 +348,7 @@ func TestDragCardToAnotherLane(t *testing.T) {
 	x1, y1 := tb.center(`[data-lane="in_progress"] .lane-add`)
 	tb.do(chromedp.DragAndDropXY(x0, y0, x1, y1, 12))
 
-	eventually(t, "status in_progress", func() bool {
+	testkit.Eventually(t, "status in_progress", func() bool {
 		c := findCase(b.cases(), "Sign the lease")
 		return c != nil && c.Status == "in_progress"
 	})
@@ -440,7 +441,7 @@ func TestTextEditConflictKeepsTheText(t *testing.T) {
 	tb.shot("conflict")
 	// Saving again applies it.
 	tb.do(chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('button')].find(b => b.textContent === 'Save summary').click()`))
-	eventually(t, "the person's summary saved", func() bool {
+	testkit.Eventually(t, "the person's summary saved", func() bool {
 		c := findCase(b.cases(), "Plan the offsite")
 		return c != nil && c.Summary == "Two days, Berlin. Book the venue first."
 	})
@@ -510,13 +511,13 @@ func TestEveryViewLoads(t *testing.T) {
 	desktop.do(chromedp.KeyEvent("new Book the team dinner"))
 	desktop.waitFor("the typed command", `document.activeElement.value === 'new Book the team dinner'`)
 	desktop.do(chromedp.KeyEvent(kb.Enter))
-	eventually(t, "the case the command made", func() bool { return findCase(b.cases(), "Book the team dinner") != nil })
+	testkit.Eventually(t, "the case the command made", func() bool { return findCase(b.cases(), "Book the team dinner") != nil })
 
 	// The Strategy toggle persists in /api/prefs.
 	desktop.open(b.URL + "/board")
 	desktop.do(chromedp.Click(chromedp.CSS(`.segmented [role=radio]:nth-child(2)`)))
 	desktop.waitFor("the tree", `document.querySelectorAll('.node-row').length > 5`)
-	eventually(t, "prefs view strategy", func() bool {
+	testkit.Eventually(t, "prefs view strategy", func() bool {
 		var p struct {
 			Prefs map[string]any `json:"prefs"`
 		}
@@ -610,22 +611,22 @@ func TestGestures(t *testing.T) {
 		id := str(b.call("POST", "/api/cases", map[string]any{"title": "Prepare the offsite"}, false), "case", "id")
 		tb.open(b.URL + "/board?case=" + id)
 		tb.do(chromedp.Click(chromedp.CSS(`input[aria-label="New task"]`)), chromedp.KeyEvent("Book the venue"+kb.Enter))
-		eventually(t, "the task", func() bool { return len(caseByID(id).Tasks) == 1 })
+		testkit.Eventually(t, "the task", func() bool { return len(caseByID(id).Tasks) == 1 })
 		tb.waitFor("the task row", `!!document.querySelector('[data-task] input[type=checkbox]')`)
 		tb.do(chromedp.Click(chromedp.CSS(`[data-task] input[type=checkbox]`)))
-		eventually(t, "the task completed", func() bool { return caseByID(id).Tasks[0].CompletedAt != "" })
+		testkit.Eventually(t, "the task completed", func() bool { return caseByID(id).Tasks[0].CompletedAt != "" })
 
 		tb.do(chromedp.Click(chromedp.CSS(`textarea[aria-label="New note"]`)), chromedp.KeyEvent("Budget is 4k"))
 		clickText(".note-form button", "Add note")
-		eventually(t, "the note", func() bool { n := caseByID(id).Notes; return len(n) == 1 && n[0].Actor == wire.ActorHuman })
+		testkit.Eventually(t, "the note", func() bool { n := caseByID(id).Notes; return len(n) == 1 && n[0].Actor == wire.ActorHuman })
 
 		clickText(".label-picker button", "Add label")
 		tb.waitFor("the label picker", `!!document.querySelector('.picker-row')`)
 		tb.do(chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('.picker-row')].find(r => r.textContent.includes('Quick win')).querySelector('input').click()`))
-		eventually(t, "the label", func() bool { return slices.Contains(caseByID(id).Labels, "quick-win") })
+		testkit.Eventually(t, "the label", func() bool { return slices.Contains(caseByID(id).Labels, "quick-win") })
 
 		setSelect("#f-status", "waiting_for_input")
-		eventually(t, "the lane", func() bool { return caseByID(id).Status == "waiting_for_input" })
+		testkit.Eventually(t, "the lane", func() bool { return caseByID(id).Status == "waiting_for_input" })
 		tb.noProblems("drawer")
 	})
 
@@ -637,7 +638,7 @@ func TestGestures(t *testing.T) {
 		x0, y0 := tb.center(fmt.Sprintf(`[role=treeitem][aria-label=%q] .drag-handle`, "Order team shirts"))
 		x1, y1 := tb.center(fmt.Sprintf(`[data-drop-parent=%q] .node-title`, ini))
 		tb.do(chromedp.DragAndDropXY(x0, y0, x1, y1, 12))
-		eventually(t, "the new parent", func() bool { return caseByID(leaf).ParentID == ini })
+		testkit.Eventually(t, "the new parent", func() bool { return caseByID(leaf).ParentID == ini })
 		tb.noProblems("strategy")
 	})
 
@@ -650,7 +651,7 @@ func TestGestures(t *testing.T) {
 		x0, y0 := tb.center(`[data-prio]:nth-child(3) .drag-handle`)
 		x1, y1 := tb.center(`[data-prio]:nth-child(1) .prio-n`)
 		tb.do(chromedp.DragAndDropXY(x0, y0, x1, y1-12, 12))
-		eventually(t, "Third first", func() bool {
+		testkit.Eventually(t, "Third first", func() bool {
 			res := get("/api/priorities")
 			list, _ := res["priorities"].([]any)
 			return len(list) == 3 && list[0].(map[string]any)["text"] == "Third"
@@ -665,7 +666,7 @@ func TestGestures(t *testing.T) {
 		tb.do(chromedp.Click(chromedp.CSS(`#reminder-form input[required]`)), chromedp.KeyEvent("Renew the domain"))
 		clickText(".modal-foot button", "Add reminder")
 		var rid string
-		eventually(t, "the reminder", func() bool {
+		testkit.Eventually(t, "the reminder", func() bool {
 			list, _ := get("/api/reminders")["reminders"].([]any)
 			for _, r := range list {
 				if m := r.(map[string]any); m["title"] == "Renew the domain" {
@@ -675,7 +676,7 @@ func TestGestures(t *testing.T) {
 			return rid != ""
 		})
 		tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Complete Renew the domain"]`)))
-		eventually(t, "the reminder done", func() bool { return str(get("/api/reminders/"+rid), "reminder", "status") == "done" })
+		testkit.Eventually(t, "the reminder done", func() bool { return str(get("/api/reminders/"+rid), "reminder", "status") == "done" })
 		tb.noProblems("reminders")
 	})
 
@@ -685,7 +686,7 @@ func TestGestures(t *testing.T) {
 		tb.waitFor("the form", `!!document.querySelector('#event-form input[required]')`)
 		tb.do(chromedp.Click(chromedp.CSS(`#event-form input[required]`)), chromedp.KeyEvent("Dentist"))
 		clickText(".modal-foot button", "Add event")
-		eventually(t, "the event", func() bool {
+		testkit.Eventually(t, "the event", func() bool {
 			list, _ := get("/api/events")["events"].([]any)
 			return len(list) == 1 && list[0].(map[string]any)["title"] == "Dentist"
 		})
@@ -701,7 +702,7 @@ func TestGestures(t *testing.T) {
 		clickText(".inbox-subject", "Lease renewal")
 		tb.waitFor("the message read and the counter gone", `!document.querySelector('[data-testid=unread-count]')`)
 		setSelect(`select[aria-label="Link to a case"]`, "")
-		eventually(t, "the message unlinked", func() bool {
+		testkit.Eventually(t, "the message unlinked", func() bool {
 			list, _ := get("/api/messages")["messages"].([]any)
 			return len(list) == 1 && list[0].(map[string]any)["caseId"] == nil && list[0].(map[string]any)["read"] == true
 		})
@@ -716,7 +717,7 @@ func TestDegradedStoreShowsABanner(t *testing.T) {
 	if err := os.WriteFile(b.Path, []byte("{ this is not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the store to notice", func() bool {
+	testkit.Eventually(t, "the store to notice", func() bool {
 		var h struct {
 			Degraded bool `json:"degraded"`
 		}

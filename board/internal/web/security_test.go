@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/opsboard/opsboard/board/internal/guardtest"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 )
 
 // startGuardedBoard is startBoard wired to the guard sidecar at url.
@@ -166,7 +167,7 @@ func TestSecuritySwitchWaitsForTheModel(t *testing.T) {
 	// Your own address is a board setting, saved from here.
 	tb.do(chromedp.SendKeys(`#principal`, "me@home.example"))
 	tb.do(chromedp.Click(`#principal + button`))
-	eventually(t, "the principal saved", func() bool {
+	testkit.Eventually(t, "the principal saved", func() bool {
 		return str(b.call("GET", "/api/prefs", nil, false), "prefs", "principalEmail") == "me@home.example"
 	})
 	tb.noProblems("security page, model not ready")

@@ -47,7 +47,7 @@ func CaseListLine(c *wire.Case) string {
 	if kindOf(c) == "case" {
 		fmt.Fprintf(&b, " - [%s]", c.Status)
 	}
-	b.WriteString(" - " + c.Domain)
+	b.WriteString(" - " + string(c.Domain))
 	if c.ParentID != "" {
 		b.WriteString(" - parent " + c.ParentID)
 	}
@@ -68,7 +68,7 @@ func kindOf(c *wire.Case) string {
 	if c.Kind == "" {
 		return "case"
 	}
-	return c.Kind
+	return string(c.Kind)
 }
 
 func doneTasks(ts []wire.Task) int {
@@ -123,7 +123,7 @@ func Case(v CaseView) string {
 	}
 
 	line("%s - %s", c.ID, c.Title)
-	facts := []string{"Kind: " + kindOf(c), "Lane: " + c.Status, "Domain: " + c.Domain}
+	facts := []string{"Kind: " + kindOf(c), "Lane: " + string(c.Status), "Domain: " + string(c.Domain)}
 	if c.Starred {
 		facts = append(facts, "Starred")
 	}
@@ -315,7 +315,7 @@ func TreeLine(n *wire.TreeNode) string {
 	if c.IsContainer() {
 		s += " - " + RollupText(n.Rollup)
 	} else {
-		s += " - [" + c.Status + "]"
+		s += " - [" + string(c.Status) + "]"
 		if len(c.Tasks) > 0 {
 			s += fmt.Sprintf(" - tasks %d/%d", doneTasks(c.Tasks), len(c.Tasks))
 		}

@@ -30,7 +30,7 @@ func ReminderLine(r wire.Reminder) string {
 		b.WriteString(" - labels " + strings.Join(r.Labels, ","))
 	}
 	if r.Domain != "" {
-		b.WriteString(" - " + r.Domain)
+		b.WriteString(" - " + string(r.Domain))
 	}
 	return b.String()
 }

@@ -21,13 +21,13 @@ func TemplateLine(t wire.Template) string {
 		b.WriteString(" - title " + t.Title)
 	}
 	if t.Kind != "" {
-		b.WriteString(" - [" + t.Kind + "]")
+		b.WriteString(" - [" + string(t.Kind) + "]")
 	}
 	if t.Status != "" {
-		b.WriteString(" - [" + t.Status + "]")
+		b.WriteString(" - [" + string(t.Status) + "]")
 	}
 	if t.Domain != "" {
-		b.WriteString(" - " + t.Domain)
+		b.WriteString(" - " + string(t.Domain))
 	}
 	if len(t.Labels) > 0 {
 		b.WriteString(" - labels " + strings.Join(t.Labels, ","))

@@ -112,7 +112,7 @@ func (r records) hitLine(h wire.SearchHit) string {
 		}
 		fmt.Fprintf(&b, "[%s] %s - %s", kindOf(c), c.ID, c.Title)
 		if kindOf(c) == "case" {
-			b.WriteString(" - [" + c.Status + "]")
+			b.WriteString(" - [" + string(c.Status) + "]")
 		}
 		if c.ParentID != "" {
 			b.WriteString(" - parent " + c.ParentID)
@@ -122,7 +122,7 @@ func (r records) hitLine(h wire.SearchHit) string {
 		rem := h.Reminder
 		if rem == nil {
 			if full, ok := r.reminders[h.ID]; ok {
-				rem = &wire.ReminderProjection{ID: full.ID, Title: full.Title, Status: full.Status, DueAt: &full.DueAt, CaseID: &full.CaseID}
+				rem = &wire.ReminderProjection{ID: full.ID, Title: full.Title, Status: string(full.Status), DueAt: &full.DueAt, CaseID: &full.CaseID}
 			}
 		}
 		if rem == nil {

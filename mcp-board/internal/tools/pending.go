@@ -45,7 +45,7 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	})
 }
 
-func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+func listProposals(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_pending",
 		mcp.WithDescription("List the proposals awaiting the person's approval, oldest first, each with whether its target changed since it was proposed."),
 		mcptool.LimitArg(),
@@ -56,7 +56,7 @@ func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if a.Err() != nil {
 			return "", a.Err()
 		}
-		items, err := c.Pending(ctx)
+		items, err := c.Proposals(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -66,7 +66,7 @@ func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		n := min(limit, len(items))
 		lines := make([]string, 0, n+1)
 		for _, it := range items[:n] {
-			lines = append(lines, pendingLine(it))
+			lines = append(lines, proposalLine(it))
 		}
 		if m := render.More(n, len(items), "raise limit"); m != "" {
 			lines = append(lines, m)
@@ -75,7 +75,7 @@ func listPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	})
 }
 
-func pendingLine(it wire.PendingItem) string {
+func proposalLine(it wire.ProposalItem) string {
 	s := render.ProposalLine(it.Proposal)
 	for _, t := range it.Targets {
 		switch {
@@ -90,7 +90,7 @@ func pendingLine(it wire.PendingItem) string {
 	return s
 }
 
-func approvePending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+func approveProposal(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("approve_pending",
 		mcp.WithDescription("Approve a pending proposal: it is committed through its verb's route with the proposer's attribution. Only when the person asked for it: the approval queue is their decision. Check list_pending for changes since the proposal first."),
 		required("id", "Proposal id, e.g. PROP-2."),
@@ -110,7 +110,7 @@ func approvePending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	})
 }
 
-func rejectPending(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+func rejectProposal(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("reject_pending",
 		mcp.WithDescription("Reject a pending proposal: it is discarded and nothing is committed. Only when the person asked for it, or to withdraw your own proposal."),
 		required("id", "Proposal id, e.g. PROP-2."),

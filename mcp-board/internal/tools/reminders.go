@@ -17,7 +17,7 @@ import (
 const reminderFirst = "Before creating, call search (several queries: the entity name and the topic) and get_tree: set caseId on a strong match and omit it only when nothing matches; update an existing reminder instead of duplicating it. Call list_labels before passing labels."
 
 func reminderStatusArg(desc string) mcp.ToolOption {
-	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.ReminderStatuses...))
+	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.ReminderStatuses()...))
 }
 
 func reminderTasks(desc string, withID bool) mcp.ToolOption {

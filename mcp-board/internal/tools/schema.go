@@ -27,15 +27,15 @@ func optional(name, desc string) mcp.ToolOption {
 }
 
 func laneArg(desc string) mcp.ToolOption {
-	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.Lanes...))
+	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.Lanes()...))
 }
 
 func domainArg(desc string) mcp.ToolOption {
-	return mcp.WithString("domain", mcp.Description(desc), mcp.Enum(wire.Domains...))
+	return mcp.WithString("domain", mcp.Description(desc), mcp.Enum(wire.Domains()...))
 }
 
 func kindArg(desc string) mcp.ToolOption {
-	return mcp.WithString("kind", mcp.Description(desc), mcp.Enum(wire.Kinds...))
+	return mcp.WithString("kind", mcp.Description(desc), mcp.Enum(wire.Kinds()...))
 }
 
 func stringsArg(name, desc string) mcp.ToolOption {

@@ -24,7 +24,7 @@ func Server() mcptool.Server {
 	return mcptool.Server{
 		Name: Name, Version: Version, Instructions: Instructions,
 		Read: []mcptool.Constructor{
-			getCase, listCases, getTree, listInitiatives, listPending,
+			getCase, listCases, getTree, listInitiatives, listProposals,
 			listReminders, getReminder,
 			getPriorities,
 			listLabels, listLabelBundles,
@@ -38,7 +38,7 @@ func Server() mcptool.Server {
 			createReminder, updateReminder, completeReminder, deleteReminder, linkReminder, linkReminderMessage,
 			addPriority, updatePriority, removePriority, setStarred,
 			createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle,
-			approvePending, rejectPending, saveView, deleteView, saveTemplate, deleteTemplate, setPrefs,
+			approveProposal, rejectProposal, saveView, deleteView, saveTemplate, deleteTemplate, setPrefs,
 		},
 	}
 }

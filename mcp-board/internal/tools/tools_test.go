@@ -105,7 +105,7 @@ func TestAnnotationsAreSetAndTruthful(t *testing.T) {
 // undescribed properties, unknown arguments allowed, and the enum sets.
 func TestSchemasAreTyped(t *testing.T) {
 	read, write := allTools(t)
-	enums := map[string][]string{"status": wire.Lanes, "domain": wire.Domains, "kind": wire.Kinds, "color": wire.LabelColors}
+	enums := map[string][]string{"status": wire.Lanes(), "domain": wire.Domains(), "kind": wire.Kinds(), "color": wire.LabelColors}
 	for _, tl := range append(read, write...) {
 		mcptooltest.CheckSchema(t, tl)
 		for name, raw := range tl.InputSchema.Properties {
@@ -115,7 +115,7 @@ func TestSchemasAreTyped(t *testing.T) {
 			}
 			switch {
 			case strings.Contains(tl.Name, "reminder") && name == "status":
-				want = wire.ReminderStatuses
+				want = wire.ReminderStatuses()
 			case tl.Name == "list_label_bundles" && name == "kind":
 				want = []string{"role", "life", "universal"}
 			}

@@ -64,7 +64,7 @@ func eventArgs(create bool) []mcp.ToolOption {
 		mcp.WithString("endTime", mcp.Description("End, "+timeDesc)),
 		mcp.WithString("description", mcp.Description("Description.")),
 		mcp.WithString("location", mcp.Description("Location.")),
-		mcp.WithString("domain", mcp.Description(domainDesc), mcp.Enum(wire.Domains...)),
+		mcp.WithString("domain", mcp.Description(domainDesc), mcp.Enum(wire.Domains()...)),
 	}
 }
 
@@ -105,7 +105,7 @@ func listEvents(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("from", mcp.Description("First day, YYYY-MM-DD (inclusive)."), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)),
 		mcp.WithString("to", mcp.Description("Day after the last, YYYY-MM-DD (exclusive)."), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)),
 		mcp.WithString("caseId", mcp.Description("Only events linked to this node.")),
-		mcp.WithString("domain", mcp.Description("Only this domain."), mcp.Enum(wire.Domains...)),
+		mcp.WithString("domain", mcp.Description("Only this domain."), mcp.Enum(wire.Domains()...)),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)

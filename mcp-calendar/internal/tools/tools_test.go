@@ -65,7 +65,7 @@ func TestSchemasAreTyped(t *testing.T) {
 	for _, tl := range append(read, write...) {
 		mcptooltest.CheckSchema(t, tl)
 		if p, ok := tl.InputSchema.Properties["domain"].(map[string]any); ok {
-			if got, _ := p["enum"].([]string); !slices.Equal(got, wire.Domains) {
+			if got, _ := p["enum"].([]string); !slices.Equal(got, wire.Domains()) {
 				t.Errorf("%s.domain: enum %v", tl.Name, p["enum"])
 			}
 		}

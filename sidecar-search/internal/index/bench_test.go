@@ -24,7 +24,7 @@ func synthetic(n int) *wire.Doc {
 	d := &wire.Doc{}
 	for i := 0; i < n/10; i++ {
 		id := fmt.Sprintf("CASE-%d", i+1)
-		c := &wire.Case{ID: id, Title: text(6), Summary: text(20), Tags: []string{words[r.IntN(50)]}, Status: wire.Lanes[i%5], Domain: wire.Domains[i%2], Kind: "case"}
+		c := &wire.Case{ID: id, Title: text(6), Summary: text(20), Tags: []string{words[r.IntN(50)]}, Status: wire.Lane(wire.Lanes()[i%5]), Domain: wire.Domain(wire.Domains()[i%2]), Kind: "case"}
 		for t := range 3 {
 			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, t+1), Title: text(5), Detail: text(8)})
 		}
@@ -32,7 +32,7 @@ func synthetic(n int) *wire.Doc {
 		for m := range 5 {
 			d.Messages = append(d.Messages, &wire.Message{ID: fmt.Sprintf("M-%d", i*5+m+1), Subject: text(8), From: words[r.IntN(500)] + "@example.com", Preview: text(25), CaseID: id})
 		}
-		d.Reminders = append(d.Reminders, &wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: text(6), Detail: text(10), Status: "open", Domain: wire.Domains[i%2]})
+		d.Reminders = append(d.Reminders, &wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: text(6), Detail: text(10), Status: "open", Domain: wire.Domain(wire.Domains()[i%2])})
 	}
 	return d
 }

@@ -1,4 +1,4 @@
-package store
+package saved
 
 import (
 	"encoding/json"

@@ -1,4 +1,6 @@
-package store
+// Package priorities holds the priority notes of the board and the
+// Priorities view: the notes in order and the starred nodes by tier.
+package priorities
 
 import (
 	"context"
@@ -6,36 +8,39 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// CreatePriority adds a priority note.
-func (s *Store) CreatePriority(ctx context.Context, actor string, in wire.PriorityCreate) (*wire.Priority, int64, error) {
+// Create adds a priority note.
+func Create(ctx context.Context, s *store.Store, actor string, in wire.PriorityCreate) (*wire.Priority, int64, error) {
 	var out *wire.Priority
-	v, err := s.Update(ctx, actor, nil, func(tx *Tx) error {
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		text := strings.TrimSpace(in.Text)
 		if text == "" {
-			return BadRequest("Field 'text' is required.")
+			return errs.BadRequest("Field 'text' is required.")
 		}
-		now := tx.Now()
+		now := tx.Stamp()
 		out = &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
-		tx.PutPriority(out)
+		tx.Priorities().Put(out)
 		return nil
 	})
 	return out, v, err
 }
 
-// PatchPriority edits a priority note. Empty or whitespace text is ignored
+// Patch edits a priority note. Empty or whitespace text is ignored
 // (the old text stays); a position that is not a number clears it.
-func (s *Store) PatchPriority(ctx context.Context, actor, id string, p wire.PriorityPatch) (*wire.Priority, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.PriorityPatch) (*wire.Priority, int64, error) {
 	var out *wire.Priority
-	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *Tx) error {
-		pr, ok := tx.Priority(id)
+	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *store.Tx) error {
+		pr, ok := tx.Priorities().Get(id)
 		if !ok {
-			return NotFound("priority %s not found", id)
+			return errs.NotFound("priority %s not found", id)
 		}
 		old := *pr
-		if t := optText(p.Text, ""); t != "" {
+		if t := field.OptText(p.Text, ""); t != "" {
 			pr.Text = t
 		}
 		if p.Position.Set {
@@ -46,9 +51,9 @@ func (s *Store) PatchPriority(ctx context.Context, actor, id string, p wire.Prio
 			}
 		}
 		if pr.Text != old.Text || !samePosition(pr.Position, old.Position) {
-			pr.UpdatedAt = tx.Now()
+			pr.UpdatedAt = tx.Stamp()
 		}
-		tx.PutPriority(pr)
+		tx.Priorities().Put(pr)
 		out = pr
 		return nil
 	})
@@ -59,21 +64,21 @@ func samePosition(a, b *float64) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
-// DeletePriority removes a priority note for good.
-func (s *Store) DeletePriority(ctx context.Context, actor, id string) (int64, error) {
-	return s.Update(ctx, actor, nil, func(tx *Tx) error {
-		if _, ok := tx.Priority(id); !ok {
-			return NotFound("priority %s not found", id)
+// Delete removes a priority note for good.
+func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		if _, ok := tx.Priorities().Get(id); !ok {
+			return errs.NotFound("priority %s not found", id)
 		}
-		tx.DeletePriority(id)
+		tx.Priorities().Delete(id)
 		return nil
 	})
 }
 
-// Priorities returns the notes by position ascending (absent last, ties by
+// List returns the notes by position ascending (absent last, ties by
 // createdAt) and the starred nodes: the non-archived starred cases by tier
 // (initiative, workstream, case), then most recently updated first.
-func Priorities(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
+func List(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
 	notes = append([]*wire.Priority{}, d.Priorities...)
 	sort.SliceStable(notes, func(i, j int) bool {
 		a, b := notes[i], notes[j]
@@ -94,7 +99,7 @@ func Priorities(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
 			starred = append(starred, c)
 		}
 	}
-	tier := map[string]int{"initiative": 0, "workstream": 1, "case": 2}
+	tier := map[wire.Kind]int{wire.KindInitiative: 0, wire.KindWorkstream: 1, wire.KindCase: 2}
 	sort.SliceStable(starred, func(i, j int) bool {
 		a, b := starred[i], starred[j]
 		if tier[a.Kind] != tier[b.Kind] {

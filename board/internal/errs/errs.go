@@ -1,4 +1,8 @@
-package store
+// Package errs holds the board's typed errors: a bad request (400), an
+// unknown id (404), a stale expectedVersion (409) and a store that cannot take
+// writes (503). Rules return them; the HTTP layer maps them to status codes in
+// one place.
+package errs
 
 import (
 	"errors"

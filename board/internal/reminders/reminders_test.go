@@ -1,10 +1,12 @@
-package store
+package reminders
 
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -55,10 +57,53 @@ func TestReminderMessagesOrder(t *testing.T) {
 		{ID: "M-6", ReminderID: "REM-1", ReceivedAt: "Thu, 01 Jan 2026 11:00:00 +0000"},
 	}}
 	var got []string
-	for _, m := range ReminderMessages(d, "REM-1") {
+	for _, m := range Messages(d, "REM-1") {
 		got = append(got, m.ID)
 	}
 	if diff := cmp.Diff([]string{"M-6", "M-4", "M-2", "M-1", "M-5"}, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestPatchTxStatus(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	doc := func(status wire.ReminderStatus) *wire.Doc {
+		r := &wire.Reminder{ID: "REM-1", Title: "chase", Status: status, CaseID: "CASE-1", UpdatedAt: "then"}
+		if status == "done" {
+			r.CompletedAt, r.CompletedBy = "then", wire.ActorHuman
+		}
+		return &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Kind: "case"}}, Reminders: []*wire.Reminder{r}}
+	}
+	for _, tc := range []struct {
+		name               string
+		from, to           wire.ReminderStatus
+		completed, by, log string
+		err                string
+	}{
+		{"done stamps completion", "open", "done", "2026-03-01T12:00:00Z", wire.ActorAgent, "reminder_completed REM-1 chase", ""},
+		{"leaving done clears it", "done", "open", "", "", "reminder_updated REM-1 chase", ""},
+		{"dismissed is a status", "open", "dismissed", "", "", "reminder_updated REM-1 chase", ""},
+		{"unknown status", "open", "snoozed", "", "", "", "field 'status' must be one of open, done, dismissed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tx := store.Scratch(doc(tc.from), now, wire.ActorAgent)
+			r, err := PatchTx(tx, "REM-1", wire.ReminderPatch{Status: wire.Some(string(tc.to))})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.CompletedAt != tc.completed || r.CompletedBy != tc.by || r.UpdatedAt != "2026-03-01T12:00:00Z" {
+				t.Errorf("got completed %q by %q updated %q", r.CompletedAt, r.CompletedBy, r.UpdatedAt)
+			}
+			c := tx.Doc().Cases[0]
+			if len(c.Activity) != 1 || c.Activity[0].Verb+" "+c.Activity[0].Detail != tc.log {
+				t.Errorf("case log %+v, want %q", c.Activity, tc.log)
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package command
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestParseCommand(t *testing.T) {
 		{"note CASE-3", Command{}, "usage: note"},
 		{"new", Command{}, "usage: new"},
 	} {
-		got, err := ParseCommand(tc.text)
+		got, err := Parse(tc.text)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: error %v, want one containing %q", tc.text, err, tc.err)
@@ -49,7 +49,7 @@ func TestParseCommand(t *testing.T) {
 			}
 			// A command that cannot be read answers with the help; an unknown
 			// lane names the lanes instead.
-			if wantHelp := !strings.Contains(tc.err, "lane"); wantHelp && !strings.Contains(err.Error(), CommandHelp) {
+			if wantHelp := !strings.Contains(tc.err, "lane"); wantHelp && !strings.Contains(err.Error(), Help) {
 				t.Errorf("%q: error %v lacks the help text", tc.text, err)
 			}
 			continue

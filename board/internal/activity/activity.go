@@ -1,0 +1,150 @@
+// Package activity is the log each case keeps of what happened to it, and
+// the Activity feed the page reads: every case's log plus rows synthesized
+// from reminders' and events' own timestamps.
+package activity
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// MaxEntries is how many activity entries a case keeps.
+const MaxEntries = 50
+
+// Log appends an entry to c's log and keeps the last MaxEntries.
+func Log(c *wire.Case, actor, verb, detail, ts string) {
+	c.Activity = append(c.Activity, wire.Activity{Actor: actor, Verb: verb, TS: ts, Detail: detail})
+	if n := len(c.Activity); n > MaxEntries {
+		c.Activity = append([]wire.Activity(nil), c.Activity[n-MaxEntries:]...)
+	}
+}
+
+// OnCase appends an entry to a linked case's log inside a write and touches
+// the case. A case that is gone is skipped: its links are being repaired
+// elsewhere.
+func OnCase(tx *store.Tx, caseID, verb, detail string) {
+	if caseID == "" {
+		return
+	}
+	c, ok := tx.Cases().Get(caseID)
+	if !ok {
+		return
+	}
+	Log(c, tx.Actor(), verb, detail, tx.Stamp())
+	c.UpdatedAt = tx.Stamp()
+	tx.Cases().Put(c)
+}
+
+// Category groups activity verbs for the filters of the page.
+func Category(verb string) string {
+	switch {
+	case verb == "status_changed":
+		return "status"
+	case strings.HasPrefix(verb, "task_"):
+		return "tasks"
+	case strings.HasPrefix(verb, "note_"):
+		return "notes"
+	case strings.HasPrefix(verb, "message_"):
+		return "messages"
+	case strings.HasPrefix(verb, "event_"):
+		return "events"
+	case strings.HasPrefix(verb, "reminder_"):
+		return "reminders"
+	case verb == "kind_changed", verb == "parent_changed", strings.HasPrefix(verb, "merged_"), verb == "child_detached", verb == "child_adopted":
+		return "hierarchy"
+	case verb == "labels_changed":
+		return "labels"
+	case verb == "starred", verb == "unstarred":
+		return "priority"
+	case verb == "created", verb == "archived", verb == "restored":
+		return "lifecycle"
+	}
+	return "edit"
+}
+
+// LifecycleRow is an Activity feed row synthesized from a reminder's or an
+// event's own timestamps (neither keeps an activity log).
+type LifecycleRow struct {
+	wire.Activity
+	ReminderID string
+	EventID    string
+	CaseID     string
+}
+
+// Lifecycle synthesizes the reminder and event lifecycle rows of the
+// Activity feed: created for both, completed for a done reminder. A row the
+// linked case's own log already holds (same verb, time and record) is left
+// out so the feed does not show it twice.
+func Lifecycle(d *wire.Doc) []LifecycleRow {
+	logged := map[string]bool{}
+	for _, c := range d.Cases {
+		for _, a := range c.Activity {
+			id, _, _ := strings.Cut(a.Detail, " ")
+			logged[a.Verb+"|"+a.TS+"|"+id] = true
+		}
+	}
+	var out []LifecycleRow
+	add := func(row LifecycleRow, id string) {
+		if row.TS == "" || logged[row.Verb+"|"+row.TS+"|"+id] {
+			return
+		}
+		if row.Actor == "" {
+			row.Actor = wire.ActorSystem // records from before attribution was kept
+		}
+		out = append(out, row)
+	}
+	for _, r := range d.Reminders {
+		detail := r.ID + " " + r.Title
+		add(LifecycleRow{Activity: wire.Activity{Actor: r.CreatedBy, Verb: "reminder_created", TS: r.CreatedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
+		if r.Status == wire.ReminderDone {
+			add(LifecycleRow{Activity: wire.Activity{Actor: r.CompletedBy, Verb: "reminder_completed", TS: r.CompletedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
+		}
+	}
+	for _, e := range d.Events {
+		detail := fmt.Sprintf("%s %s (%s)", e.ID, e.Title, e.Date)
+		add(LifecycleRow{Activity: wire.Activity{Actor: e.CreatedBy, Verb: "event_created", TS: e.CreatedAt, Detail: detail}, EventID: e.ID, CaseID: e.CaseID}, e.ID)
+	}
+	return out
+}
+
+// Query filters the feed: entries at or after Since (a timestamp compared as
+// a string), by one actor and one category; "" means any. Limit bounds the
+// rows, newest first.
+type Query struct {
+	Since, Actor, Category string
+	Limit                  int
+}
+
+// Feed is the Activity feed of d: every case's log and the lifecycle rows,
+// filtered by q, newest first.
+func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
+	keep := func(a wire.Activity, cat string) bool {
+		return (q.Since == "" || a.TS >= q.Since) && (q.Actor == "" || a.Actor == q.Actor) && (q.Category == "" || cat == q.Category)
+	}
+	out := []wire.ActivityEntry{}
+	for _, c := range d.Cases {
+		for _, act := range c.Activity {
+			if cat := Category(act.Verb); keep(act, cat) {
+				out = append(out, wire.ActivityEntry{Activity: act, Category: cat, CaseID: c.ID, CaseTitle: c.Title})
+			}
+		}
+	}
+	titles := map[string]string{}
+	for _, c := range d.Cases {
+		titles[c.ID] = c.Title
+	}
+	for _, row := range Lifecycle(d) {
+		if cat := Category(row.Verb); keep(row.Activity, cat) {
+			out = append(out, wire.ActivityEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].TS > out[j].TS })
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out
+}

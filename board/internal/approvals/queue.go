@@ -1,0 +1,131 @@
+package approvals
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/reminders"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// recordFields is a record's JSON fields, for before and current values.
+func recordFields(d *wire.Doc, id string) (map[string]json.RawMessage, string, bool) {
+	var rec any
+	var updated string
+	switch {
+	case strings.HasPrefix(id, "CASE-"):
+		if c := findCase(d, id); c != nil {
+			rec, updated = c, c.UpdatedAt
+		}
+	case strings.HasPrefix(id, "REM-"):
+		if r, err := reminders.Find(d, id); err == nil {
+			rec, updated = r, r.UpdatedAt
+		}
+	case strings.HasPrefix(id, "EVT-"):
+		if e, err := events.Find(d, id); err == nil {
+			rec, updated = e, e.UpdatedAt
+		}
+	}
+	if rec == nil {
+		return nil, "", false
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, "", false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil, "", false
+	}
+	return m, updated, true
+}
+
+// pick returns the values of fields in rec, null for an absent one.
+func pick(rec map[string]json.RawMessage, fields []string) map[string]json.RawMessage {
+	if len(fields) == 0 {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(fields))
+	for _, f := range fields {
+		if v, ok := rec[f]; ok {
+			out[f] = v
+		} else {
+			out[f] = json.RawMessage("null")
+		}
+	}
+	return out
+}
+
+func kindOf(id string) string {
+	switch {
+	case strings.HasPrefix(id, "REM-"):
+		return "reminder"
+	case strings.HasPrefix(id, "EVT-"):
+		return "event"
+	}
+	return "case"
+}
+
+// List lists the proposals, oldest first, each with what changed on its
+// targets since it was filed.
+func List(d *wire.Doc) []wire.ProposalItem {
+	out := []wire.ProposalItem{}
+	for _, p := range d.Proposals {
+		item := wire.ProposalItem{Proposal: *p, Targets: []wire.TargetNow{}}
+		targets := []wire.ProposalTarget{}
+		if p.Target != "" {
+			targets = append(targets, wire.ProposalTarget{ID: p.Target, UpdatedAt: p.TargetUpdatedAt, Before: p.Before})
+		}
+		targets = append(targets, p.Others...)
+		for _, t := range targets {
+			now := wire.TargetNow{ID: t.ID}
+			rec, updated, ok := recordFields(d, t.ID)
+			if !ok {
+				now.Gone, now.ChangedSince = true, true
+			} else {
+				now.UpdatedAt = updated
+				now.ChangedSince = updated != t.UpdatedAt
+				fields := make([]string, 0, len(t.Before))
+				for f := range t.Before {
+					fields = append(fields, f)
+				}
+				sort.Strings(fields)
+				now.Current = pick(rec, fields)
+				for _, f := range fields {
+					if !jsonEqual(t.Before[f], now.Current[f]) {
+						now.ChangedFields = append(now.ChangedFields, f)
+					}
+				}
+			}
+			item.ChangedSince = item.ChangedSince || now.ChangedSince
+			item.TargetGone = item.TargetGone || now.Gone
+			item.Targets = append(item.Targets, now)
+		}
+		out = append(out, item)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt < out[j].CreatedAt })
+	return out
+}
+
+// jsonEqual compares two JSON values by meaning, not by spelling.
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func findCase(d *wire.Doc, id string) *wire.Case {
+	for _, c := range d.Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}

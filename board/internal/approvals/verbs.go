@@ -1,0 +1,255 @@
+package approvals
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/cases"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/reminders"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// verb is one verb of the approval queue: the route it commits through and
+// the parser of its payload. keys are the fields the payload sets, besides
+// id, actor and expectedVersion.
+type verb struct {
+	route string
+	parse func(raw json.RawMessage, keys []string) (proposed, error)
+}
+
+// verbs lists the verbs of the approval queue. A verb's payload is exactly
+// its route's body plus the id where the route has one, and it commits
+// through the rule that route runs.
+func verbs() map[string]verb {
+	return map[string]verb{
+		"update_case":     {"PATCH /api/cases/{id}", parseUpdateCase(false)},
+		"update_cases":    {"PATCH /api/cases", parseUpdateCases},
+		"set_parent":      {"PATCH /api/cases/{id} with parentId only (leaf cases)", parseUpdateCase(true)},
+		"archive":         {"DELETE /api/cases/{id}", parseArchive},
+		"restore":         {"POST /api/cases/{id}/restore", parseRestore},
+		"delete":          {"DELETE /api/cases/{id}?hard=1", parseDelete},
+		"merge":           {"POST /api/cases/{id}/merge", parseMerge},
+		"create_case":     {"POST /api/cases", parseCreateCase},
+		"update_reminder": {"PATCH /api/reminders/{id}", parseUpdateReminder},
+		"update_event":    {"PATCH /api/events/{id}", parseUpdateEvent},
+	}
+}
+
+// VerbRoutes maps each verb of the approval queue to the route it commits
+// through. A verb's payload is exactly that route's body plus the id where
+// the route has one.
+func VerbRoutes() map[string]string {
+	out := map[string]string{}
+	for name, v := range verbs() {
+		out[name] = v.route
+	}
+	return out
+}
+
+// VerbNames lists the approval verbs, sorted.
+func VerbNames() []string {
+	names := slices.Collect(maps.Keys(verbs()))
+	slices.Sort(names)
+	return names
+}
+
+// proposed is a parsed proposal: what it touches and how to commit it.
+type proposed struct {
+	targets []string // records it changes, primary first
+	fields  []string // fields of the primary whose before values are kept
+	// apply runs the verb's route operation inside a write and returns the
+	// route's answer without its version.
+	apply func(tx *store.Tx) (wire.ApprovalResult, error)
+}
+
+// parseProposal strictly decodes a verb's payload, with the same rules the
+// route's own body decoding applies.
+func parseProposal(name string, raw json.RawMessage) (proposed, error) {
+	keys, err := payloadKeys(raw)
+	if err != nil {
+		return proposed{}, err
+	}
+	v, ok := verbs()[name]
+	if !ok {
+		return proposed{}, errs.BadRequest("unknown verb %q: use one of %s", name, strings.Join(VerbNames(), ", "))
+	}
+	return v.parse(raw, keys)
+}
+
+// parseUpdateCase reads update_case, or with leafMove set_parent: the case
+// patch route's body with the id.
+func parseUpdateCase(leafMove bool) func(json.RawMessage, []string) (proposed, error) {
+	return func(raw json.RawMessage, keys []string) (proposed, error) {
+		var in struct {
+			ID string `json:"id"`
+			wire.CasePatch
+		}
+		if err := strictDecode(raw, &in); err != nil {
+			return proposed{}, err
+		}
+		if err := targeted(in.ID, in.ExpectedVersion); err != nil {
+			return proposed{}, err
+		}
+		if leafMove && (!in.ParentID.Set || len(keys) != 1 || keys[0] != "parentId") {
+			return proposed{}, errs.BadRequest("payload of set_parent is { id, parentId } (parentId null detaches)")
+		}
+		return proposed{targets: []string{in.ID}, fields: keys, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+			if leafMove {
+				if c, ok := tx.Cases().Get(in.ID); ok && c.Kind != wire.KindCase {
+					return wire.ApprovalResult{}, errs.BadRequest("set_parent moves leaf cases only; %s is a %s: use update_case with kind and parentId", in.ID, c.Kind)
+				}
+			}
+			c, err := cases.PatchTx(tx, in.ID, in.CasePatch)
+			return wire.ApprovalResult{Case: c}, err
+		}}, nil
+	}
+}
+
+// parseUpdateCases reads update_cases: the batch patch route's body.
+func parseUpdateCases(raw json.RawMessage, _ []string) (proposed, error) {
+	var in wire.CaseBatch
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if err := noExpected(in.ExpectedVersion); err != nil {
+		return proposed{}, err
+	}
+	if err := noExpected(in.Patch.ExpectedVersion); err != nil {
+		return proposed{}, err
+	}
+	ids := field.CleanList(in.IDs)
+	if len(ids) == 0 {
+		return proposed{}, errs.BadRequest("payload: field 'ids' must list at least one case id")
+	}
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &top) // strictDecode already accepted it
+	fields, err := payloadKeys(top["patch"])
+	if err != nil {
+		return proposed{}, errs.BadRequest("payload: field 'patch' must be an object")
+	}
+	return proposed{targets: ids, fields: fields, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		cs, err := cases.PatchManyTx(tx, in)
+		return wire.ApprovalResult{Cases: cs}, err
+	}}, nil
+}
+
+type idOnly struct {
+	ID    string `json:"id"`
+	Actor string `json:"actor,omitempty"`
+}
+
+// parseIDOnly reads a verb whose payload names one case and nothing else;
+// fields are the case's fields the verb changes.
+func parseIDOnly(raw json.RawMessage, fields []string, apply func(tx *store.Tx, id string) (wire.ApprovalResult, error)) (proposed, error) {
+	var in idOnly
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if err := needID(in.ID); err != nil {
+		return proposed{}, err
+	}
+	return proposed{targets: []string{in.ID}, fields: fields, apply: func(tx *store.Tx) (wire.ApprovalResult, error) { return apply(tx, in.ID) }}, nil
+}
+
+func parseArchive(raw json.RawMessage, _ []string) (proposed, error) {
+	return parseIDOnly(raw, []string{"archivedAt"}, func(tx *store.Tx, id string) (wire.ApprovalResult, error) {
+		c, err := cases.PatchTx(tx, id, wire.CasePatch{ArchivedAt: wire.Some("now")})
+		return wire.ApprovalResult{Case: c}, err
+	})
+}
+
+func parseRestore(raw json.RawMessage, _ []string) (proposed, error) {
+	return parseIDOnly(raw, []string{"archivedAt"}, func(tx *store.Tx, id string) (wire.ApprovalResult, error) {
+		c, err := cases.PatchTx(tx, id, wire.CasePatch{ArchivedAt: wire.Null[string]()})
+		return wire.ApprovalResult{Case: c}, err
+	})
+}
+
+func parseDelete(raw json.RawMessage, _ []string) (proposed, error) {
+	return parseIDOnly(raw, []string{"title", "status", "archivedAt"}, func(tx *store.Tx, id string) (wire.ApprovalResult, error) {
+		return wire.ApprovalResult{Deleted: id, OK: true}, cases.DeleteTx(tx, id)
+	})
+}
+
+// parseMerge reads merge: { id, targetId }.
+func parseMerge(raw json.RawMessage, _ []string) (proposed, error) {
+	var in struct {
+		ID       string `json:"id"`
+		TargetID string `json:"targetId"`
+		Actor    string `json:"actor,omitempty"`
+	}
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if err := needID(in.ID); err != nil {
+		return proposed{}, err
+	}
+	if strings.TrimSpace(in.TargetID) == "" {
+		return proposed{}, errs.BadRequest("payload: field 'targetId' is required")
+	}
+	return proposed{targets: []string{in.ID, strings.TrimSpace(in.TargetID)}, fields: []string{"archivedAt", "mergedInto"}, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		c, err := cases.MergeTx(tx, in.ID, in.TargetID)
+		return wire.ApprovalResult{Case: c}, err
+	}}, nil
+}
+
+// parseCreateCase reads create_case: the create route's body. Its target is
+// the parent it would join, which must still be there.
+func parseCreateCase(raw json.RawMessage, _ []string) (proposed, error) {
+	var in wire.CaseCreate
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	var p proposed
+	if parent := strings.TrimSpace(in.ParentID); parent != "" {
+		p.targets = []string{parent}
+	}
+	p.apply = func(tx *store.Tx) (wire.ApprovalResult, error) {
+		c, found, err := cases.CreateTx(tx, in)
+		if found {
+			return wire.ApprovalResult{Case: c, Existing: true}, nil
+		}
+		return wire.ApprovalResult{Case: c}, err
+	}
+	return p, nil
+}
+
+func parseUpdateReminder(raw json.RawMessage, keys []string) (proposed, error) {
+	var in struct {
+		ID string `json:"id"`
+		wire.ReminderPatch
+	}
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if err := targeted(in.ID, in.ExpectedVersion); err != nil {
+		return proposed{}, err
+	}
+	return proposed{targets: []string{in.ID}, fields: keys, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		r, err := reminders.PatchTx(tx, in.ID, in.ReminderPatch)
+		return wire.ApprovalResult{Reminder: r}, err
+	}}, nil
+}
+
+func parseUpdateEvent(raw json.RawMessage, keys []string) (proposed, error) {
+	var in struct {
+		ID string `json:"id"`
+		wire.EventPatch
+	}
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if err := targeted(in.ID, in.ExpectedVersion); err != nil {
+		return proposed{}, err
+	}
+	return proposed{targets: []string{in.ID}, fields: keys, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		e, err := events.PatchTx(tx, in.ID, in.EventPatch)
+		return wire.ApprovalResult{Event: e}, err
+	}}, nil
+}

@@ -1,0 +1,622 @@
+// Package cases holds the rules of case nodes (initiatives, workstreams and
+// cases): create from a body or a template, patch one or many, archive,
+// restore, delete, clean done cases, merge one into another, and the tasks
+// and notes a case carries. Each rule is a function over a write (the ...Tx
+// forms, which approvals reuse) with a one-call form that runs it as a write.
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/catalog"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Create adds a case node. With in.Dedupe, an exact match (same
+// normalized title, kind and parent) is returned instead, with existing true
+// and nothing written.
+func Create(ctx context.Context, s *store.Store, actor string, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Case, bool, error) { return CreateTx(tx, in) })
+}
+
+// CreateTx is Create inside a write; found reports an exact match
+// returned instead of a new node (nothing was changed then).
+func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err error) {
+	if in.TemplateID != "" {
+		t, ok := tx.Templates().Get(in.TemplateID)
+		if !ok {
+			return nil, false, errs.NotFound("template %s not found", in.TemplateID)
+		}
+		applyTemplate(&in, t)
+	}
+	c, err := newCase(tx, in)
+	if err != nil {
+		return nil, false, err
+	}
+	if in.Dedupe {
+		for _, old := range tx.Doc().Cases {
+			if field.NormTitle(old.Title) == field.NormTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
+				c, _ := tx.Cases().Get(old.ID)
+				return c, true, nil
+			}
+		}
+	}
+	c.ID = tx.NextID("CASE")
+	for i := range c.Tasks {
+		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
+	}
+	if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+		return nil, false, errs.BadRequest("%s", msg)
+	}
+	activity.Log(c, tx.Actor(), "created", string(c.Kind), c.CreatedAt)
+	tx.Cases().Put(c)
+	return c, false, nil
+}
+
+func applyTemplate(in *wire.CaseCreate, t *wire.Template) {
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&in.Title, t.Title)
+	fill(&in.Summary, t.Summary)
+	fill(&in.Status, string(t.Status))
+	fill(&in.Domain, string(t.Domain))
+	fill(&in.Kind, string(t.Kind))
+	in.Labels = append(append([]string(nil), t.Labels...), in.Labels...)
+	in.Tags = append(append([]string(nil), t.Tags...), in.Tags...)
+	if len(in.Tasks) == 0 {
+		for _, title := range t.Tasks {
+			in.Tasks = append(in.Tasks, wire.TaskInput{Title: title})
+		}
+	}
+}
+
+// newCase validates a create body into a record without an id.
+func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
+	now := tx.Stamp()
+	c := &wire.Case{
+		Title: strings.TrimSpace(in.Title), Summary: in.Summary, Status: wire.Lane(in.Status), Domain: wire.Domain(in.Domain),
+		Kind: wire.Kind(in.Kind), ParentID: strings.TrimSpace(in.ParentID), Eta: in.Eta, DueAt: strings.TrimSpace(in.DueAt),
+		Tags: field.CleanList(in.Tags), Labels: field.CleanList(in.Labels), VaultLinks: field.CleanList(in.VaultLinks),
+		Starred: in.Starred, Position: in.Position, CreatedAt: now, UpdatedAt: now,
+	}
+	if c.Title == "" {
+		return nil, errs.BadRequest("Field 'title' is required.")
+	}
+	if c.Status == "" {
+		c.Status = wire.LaneTodo
+	}
+	if c.Domain == "" {
+		c.Domain = wire.DomainWork
+	}
+	if c.Kind == "" {
+		c.Kind = wire.KindCase
+	}
+	for _, err := range []error{
+		field.OneOf("status", c.Status, wire.Lanes()), field.OneOf("domain", c.Domain, wire.Domains()),
+		field.OneOf("kind", c.Kind, wire.Kinds()), field.CheckDate("dueAt", c.DueAt), catalog.Check(tx, c.Labels),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, t := range in.Tasks {
+		title := strings.TrimSpace(t.Title)
+		if title == "" {
+			return nil, errs.BadRequest("task %d needs a title", i+1)
+		}
+		if err := field.CheckDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
+			return nil, err
+		}
+		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, CreatedAt: now})
+	}
+	return c, nil
+}
+
+// Patch applies a partial update to one case node.
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) { return PatchTx(tx, id, p) })
+}
+
+// PatchTx is Patch inside a write.
+func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
+	c, ok := tx.Cases().Get(id)
+	if !ok {
+		return nil, errs.NotFound("case %s not found", id)
+	}
+	if err := applyPatch(tx, c, p, tx.Actor()); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// PatchMany applies one patch to many case nodes, all or nothing; an error
+// names the offending id.
+func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
+	var out []*wire.Case
+	if len(field.CleanList(b.IDs)) == 0 {
+		return nil, 0, errs.BadRequest("field 'ids' must list at least one case id")
+	}
+	expected := b.ExpectedVersion
+	if expected == nil {
+		expected = b.Patch.ExpectedVersion
+	}
+	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
+		cs, err := PatchManyTx(tx, b)
+		out = cs
+		return err
+	})
+	return out, v, err
+}
+
+// PatchManyTx is PatchMany inside a write: every id or none.
+func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
+	ids := field.CleanList(b.IDs)
+	if len(ids) == 0 {
+		return nil, errs.BadRequest("field 'ids' must list at least one case id")
+	}
+	var out []*wire.Case
+	for _, id := range ids {
+		c, ok := tx.Cases().Get(id)
+		if !ok {
+			return nil, errs.NotFound("case %s not found", id)
+		}
+		if err := applyPatch(tx, c, b.Patch, tx.Actor()); err != nil {
+			return nil, prefixID(id, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func prefixID(id string, err error) error {
+	var bad *errs.BadRequestError
+	if errors.As(err, &bad) && !strings.Contains(bad.Msg, id) {
+		return errs.BadRequest("%s: %s", id, bad.Msg)
+	}
+	return err
+}
+
+// applyPatch validates and applies p to c (a private copy), logs what
+// changed and puts c back. Kind and parent are checked against the tree.
+func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) error {
+	now := tx.Stamp()
+	changed := false
+	log := func(verb, detail string) {
+		activity.Log(c, actor, verb, detail, now)
+		changed = true
+	}
+	text := func(field string, o wire.Opt[string], dst *string, verb string) {
+		if !o.Set {
+			return
+		}
+		v := o.V
+		if o.Null {
+			v = ""
+		}
+		if v != *dst {
+			*dst = v
+			log(verb, field)
+		}
+	}
+	if p.Title.Set {
+		t := strings.TrimSpace(p.Title.V)
+		if p.Title.Null || t == "" {
+			return errs.BadRequest("field 'title' cannot be empty")
+		}
+		if t != c.Title {
+			old := c.Title
+			c.Title = t
+			log("title_changed", fmt.Sprintf("%q → %q", old, t))
+		}
+	}
+	if p.Status.Set {
+		if p.Status.Null {
+			return errs.BadRequest("field 'status' cannot be null")
+		}
+		if err := field.OneOf("status", p.Status.V, wire.Lanes()); err != nil {
+			return err
+		}
+		if st := wire.Lane(p.Status.V); st != c.Status {
+			old := c.Status
+			c.Status = st
+			log("status_changed", string(old+" → "+c.Status))
+		}
+	}
+	if p.Domain.Set {
+		if p.Domain.Null {
+			return errs.BadRequest("field 'domain' cannot be null")
+		}
+		if err := field.OneOf("domain", p.Domain.V, wire.Domains()); err != nil {
+			return err
+		}
+		if dom := wire.Domain(p.Domain.V); dom != c.Domain {
+			c.Domain = dom
+			log("domain_changed", string(c.Domain))
+		}
+	}
+	if p.DueAt.Set && !p.DueAt.Null {
+		if err := field.CheckDate("dueAt", strings.TrimSpace(p.DueAt.V)); err != nil {
+			return err
+		}
+		p.DueAt.V = strings.TrimSpace(p.DueAt.V)
+	}
+	text("summary", p.Summary, &c.Summary, "summary_changed")
+	text("eta", p.Eta, &c.Eta, "eta_changed")
+	text("dueAt", p.DueAt, &c.DueAt, "due_changed")
+	if p.Tags.Set {
+		tags := field.CleanList(p.Tags.V)
+		if !slices.Equal(tags, c.Tags) {
+			c.Tags = tags
+			log("tags_changed", strings.Join(tags, ", "))
+		}
+	}
+	if p.VaultLinks.Set {
+		links := field.CleanList(p.VaultLinks.V)
+		if !slices.Equal(links, c.VaultLinks) {
+			c.VaultLinks = links
+			log("vault_links_changed", "")
+		}
+	}
+	if p.Labels.Set {
+		labels := field.CleanList(p.Labels.V)
+		// Only labels this write adds must exist: a case still carrying a
+		// label removed from the catalog stays editable.
+		var added []string
+		for _, l := range labels {
+			if !slices.Contains(c.Labels, l) {
+				added = append(added, l)
+			}
+		}
+		if err := catalog.Check(tx, added); err != nil {
+			return err
+		}
+		if !slices.Equal(labels, c.Labels) {
+			c.Labels = labels
+			log("labels_changed", strings.Join(labels, ", "))
+		}
+	}
+	if p.Starred.Set {
+		star := p.Starred.V && !p.Starred.Null
+		if star != c.Starred {
+			c.Starred = star
+			if star {
+				log("starred", "")
+			} else {
+				log("unstarred", "")
+			}
+		}
+	}
+	if p.Position.Set {
+		var pos *float64
+		if !p.Position.Null {
+			pos = &p.Position.V
+		}
+		if (pos == nil) != (c.Position == nil) || (pos != nil && *pos != *c.Position) {
+			c.Position = pos
+			log("position_changed", "")
+		}
+	}
+	if p.ArchivedAt.Set {
+		switch {
+		case p.ArchivedAt.Null && c.ArchivedAt != "":
+			c.ArchivedAt, c.MergedInto = "", ""
+			log("restored", "")
+		case !p.ArchivedAt.Null && c.ArchivedAt == "":
+			c.ArchivedAt = now
+			log("archived", "")
+		}
+	}
+	kind, parent := c.Kind, c.ParentID
+	if p.Kind.Set {
+		kind = wire.KindCase
+		if !p.Kind.Null && p.Kind.V != "" {
+			kind = wire.Kind(p.Kind.V)
+		}
+		if err := field.OneOf("kind", kind, wire.Kinds()); err != nil {
+			return err
+		}
+	}
+	if p.ParentID.Set {
+		parent = ""
+		if !p.ParentID.Null {
+			parent = strings.TrimSpace(p.ParentID.V)
+		}
+	}
+	if p.Kind.Set || p.ParentID.Set {
+		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
+			return errs.BadRequest("%s", msg)
+		}
+		if kind != c.Kind {
+			log("kind_changed", string(c.Kind+" → "+kind))
+			c.Kind = kind
+		}
+		if parent != c.ParentID {
+			log("parent_changed", orNone(c.ParentID)+" → "+orNone(parent))
+			c.ParentID = parent
+		}
+	}
+	if changed {
+		c.UpdatedAt = now
+	}
+	tx.Cases().Put(c)
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// Archive soft-deletes a case node to the Trash. Its children keep their
+// parent.
+func Archive(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Some("now")})
+}
+
+// Restore brings a case node back from the Trash.
+func Restore(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Null[string]()})
+}
+
+// Delete removes a case node for good: children are detached (a
+// workstream whose initiative is gone becomes an initiative), linked messages
+// unlinked, and events and reminders lose their link.
+func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return DeleteTx(tx, id) })
+}
+
+// DeleteTx is Delete inside a write.
+func DeleteTx(tx *store.Tx, id string) error {
+	if _, ok := tx.Cases().Get(id); !ok {
+		return errs.NotFound("case %s not found", id)
+	}
+	remove(tx, []string{id}, false)
+	return nil
+}
+
+// CleanResult reports a clean.
+type CleanResult struct {
+	Removed         []string `json:"removed"`
+	MessagesRemoved int      `json:"messagesRemoved"`
+}
+
+// Clean purges done cases with their linked emails (an email also linked
+// to a reminder is kept and unlinked). Anything not done refuses the whole
+// clean. A snapshot is taken first.
+func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (CleanResult, int64, error) {
+	ids = field.CleanList(ids)
+	if len(ids) == 0 {
+		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
+	}
+	snap := s.Snapshot()
+	for _, id := range ids {
+		c := findCase(snap.Cases, id)
+		if c == nil {
+			return CleanResult{}, 0, errs.NotFound("case %s not found", id)
+		}
+		if c.Status != wire.LaneDone {
+			return CleanResult{}, 0, errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+		}
+	}
+	if err := s.TakeSnapshot(); err != nil {
+		return CleanResult{}, 0, fmt.Errorf("snapshot before clean: %w", err)
+	}
+	var res CleanResult
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		for _, id := range ids { // re-checked inside the critical section
+			c, ok := tx.Cases().Get(id)
+			if !ok {
+				return errs.NotFound("case %s not found", id)
+			}
+			if c.Status != wire.LaneDone {
+				return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+			}
+		}
+		res = CleanResult{Removed: ids, MessagesRemoved: remove(tx, ids, true)}
+		return nil
+	})
+	return res, v, err
+}
+
+func findCase(cases []*wire.Case, id string) *wire.Case {
+	for _, c := range cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// remove deletes the given nodes and repairs everything that pointed at
+// them. With purgeMessages, their messages go too unless a reminder holds
+// them. It returns how many messages were removed.
+func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
+	gone := map[string]bool{}
+	for _, id := range ids {
+		gone[id] = true
+	}
+	for _, c := range tx.Doc().Cases {
+		if gone[c.ID] || !gone[c.ParentID] {
+			continue
+		}
+		child, _ := tx.Cases().Get(c.ID)
+		detail := "detached: parent " + c.ParentID + " was deleted"
+		child.ParentID = ""
+		if child.Kind == wire.KindWorkstream {
+			child.Kind = wire.KindInitiative // a workstream must sit under an initiative
+			activity.Log(child, tx.Actor(), "kind_changed", "workstream → initiative: its initiative was deleted", tx.Stamp())
+		}
+		activity.Log(child, tx.Actor(), "parent_changed", detail, tx.Stamp())
+		child.UpdatedAt = tx.Stamp()
+		tx.Cases().Put(child)
+	}
+	removed := 0
+	for _, m := range tx.Doc().Messages {
+		if !gone[m.CaseID] {
+			continue
+		}
+		if purgeMessages && m.ReminderID == "" {
+			tx.Messages().Delete(m.ID)
+			removed++
+			continue
+		}
+		cp := *m
+		cp.CaseID = ""
+		tx.Messages().Put(&cp)
+	}
+	for _, e := range tx.Doc().Events {
+		if gone[e.CaseID] {
+			cp := *e
+			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()
+			tx.Events().Put(&cp)
+		}
+	}
+	for _, r := range tx.Doc().Reminders {
+		if gone[r.CaseID] {
+			cp, _ := tx.Reminders().Get(r.ID)
+			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()
+			tx.Reminders().Put(cp)
+		}
+	}
+	for _, id := range ids {
+		tx.Cases().Delete(id)
+	}
+	return removed
+}
+
+// Merge merges source into target: tasks (with fresh ids), notes,
+// messages, tags, labels, events and reminders move to the target; children
+// are re-parented to it, or detached and noted when it cannot hold them; the
+// source is archived with mergedInto and a note pointing to the target.
+func Merge(ctx context.Context, s *store.Store, actor, sourceID, targetID string) (*wire.Case, int64, error) {
+	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.Case, error) { return MergeTx(tx, sourceID, targetID) })
+}
+
+// MergeTx is Merge inside a write; it returns the target as merged.
+func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
+	targetID = strings.TrimSpace(targetID)
+	if targetID == "" {
+		return nil, errs.BadRequest("field 'targetId' is required")
+	}
+	if targetID == sourceID {
+		return nil, errs.BadRequest("cannot merge %s into itself", sourceID)
+	}
+	src, ok := tx.Cases().Get(sourceID)
+	if !ok {
+		return nil, errs.NotFound("case %s not found", sourceID)
+	}
+	dst, ok := tx.Cases().Get(targetID)
+	if !ok {
+		return nil, errs.NotFound("case %s not found", targetID)
+	}
+	if dst.ArchivedAt != "" {
+		return nil, errs.BadRequest("target %s is archived: restore it first", targetID)
+	}
+	now := tx.Stamp()
+	for _, t := range src.Tasks {
+		t.ID = field.NextChildID(dst.ID, "T", taskIDs(dst))
+		dst.Tasks = append(dst.Tasks, t)
+	}
+	for _, n := range src.Notes {
+		n.ID = field.NextChildID(dst.ID, "N", noteIDs(dst))
+		dst.Notes = append(dst.Notes, n)
+	}
+	dst.Tags = field.CleanList(append(dst.Tags, src.Tags...))
+	dst.Labels = field.CleanList(append(dst.Labels, src.Labels...))
+	for _, m := range tx.Doc().Messages {
+		if m.CaseID == src.ID {
+			cp := *m
+			cp.CaseID = dst.ID
+			tx.Messages().Put(&cp)
+		}
+	}
+	for _, e := range tx.Doc().Events {
+		if e.CaseID == src.ID {
+			cp := *e
+			cp.CaseID, cp.UpdatedAt = dst.ID, now
+			tx.Events().Put(&cp)
+		}
+	}
+	for _, r := range tx.Doc().Reminders {
+		if r.CaseID == src.ID {
+			cp, _ := tx.Reminders().Get(r.ID)
+			cp.CaseID, cp.UpdatedAt = dst.ID, now
+			tx.Reminders().Put(cp)
+		}
+	}
+	src.Tasks, src.Notes = nil, nil
+	src.ArchivedAt, src.MergedInto, src.UpdatedAt = now, dst.ID, now
+	src.Notes = append(src.Notes, wire.Note{ID: field.NextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: tx.Actor(), CreatedAt: now})
+	activity.Log(src, tx.Actor(), "merged_into", dst.ID, now)
+	activity.Log(dst, tx.Actor(), "merged_from", src.ID, now)
+	dst.UpdatedAt = now
+	tx.Cases().Put(dst)
+	tx.Cases().Put(src)
+	// Children follow the source, as far as the target can hold them.
+	for _, c := range tx.Doc().Cases {
+		if c.ParentID != src.ID {
+			continue
+		}
+		child, _ := tx.Cases().Get(c.ID)
+		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
+			child.ParentID = dst.ID
+			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
+		} else {
+			child.ParentID = ""
+			if child.Kind == wire.KindWorkstream {
+				child.Kind = wire.KindInitiative
+			}
+			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
+			dst, _ = tx.Cases().Get(dst.ID)
+			dst.Notes = append(dst.Notes, wire.Note{ID: field.NextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
+			activity.Log(dst, wire.ActorSystem, "child_detached", child.ID, now)
+			tx.Cases().Put(dst)
+		}
+		child.UpdatedAt = now
+		tx.Cases().Put(child)
+	}
+	out, _ := tx.Cases().Get(dst.ID)
+	return out, nil
+}
+
+// CheckLink refuses a caseId that names no case node (a 400: the body is
+// wrong, not the route).
+func CheckLink(tx *store.Tx, caseID string) error {
+	if caseID == "" {
+		return nil
+	}
+	if !tx.Cases().Has(caseID) {
+		return errs.BadRequest("field 'caseId': case %s not found", caseID)
+	}
+	return nil
+}
+
+func taskIDs(c *wire.Case) []string {
+	out := make([]string, len(c.Tasks))
+	for i, t := range c.Tasks {
+		out[i] = t.ID
+	}
+	return out
+}
+
+func noteIDs(c *wire.Case) []string {
+	out := make([]string, len(c.Notes))
+	for i, n := range c.Notes {
+		out[i] = n.ID
+	}
+	return out
+}

@@ -1,0 +1,232 @@
+// Package events holds the rules of calendar events: create (with dedupe),
+// patch and delete, each logging on the linked case, and the calendar's
+// read query.
+package events
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/cases"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Create adds a calendar event. With in.Dedupe, an exact match (same
+// normalized title, date and start time) is returned instead, with existing
+// true and nothing written.
+func Create(ctx context.Context, s *store.Store, actor string, in wire.EventCreate) (out *wire.Event, existing bool, version int64, err error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Event, bool, error) { return CreateTx(tx, in) })
+}
+
+// CreateTx is Create inside a write; found reports an exact match returned
+// instead of a new event (nothing was changed then).
+func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
+	now := tx.Stamp()
+	e := &wire.Event{
+		Title: strings.TrimSpace(in.Title), Date: strings.TrimSpace(in.Date), AllDay: in.AllDay,
+		StartTime: strings.TrimSpace(in.StartTime), EndTime: strings.TrimSpace(in.EndTime),
+		Description: strings.TrimSpace(in.Description), Location: strings.TrimSpace(in.Location),
+		CaseID: strings.TrimSpace(in.CaseID), Domain: wire.Domain(strings.TrimSpace(in.Domain)),
+		CreatedAt: now, UpdatedAt: now, CreatedBy: tx.Actor(),
+	}
+	if e.Title == "" {
+		return nil, false, errs.BadRequest("Field 'title' is required.")
+	}
+	if e.Date == "" {
+		return nil, false, errs.BadRequest("Field 'date' is required.")
+	}
+	for _, err := range []error{
+		field.CheckDay("date", e.Date), field.CheckClock("startTime", e.StartTime), field.CheckClock("endTime", e.EndTime),
+		field.CheckDomain(e.Domain), cases.CheckLink(tx, e.CaseID),
+	} {
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	if in.Dedupe {
+		for _, old := range tx.Doc().Events {
+			if field.NormTitle(old.Title) == field.NormTitle(e.Title) && old.Date == e.Date && old.StartTime == e.StartTime {
+				cp := *old
+				return &cp, true, nil
+			}
+		}
+	}
+	e.ID = tx.NextID("EVT")
+	tx.Events().Put(e)
+	activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+	return e, false, nil
+}
+
+// Patch applies a partial update to an event. A relink logs
+// event_unlinked on the old case and event_linked on the new one; other
+// changes log event_updated on the linked case.
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.EventPatch) (*wire.Event, int64, error) {
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Event, error) { return PatchTx(tx, id, p) })
+}
+
+// PatchTx is Patch inside a write.
+func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
+	e, ok := tx.Events().Get(id)
+	if !ok {
+		return nil, errs.NotFound("event %s not found", id)
+	}
+	old := *e
+	if p.Title.Set {
+		if e.Title = field.OptText(p.Title, ""); e.Title == "" {
+			return nil, errs.BadRequest("field 'title' cannot be empty")
+		}
+	}
+	if p.Date.Set {
+		if e.Date = field.OptText(p.Date, ""); e.Date == "" {
+			return nil, errs.BadRequest("field 'date' cannot be empty")
+		}
+	}
+	if p.AllDay.Set {
+		e.AllDay = p.AllDay.V && !p.AllDay.Null
+	}
+	e.StartTime = field.OptText(p.StartTime, e.StartTime)
+	e.EndTime = field.OptText(p.EndTime, e.EndTime)
+	e.Description = field.OptText(p.Description, e.Description)
+	e.Location = field.OptText(p.Location, e.Location)
+	e.Domain = wire.Domain(field.OptText(p.Domain, string(e.Domain)))
+	e.CaseID = field.OptText(p.CaseID, e.CaseID)
+	// Only what this patch sets is checked, so a record with an odd value
+	// from a hand edit stays editable.
+	for _, c := range []struct {
+		set bool
+		err error
+	}{
+		{p.Date.Set, field.CheckDay("date", e.Date)}, {p.StartTime.Set, field.CheckClock("startTime", e.StartTime)},
+		{p.EndTime.Set, field.CheckClock("endTime", e.EndTime)}, {p.Domain.Set, field.CheckDomain(e.Domain)},
+	} {
+		if c.set && c.err != nil {
+			return nil, c.err
+		}
+	}
+	if e.CaseID != old.CaseID {
+		if err := cases.CheckLink(tx, e.CaseID); err != nil {
+			return nil, err
+		}
+	}
+	if *e == old {
+		return e, nil // nothing changed: no activity, updatedAt kept
+	}
+	e.UpdatedAt = tx.Stamp()
+	tx.Events().Put(e)
+	if e.CaseID != old.CaseID {
+		activity.OnCase(tx, old.CaseID, "event_unlinked", e.ID+" "+e.Title)
+		activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+	} else {
+		activity.OnCase(tx, e.CaseID, "event_updated", e.ID+" "+e.Title+": "+strings.Join(eventChanges(old, *e), ", "))
+	}
+	return e, nil
+}
+
+// eventChanges names the fields that differ between two versions of an event.
+func eventChanges(a, b wire.Event) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		x, y string
+	}{
+		{"title", a.Title, b.Title}, {"date", a.Date, b.Date}, {"startTime", a.StartTime, b.StartTime},
+		{"endTime", a.EndTime, b.EndTime}, {"description", a.Description, b.Description},
+		{"location", a.Location, b.Location}, {"domain", string(a.Domain), string(b.Domain)},
+	} {
+		if f.x != f.y {
+			out = append(out, f.name)
+		}
+	}
+	if a.AllDay != b.AllDay {
+		out = append(out, "allDay")
+	}
+	return out
+}
+
+// Delete removes an event for good; a linked case logs event_unlinked.
+func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return deleteTx(tx, id) })
+}
+
+func deleteTx(tx *store.Tx, id string) error {
+	e, ok := tx.Events().Get(id)
+	if !ok {
+		return errs.NotFound("event %s not found", id)
+	}
+	tx.Events().Delete(id)
+	activity.OnCase(tx, e.CaseID, "event_unlinked", e.ID+" "+e.Title)
+	return nil
+}
+
+// Filter is the query of GET /api/events. From is inclusive and To
+// exclusive, both days compared as strings; CaseGiven filters on CaseID even
+// when it is empty (standalone events).
+type Filter struct {
+	From, To  string
+	CaseID    string
+	CaseGiven bool
+	Domain    string
+}
+
+// List lists the events matching f in chronological order: by day, all-day
+// events first, then by start time.
+func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
+	for _, q := range []struct{ name, v string }{{"from", f.From}, {"to", f.To}} {
+		if q.v != "" {
+			if err := field.CheckDay(q.name, q.v); err != nil {
+				return nil, errs.BadRequest("query '%s' must be a day YYYY-MM-DD, not %q", q.name, q.v)
+			}
+		}
+	}
+	if f.Domain != "" && !slices.Contains(wire.Domains(), f.Domain) {
+		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
+	}
+	out := []*wire.Event{}
+	for _, e := range d.Events {
+		switch {
+		case f.From != "" && e.Date < f.From,
+			f.To != "" && e.Date >= f.To,
+			f.CaseGiven && e.CaseID != f.CaseID,
+			f.Domain != "" && string(e.Domain) != f.Domain:
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return eventBefore(out[i], out[j]) })
+	return out, nil
+}
+
+func eventBefore(a, b *wire.Event) bool {
+	if a.Date != b.Date {
+		return a.Date < b.Date
+	}
+	at, bt := timedAt(a), timedAt(b)
+	if at != bt {
+		return at < bt // "" (all day) sorts first
+	}
+	return a.CreatedAt < b.CreatedAt
+}
+
+// timedAt is the start time of a timed event, "" for an all-day one.
+func timedAt(e *wire.Event) string {
+	if e.AllDay {
+		return ""
+	}
+	return e.StartTime
+}
+
+// Find returns an event of d by id.
+func Find(d *wire.Doc, id string) (*wire.Event, error) {
+	for _, e := range d.Events {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return nil, errs.NotFound("event %s not found", id)
+}

@@ -1,0 +1,136 @@
+// Package field holds the checks and normalisations every rule applies to
+// the fields of a request: one of a fixed set, dates and times of day,
+// lists, URLs and titles. Each check names the field in its error.
+package field
+
+import (
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// OneOf refuses v unless it is one of allowed.
+func OneOf[T ~string](name string, v T, allowed []string) error {
+	if slices.Contains(allowed, string(v)) {
+		return nil
+	}
+	return errs.BadRequest("field '%s' must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
+}
+
+// CleanList trims, drops empties and dedupes, keeping first-seen order.
+func CleanList(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// ValidDate accepts an ISO date (YYYY-MM-DD) or an RFC 3339 datetime (with
+// or without seconds or zone), which is what people and agents send.
+func ValidDate(s string) bool {
+	for _, layout := range []string{"2006-01-02", time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02T15:04Z07:00"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckDate refuses a non-empty s that ValidDate does not accept.
+func CheckDate(name, s string) error {
+	if s == "" || ValidDate(s) {
+		return nil
+	}
+	return errs.BadRequest("field '%s' must be an ISO date (YYYY-MM-DD) or datetime, not %q", name, s)
+}
+
+// ParseWhen reads the date and datetime forms ValidDate accepts (and the
+// RFC 1123 forms mail headers use); a date or a datetime without a zone is
+// taken as UTC.
+func ParseWhen(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02T15:04Z07:00", "2006-01-02", time.RFC1123Z, time.RFC1123} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// CheckDay accepts a real calendar day written YYYY-MM-DD.
+func CheckDay(name, s string) error {
+	if len(s) == 10 {
+		if _, err := time.Parse("2006-01-02", s); err == nil {
+			return nil
+		}
+	}
+	return errs.BadRequest("field '%s' must be a calendar day YYYY-MM-DD, not %q", name, s)
+}
+
+// clock is a 24-hour HH:MM time of day.
+var clock = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// CheckClock accepts an empty time or a 24-hour HH:MM.
+func CheckClock(name, s string) error {
+	if s == "" || clock.MatchString(s) {
+		return nil
+	}
+	return errs.BadRequest("field '%s' must be a 24-hour time HH:MM, not %q", name, s)
+}
+
+// CheckDomain accepts an empty domain or one of the board's domains.
+func CheckDomain[T ~string](s T) error {
+	if s == "" {
+		return nil
+	}
+	return OneOf("domain", s, wire.Domains())
+}
+
+// SafeURL keeps only absolute http and https URLs; anything else is dropped.
+func SafeURL(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// OptText resolves a PATCH text field: absent keeps cur, null clears, a
+// value is trimmed.
+func OptText(o wire.Opt[string], cur string) string {
+	switch {
+	case !o.Set:
+		return cur
+	case o.Null:
+		return ""
+	}
+	return strings.TrimSpace(o.V)
+}
+
+// NormTitle is a title as dedupe compares it: case and spacing ignored.
+func NormTitle(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// NextChildID mints <owner>-<tag><k>, k continuing from the highest of
+// existing.
+func NextChildID(owner, tag string, existing []string) string {
+	hi := 0
+	prefix := owner + "-" + tag
+	for _, id := range existing {
+		if n, err := strconv.Atoi(strings.TrimPrefix(id, prefix)); err == nil && strings.HasPrefix(id, prefix) && n > hi {
+			hi = n
+		}
+	}
+	return prefix + strconv.Itoa(hi+1)
+}

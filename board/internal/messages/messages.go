@@ -1,0 +1,142 @@
+// Package messages holds the rules of linked emails: a message is created
+// on a case or a reminder, and a patch marks it read, sets its link or moves
+// it to another case or reminder.
+package messages
+
+import (
+	"context"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// New builds a message record from an input, keeping url only when it
+// is an absolute http or https URL.
+func New(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
+	if err := field.CheckDate("receivedAt", in.ReceivedAt); err != nil {
+		return nil, err
+	}
+	m := &wire.Message{
+		ID: tx.NextID("M"), Source: in.Source, From: strings.TrimSpace(in.From), To: in.To, Cc: in.Cc,
+		Subject: in.Subject, Preview: in.Preview, Body: in.Body, ReceivedAt: in.ReceivedAt,
+		Read: in.Read, Outbound: in.Outbound, URL: field.SafeURL(in.URL),
+	}
+	if m.ReceivedAt == "" {
+		m.ReceivedAt = tx.Stamp()
+	}
+	if m.Subject == "" && m.Preview == "" && m.Body == "" {
+		return nil, errs.BadRequest("a message needs a subject, preview or body")
+	}
+	return m, nil
+}
+
+// AddToCase creates a message linked to a case.
+func AddToCase(ctx context.Context, s *store.Store, actor, caseID string, in wire.MessageInput) (*wire.Message, int64, error) {
+	var out *wire.Message
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, ok := tx.Cases().Get(caseID)
+		if !ok {
+			return errs.NotFound("case %s not found", caseID)
+		}
+		m, err := New(tx, in)
+		if err != nil {
+			return err
+		}
+		m.CaseID = c.ID
+		tx.Messages().Put(m)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Stamp())
+		tx.Cases().Put(c)
+		out = m
+		return nil
+	})
+	return out, v, err
+}
+
+// Patch sets read, url, and relinks a message to a case or reminder
+// (null or "" unlinks).
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.MessagePatch) (*wire.Message, int64, error) {
+	var out *wire.Message
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		m, ok := tx.Messages().Get(id)
+		if !ok {
+			return errs.NotFound("message %s not found", id)
+		}
+		if p.Read.Set {
+			m.Read = p.Read.V && !p.Read.Null
+		}
+		if p.URL.Set {
+			m.URL = ""
+			if !p.URL.Null {
+				m.URL = field.SafeURL(p.URL.V)
+			}
+		}
+		if p.ReminderID.Set {
+			rid := ""
+			if !p.ReminderID.Null {
+				rid = strings.TrimSpace(p.ReminderID.V)
+			}
+			if rid != "" {
+				if _, ok := tx.Reminders().Get(rid); !ok {
+					return errs.NotFound("Reminder %s not found", rid)
+				}
+			}
+			m.ReminderID = rid
+		}
+		if p.CaseID.Set {
+			cid := ""
+			if !p.CaseID.Null {
+				cid = strings.TrimSpace(p.CaseID.V)
+			}
+			if cid != m.CaseID {
+				if cid != "" {
+					c, ok := tx.Cases().Get(cid)
+					if !ok {
+						return errs.NotFound("case %s not found", cid)
+					}
+					activity.Log(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Stamp())
+					c.UpdatedAt = tx.Stamp()
+					tx.Cases().Put(c)
+				}
+				if old, ok := tx.Cases().Get(m.CaseID); ok {
+					activity.Log(old, actor, "message_unlinked", m.ID+" "+m.Subject, tx.Stamp())
+					old.UpdatedAt = tx.Stamp()
+					tx.Cases().Put(old)
+				}
+				m.CaseID = cid
+			}
+		}
+		tx.Messages().Put(m)
+		out = m
+		return nil
+	})
+	return out, v, err
+}
+
+// AddToReminder creates a message linked to a reminder. It logs no
+// activity: a reminder has no log, and the linked case is not involved.
+func AddToReminder(ctx context.Context, s *store.Store, actor, id string, in wire.MessageInput) (*wire.Reminder, *wire.Message, int64, error) {
+	var (
+		rem *wire.Reminder
+		msg *wire.Message
+	)
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		r, ok := tx.Reminders().Get(id)
+		if !ok {
+			return errs.NotFound("reminder %s not found", id)
+		}
+		m, err := New(tx, in)
+		if err != nil {
+			return err
+		}
+		m.ReminderID = r.ID
+		tx.Messages().Put(m)
+		rem, msg = r, m
+		return nil
+	})
+	return rem, msg, v, err
+}

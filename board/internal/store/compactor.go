@@ -1,0 +1,210 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// compactDuty bounds the share of time spent compacting under steady writes:
+// after a compaction that took d, the next starts no sooner than
+// d*(compactDuty-1) later. Small documents never notice; a 200 MB one is not
+// rewritten back to back.
+const compactDuty = 5
+
+// compactor folds the journal into the document after CompactIdle without
+// writes, but no later than CompactMaxDelay after the first write it has not
+// folded (so steady writes cannot starve it), or as soon as CompactEntries
+// writes wait; never sooner than the duty cycle allows. Once writes stop it
+// also takes a snapshot that has come due, so the newest snapshot catches up
+// with the last write.
+func (s *Store) compactor() {
+	defer s.wg.Done()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	snapTimer := time.NewTimer(time.Hour)
+	snapTimer.Stop()
+	defer timer.Stop()
+	defer snapTimer.Stop()
+	var dirtySince, lastWrite, notBefore time.Time
+	arm := func() {
+		if dirtySince.IsZero() {
+			timer.Stop()
+			return
+		}
+		wake := lastWrite.Add(s.cfg.CompactIdle)
+		if deadline := dirtySince.Add(s.cfg.CompactMaxDelay); deadline.Before(wake) {
+			wake = deadline
+		}
+		if s.pending() >= int64(s.cfg.CompactEntries) {
+			wake = time.Now()
+		}
+		if wake.Before(notBefore) {
+			wake = notBefore
+		}
+		timer.Reset(time.Until(wake))
+	}
+	run := func() {
+		started := time.Now()
+		deferred, took := s.compactLogged()
+		notBefore = time.Now().Add(took * (compactDuty - 1))
+		if deferred {
+			// Someone else changed the document; the watcher reads it and
+			// compacts. Look again later rather than spin meanwhile.
+			timer.Reset(deferredRetry)
+			return
+		}
+		dirtySince = time.Time{}
+		if s.pending() > 0 { // writes that landed while it ran
+			dirtySince, lastWrite = started, started
+		}
+		arm()
+		if due, ok := s.snapshotOwed(); ok {
+			snapTimer.Reset(due)
+		}
+	}
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.kick:
+			now := time.Now()
+			lastWrite = now
+			if dirtySince.IsZero() {
+				dirtySince = now
+			}
+			arm()
+		case <-timer.C:
+			run()
+		case <-snapTimer.C:
+			run()
+		}
+	}
+}
+
+// pending is how many versions the document on disk trails the durable state.
+func (s *Store) pending() int64 { return s.visible.Load().Version - s.compacted.Load() }
+
+// snapshotOwed reports whether the document holds writes no snapshot has,
+// and how long until the schedule allows the next snapshot.
+func (s *Store) snapshotOwed() (time.Duration, bool) {
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	if s.snapVersion >= s.compacted.Load() || s.health.has(problemDocument) {
+		return 0, false
+	}
+	return max(s.snapTime.Add(s.cfg.SnapshotEvery).Sub(s.now()), 0), true
+}
+
+// deferredRetry is how long the compactor waits after it found the document
+// changed by someone else.
+const deferredRetry = time.Second
+
+// compactLogged compacts and records a failure in the health report. It
+// reports whether it deferred to a change someone else made on disk, and how
+// long the work took (not counting the wait for another holder of the lock).
+func (s *Store) compactLogged() (deferred bool, took time.Duration) {
+	s.compactMu.Lock()
+	started := time.Now()
+	deferred, err := s.compactLocked()
+	took = time.Since(started)
+	s.compactMu.Unlock()
+	if err != nil {
+		s.log.Error("store.compact", "err", err)
+		s.health.set("compact", "the document could not be rewritten: "+err.Error())
+		return false, took
+	}
+	s.health.clear("compact")
+	return deferred, took
+}
+
+// compact writes the newest durable state to the document by atomic rename,
+// takes a snapshot when one is due, and trims the journal back to what the
+// newest snapshot does not hold (so a broken document can always be rebuilt
+// from a snapshot plus the journal).
+func (s *Store) compact() error {
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	_, err := s.compactLocked()
+	return err
+}
+
+// errChangedOnDisk stops a compaction that would overwrite a change someone
+// else made to the document; the watcher deals with it first.
+var errChangedOnDisk = errors.New("the document changed on disk")
+
+// compactLocked does the work of compact. deferred reports that the
+// document on disk changed since the board last wrote or read it, so nothing
+// was written: the watcher has been asked to read that change first.
+func (s *Store) compactLocked() (deferred bool, err error) {
+	if storefile.FileStamp(s.path) != s.written {
+		s.askRecheck()
+		return true, nil
+	}
+	if s.health.has(problemDocument) {
+		return false, nil // leave the person's broken file alone until they fix or remove it
+	}
+	d := s.visible.Load()
+	if d.Version != s.compacted.Load() || s.written == "-" {
+		switch err := s.replaceDocument(d); {
+		case errors.Is(err, errChangedOnDisk):
+			s.askRecheck()
+			return true, nil
+		case err != nil:
+			return false, err
+		}
+		s.compacted.Store(d.Version)
+	}
+	if s.snapshotDue(d.Version) {
+		if err := s.writeSnapshot(d); err != nil {
+			return false, err
+		}
+	}
+	return false, s.j.trim(min(s.compacted.Load(), s.snapVersion))
+}
+
+// replaceDocument puts d in place of the document by atomic rename, so a
+// reader or a crash sees the old or the new document, never a torn one. It
+// refuses when the document changed since the board last wrote or read it:
+// the check sits right before the rename to keep that window tiny.
+func (s *Store) replaceDocument(d *wire.Doc) error {
+	tmp := s.path + ".tmp"
+	if err := writeFileWith(tmp, func(w io.Writer) error { return s.enc.write(w, d) }); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	// A rename keeps size, time and inode, so the new file's stamp is known
+	// before it takes the name; stamping after the rename could mistake an
+	// edit saved right after it for the board's own write.
+	stamp := storefile.FileStamp(tmp)
+	if storefile.FileStamp(s.path) != s.written {
+		os.Remove(tmp)
+		return errChangedOnDisk
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replace document: %w", err)
+	}
+	s.written = stamp
+	return syncDir(s.dir)
+}
+
+// snapshotDue applies the schedule: the first snapshot at once, then at most
+// one per SnapshotEvery, and only when the state moved since the last one.
+func (s *Store) snapshotDue(version int64) bool {
+	return version > s.snapVersion && (s.snapVersion == 0 || s.now().Sub(s.snapTime) >= s.cfg.SnapshotEvery)
+}
+
+// askRecheck wakes the watcher to look at the document; it also covers a
+// change the file watch missed or could not see.
+func (s *Store) askRecheck() {
+	select {
+	case s.recheck <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// encodeDoc is the document as a person reads it in an editor: JSON indented
+// by one space per level. docEncoder produces the same bytes faster.
+func encodeDoc(d *wire.Doc) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("encode document v%d: %w", d.Version, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// docEncoder writes the document byte for byte as encodeDoc does, but keeps
+// each record's encoding between calls and encodes only the records that
+// changed: committed records are immutable (a write replaces the pointer), so
+// a record's pointer identifies its bytes. Without it every compaction
+// re-encodes the whole document, which at 1k cases with 10k messages costs
+// about half a second of CPU. It streams, so no copy of the whole document
+// is built in memory. Only compaction and snapshots use it, under compactMu.
+type docEncoder struct {
+	gen   uint32
+	cache map[any]encodedRecord
+
+	staleMu sync.Mutex
+	stale   []any // records changed in place since the last call: re-encode them
+}
+
+// forget drops the cached bytes of records a write changed in place. Writers
+// call it, so it does not need compactMu.
+func (e *docEncoder) forget(recs []any) {
+	e.staleMu.Lock()
+	defer e.staleMu.Unlock()
+	e.stale = append(e.stale, recs...)
+}
+
+type encodedRecord struct {
+	gen  uint32 // the last call that saw the record; older entries are dropped
+	data []byte // indented for its place in the document
+}
+
+// recordDepth is how deep a record of a top-level collection sits.
+const recordDepth = 2
+
+func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
+	if e.cache == nil {
+		e.cache = map[any]encodedRecord{}
+	}
+	e.staleMu.Lock()
+	for _, r := range e.stale {
+		delete(e.cache, r)
+	}
+	e.stale = nil
+	e.staleMu.Unlock()
+	e.gen++
+	env := *d
+	env.Cases, env.Messages, env.Events, env.Reminders, env.Priorities, env.Labels = nil, nil, nil, nil, nil, nil
+	head, err := json.Marshal(&env)
+	if err != nil {
+		return fmt.Errorf("encode document v%d: %w", d.Version, err)
+	}
+	rest := appendIndent(nil, head, 0)
+	for _, f := range []struct {
+		name string
+		list func(io.Writer) error
+	}{
+		{"cases", func(w io.Writer) error { return writeRecords(e, w, d.Cases) }},
+		{"messages", func(w io.Writer) error { return writeRecords(e, w, d.Messages) }},
+		{"events", func(w io.Writer) error { return writeRecords(e, w, d.Events) }},
+		{"reminders", func(w io.Writer) error { return writeRecords(e, w, d.Reminders) }},
+		{"priorities", func(w io.Writer) error { return writeRecords(e, w, d.Priorities) }},
+		{"labels", func(w io.Writer) error { return writeRecords(e, w, d.Labels) }},
+	} {
+		// The collections were encoded as null at depth 1; a JSON string
+		// cannot hold a raw newline, so the marker is always the field.
+		marker := []byte("\n \"" + f.name + "\": null")
+		i := bytes.Index(rest, marker)
+		if i < 0 {
+			return fmt.Errorf("encode document: field %s not found", f.name)
+		}
+		if _, err := w.Write(rest[:i+len(marker)-len("null")]); err != nil {
+			return err
+		}
+		if err := f.list(w); err != nil {
+			return err
+		}
+		rest = rest[i+len(marker):]
+	}
+	if _, err := w.Write(append(rest, '\n')); err != nil {
+		return err
+	}
+	for k, r := range e.cache {
+		if r.gen != e.gen {
+			delete(e.cache, k)
+		}
+	}
+	return nil
+}
+
+// writeRecords writes one top-level collection as encodeDoc lays it out.
+func writeRecords[T any](e *docEncoder, w io.Writer, list []*T) error {
+	switch {
+	case list == nil:
+		_, err := io.WriteString(w, "null")
+		return err
+	case len(list) == 0:
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	sep := []byte("[\n  ")
+	for _, r := range list {
+		c, ok := e.cache[r]
+		if !ok {
+			raw, err := json.Marshal(r)
+			if err != nil {
+				return fmt.Errorf("encode record: %w", err)
+			}
+			c.data = appendIndent(nil, raw, recordDepth)
+		}
+		c.gen = e.gen
+		e.cache[r] = c
+		if _, err := w.Write(sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(c.data); err != nil {
+			return err
+		}
+		sep = []byte(",\n  ")
+	}
+	_, err := io.WriteString(w, "\n ]")
+	return err
+}
