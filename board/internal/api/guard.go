@@ -99,6 +99,18 @@ func (a *API) writeFailed(w http.ResponseWriter, err error) {
 	writeJSON(w, http.StatusServiceUnavailable, wire.ErrorReply{Error: msg + "; start the guard sidecar and try again"})
 }
 
+// personOnly refuses a write attributed to the agent: the guard bridge is
+// the agent's only way to the guard, and the switch, the sender list and
+// the quarantine are the person's to change (a person's block is never
+// undone by the agent). It reports whether it answered.
+func (a *API) personOnly(w http.ResponseWriter, r *http.Request, bodyActor string) bool {
+	if actorOf(r, bodyActor) != wire.ActorAgent {
+		return false
+	}
+	writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: "the guard's switch, senders and quarantine are the person's to change on the Security page; the agent reaches the guard through its guard bridge"})
+	return true
+}
+
 // client is the proxy client, or errNoGuard.
 func (g *guardSide) client() (*guardclient.Client, error) {
 	if g.proxy == nil {
@@ -149,6 +161,9 @@ func (a *API) setGuardConfig(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	if a.personOnly(w, r, in.Actor) {
+		return
+	}
 	if in.Enabled == nil && in.ReleasedTTLDays == nil {
 		a.fail(w, errs.BadRequest("give 'enabled' and/or 'releasedTtlDays'"))
 		return
@@ -163,7 +178,7 @@ func (a *API) setGuardConfig(w http.ResponseWriter, r *http.Request) {
 		a.writeFailed(w, err)
 		return
 	}
-	a.log.Info("guard.config", "actor", actorOf(r, in.Actor), "enabled", cfg.Enabled, "releasedTtlDays", cfg.ReleasedTTLDays)
+	a.log.Info("guard.config", "enabled", cfg.Enabled, "releasedTtlDays", cfg.ReleasedTTLDays)
 	a.guardChanged()
 	p, env := a.principal()
 	a.reply(w, http.StatusOK, wire.GuardConfigView{GuardConfig: cfg, URL: a.gs.url(), Principal: p, PrincipalFromEnv: env})
@@ -212,6 +227,9 @@ func (a *API) upsertTrust(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	if a.personOnly(w, r, in.Actor) {
+		return
+	}
 	c, err := a.gs.client()
 	if err != nil {
 		a.writeFailed(w, err)
@@ -222,7 +240,7 @@ func (a *API) upsertTrust(w http.ResponseWriter, r *http.Request) {
 		a.writeFailed(w, err)
 		return
 	}
-	a.log.Info("guard.trust", "actor", actorOf(r, in.Actor), "email", out.Record.Email, "tier", out.Record.Tier, "changed", out.Changed)
+	a.log.Info("guard.trust", "email", out.Record.Email, "tier", out.Record.Tier, "changed", out.Changed)
 	if out.Changed {
 		a.guardChanged()
 	}
@@ -231,6 +249,9 @@ func (a *API) upsertTrust(w http.ResponseWriter, r *http.Request) {
 
 // DELETE /api/trust/{email}
 func (a *API) deleteTrust(w http.ResponseWriter, r *http.Request) {
+	if a.personOnly(w, r, "") {
+		return
+	}
 	email := strings.ToLower(strings.TrimSpace(mux.Vars(r)["email"]))
 	c, err := a.gs.client()
 	if err != nil {
@@ -241,7 +262,7 @@ func (a *API) deleteTrust(w http.ResponseWriter, r *http.Request) {
 		a.writeFailed(w, err)
 		return
 	}
-	a.log.Info("guard.trust_removed", "actor", actorOf(r, ""), "email", email)
+	a.log.Info("guard.trust_removed", "email", email)
 	a.guardChanged()
 	a.reply(w, http.StatusOK, wire.TrustReply{Record: wire.TrustRecord{Email: email, Tier: wire.TierUnknown}, Changed: true})
 }
@@ -272,8 +293,7 @@ func (a *API) patchQuarantine(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	if actorOf(r, in.Actor) == wire.ActorAgent {
-		writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: "releasing or dismissing quarantined mail is the person's decision; the agent may not do it"})
+	if a.personOnly(w, r, in.Actor) {
 		return
 	}
 	if in.Status == nil && in.Note == nil {
