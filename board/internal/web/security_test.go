@@ -171,4 +171,16 @@ func TestSecuritySwitchWaitsForTheModel(t *testing.T) {
 		return str(b.call("GET", "/api/prefs", nil, false), "prefs", "principalEmail") == "me@home.example"
 	})
 	tb.noProblems("security page, model not ready")
+
+	// At phone width the page fits the screen.
+	phone := newTab(t, 390, 844)
+	phone.open(b.URL + "/security")
+	phone.waitFor("the catalog", `document.querySelectorAll('[data-model]').length === 3`)
+	var overflow bool
+	phone.eval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow)
+	if overflow {
+		t.Error("the page is wider than a phone's screen")
+	}
+	phone.shot("phone-security")
+	phone.noProblems("security page, phone")
 }
