@@ -41,8 +41,8 @@ type guardSide struct {
 	seq       atomic.Uint64 // the guard event's own counter
 }
 
-// newGuardSide returns the link to the sidecar at url, or nil when url is ""
-// (no guard: reads are offline, writes 503, no trust push).
+// newGuardSide returns the link to the sidecar at url. With url "" it has no
+// clients: reads are offline, writes 503, and links push no trust.
 func newGuardSide(url, principal string) (*guardSide, error) {
 	g := &guardSide{principal: strings.TrimSpace(principal)}
 	if strings.TrimSpace(url) == "" {
