@@ -173,27 +173,6 @@ func TestGuardProxiesPassTheSidecarThrough(t *testing.T) {
 	if len(q.Get("records").Array()) != 1 || q.Get("records.0.id").String() != qid || q.Get("records.0.status").String() != "quarantined" {
 		t.Fatalf("quarantine: %s", q.Raw)
 	}
-	// The agent reaches the guard through its bridge only: every write
-	// here refuses it, by header or body.
-	for _, w := range []struct {
-		method, path string
-		body         map[string]any
-	}{
-		{"PATCH", "/api/quarantine/" + qid, map[string]any{"status": "released"}},
-		{"PATCH", "/api/quarantine/" + qid, map[string]any{"status": "dismissed"}},
-		{"POST", "/api/trust", map[string]any{"email": "mal@evil.example", "tier": "trusted"}},
-		{"DELETE", "/api/trust/ann@x.com", nil},
-		{"POST", "/api/guard/config", map[string]any{"enabled": false}},
-	} {
-		b.fails(403, "person's to change", w.method, w.path, w.body, agent...)
-		if w.body != nil {
-			b.fails(403, "person's to change", w.method, w.path, with(w.body, "actor", "agent"))
-		}
-	}
-	if tier(t, g.URL, "mal@evil.example") != "unknown" || !direct(t, g.URL, "GET", "/config", nil).Body.Get("enabled").Bool() ||
-		direct(t, g.URL, "GET", "/quarantine", nil).Body.Get("records.0.status").String() != "quarantined" {
-		t.Error("an agent's write reached the sidecar")
-	}
 	b.fails(400, "unknown field", "PATCH", "/api/quarantine/"+qid, map[string]any{"replayed": true})
 	rel := b.must(200, "PATCH", "/api/quarantine/"+qid, map[string]any{"status": "released"})
 	if rel.Get("status").String() != "released" || rel.Get("replayed").Bool() {
