@@ -151,3 +151,5 @@ func jsonBody(t *testing.T, v any) string {
 	}
 	return string(raw)
 }
+
+func jsonDecode(raw []byte, v any) error { return json.Unmarshal(raw, v) }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -41,6 +42,9 @@ func Propose(ctx context.Context, s *store.Store, actor string, in wire.Proposal
 		}
 		if len(bytes.TrimSpace(in.Payload)) == 0 {
 			return errs.BadRequest("Field 'payload' is required: the body of the route the verb names")
+		}
+		if err := field.FreeForm("payload", in.Payload); err != nil {
+			return err
 		}
 		p, err := parseProposal(verb, in.Payload)
 		if err != nil {

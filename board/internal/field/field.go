@@ -134,3 +134,57 @@ func NextChildID(owner, tag string, existing []string) string {
 	}
 	return prefix + strconv.Itoa(hi+1)
 }
+
+// Limits of a free-form JSON value (saved-view filters, preferences,
+// proposal payloads, templates): the board stores them as sent, so their
+// size and nesting bound what one request can add to the document.
+const (
+	MaxFreeFormBytes = 64 << 10
+	MaxFreeFormDepth = 32
+)
+
+// FreeForm refuses a free-form JSON value nested deeper than
+// MaxFreeFormDepth (400) or longer than MaxFreeFormBytes (413), naming the
+// field. raw must be valid JSON; the check is one pass over its bytes.
+func FreeForm(name string, raw []byte) error {
+	if len(raw) > MaxFreeFormBytes {
+		return errs.TooLarge("field '%s' is %d bytes; a saved value may hold at most %d", name, len(raw), MaxFreeFormBytes)
+	}
+	if d, _ := Depth(raw); d > MaxFreeFormDepth {
+		return errs.BadRequest("field '%s' is nested %d levels deep; at most %d are allowed", name, d, MaxFreeFormDepth)
+	}
+	return nil
+}
+
+// Depth is the deepest nesting of objects and arrays in JSON (a top-level
+// object is depth 1) and, when raw is an object, the top-level key whose
+// value holds that deepest point. It is one pass over the bytes and never
+// recurses, so any input is safe; for invalid JSON the answer is a guess.
+func Depth(raw []byte) (deepest int, key string) {
+	depth := 0
+	var last []byte // the last string seen directly in the top-level object
+	inString, start := false, 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+			if inString {
+				start = i + 1
+			} else if depth == 1 {
+				last = raw[start:i]
+			}
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			if depth > deepest {
+				deepest, key = depth, string(last)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest, key
+}
