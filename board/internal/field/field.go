@@ -123,16 +123,42 @@ func OptText(o wire.Opt[string], cur string) string {
 func NormTitle(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // NextChildID mints <owner>-<tag><k>, k continuing from the highest of
-// existing.
+// existing. To mint many, use ChildIDsAfter: calling this once per new id
+// rescans the list each time, which is quadratic.
 func NextChildID(owner, tag string, existing []string) string {
-	hi := 0
-	prefix := owner + "-" + tag
+	return ChildIDsAfter(owner, tag, existing).Next()
+}
+
+// ChildIDs mints <owner>-<tag><k> ids in order, from one scan of the ids
+// that exist.
+type ChildIDs struct {
+	prefix string
+	hi     int
+}
+
+// ChildIDsAfter starts minting after the highest <owner>-<tag><k> of
+// existing.
+func ChildIDsAfter(owner, tag string, existing []string) *ChildIDs {
+	m := &ChildIDs{prefix: owner + "-" + tag}
 	for _, id := range existing {
-		if n, err := strconv.Atoi(strings.TrimPrefix(id, prefix)); err == nil && strings.HasPrefix(id, prefix) && n > hi {
-			hi = n
+		m.Saw(id)
+	}
+	return m
+}
+
+// Saw notes an id that exists, so Next never mints it or one below it.
+func (m *ChildIDs) Saw(id string) {
+	if rest, ok := strings.CutPrefix(id, m.prefix); ok {
+		if n, err := strconv.Atoi(rest); err == nil && n > m.hi {
+			m.hi = n
 		}
 	}
-	return prefix + strconv.Itoa(hi+1)
+}
+
+// Next is the next id.
+func (m *ChildIDs) Next() string {
+	m.hi++
+	return m.prefix + strconv.Itoa(m.hi)
 }
 
 // Limits of a free-form JSON value (saved-view filters, preferences,
@@ -187,4 +213,21 @@ func Depth(raw []byte) (deepest int, key string) {
 		}
 	}
 	return deepest, key
+}
+
+// Added lists the entries of next that cur lacks, in next's order, in time
+// linear in both (a lookup in cur per entry would be quadratic for long
+// lists).
+func Added(next, cur []string) []string {
+	have := make(map[string]bool, len(cur))
+	for _, s := range cur {
+		have[s] = true
+	}
+	var out []string
+	for _, s := range next {
+		if !have[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -108,3 +108,14 @@ func TestFreeFormLimits(t *testing.T) {
 		t.Errorf("over 64 KB: %v", err)
 	}
 }
+
+func TestAddedAndChildIDs(t *testing.T) {
+	if got := Added([]string{"a", "b", "c", "a"}, []string{"b"}); strings.Join(got, ",") != "a,c,a" {
+		t.Errorf("Added = %v", got)
+	}
+	m := ChildIDsAfter("REM-2", "T", []string{"REM-2-T4", "REM-2-T10", "REM-2-Tx", "REM-3-T99", "REM-2-N50"})
+	m.Saw("REM-2-T12")
+	if a, b := m.Next(), m.Next(); a != "REM-2-T13" || b != "REM-2-T14" {
+		t.Errorf("minted %s, %s", a, b)
+	}
+}

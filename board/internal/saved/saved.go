@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -294,12 +293,7 @@ func applyTemplateInput(tx *store.Tx, t *wire.Template, in wire.TemplateInput, w
 	labels := list(in.Labels, t.Labels)
 	check := labels
 	if !whole {
-		check = nil
-		for _, l := range labels {
-			if !slices.Contains(t.Labels, l) {
-				check = append(check, l)
-			}
-		}
+		check = field.Added(labels, t.Labels)
 	}
 	if err := catalog.Check(tx, check); err != nil {
 		return err
