@@ -412,8 +412,14 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
 	}
 	snap := s.Snapshot()
+	byID := make(map[string]*wire.Case, len(snap.Cases))
+	for _, c := range snap.Cases {
+		if _, ok := byID[c.ID]; !ok {
+			byID[c.ID] = c
+		}
+	}
 	for _, id := range ids {
-		c := findCase(snap.Cases, id)
+		c := byID[id]
 		if c == nil {
 			return CleanResult{}, 0, errs.NotFound("case %s not found", id)
 		}
@@ -439,15 +445,6 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 		return nil
 	})
 	return res, v, err
-}
-
-func findCase(cases []*wire.Case, id string) *wire.Case {
-	for _, c := range cases {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
 }
 
 // remove deletes the given nodes and repairs everything that pointed at
@@ -635,4 +632,13 @@ func noteIDs(c *wire.Case) []string {
 		out[i] = n.ID
 	}
 	return out
+}
+
+func findCase(cases []*wire.Case, id string) *wire.Case {
+	for _, c := range cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }
