@@ -97,3 +97,46 @@ func starve(t *testing.T, conns string) {
 		t.Errorf("the board ran out of descriptors:\n%.2000s", d.stderr)
 	}
 }
+
+// The write timeout bounds ordinary answers, not the live stream: a page
+// subscribed longer than the timeout still hears of a write.
+func TestLiveStreamOutlivesTheWriteTimeout(t *testing.T) {
+	d := start(t, filepath.Join(t.TempDir(), "board.json"), 0, "SVC_BOARD_WRITE_TIMEOUT=500ms")
+	c, err := net.DialTimeout("tcp", d.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /api/stream HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", d.addr)
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(c)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	time.Sleep(2 * time.Second) // four write timeouts
+	raw := d.must(t, http.StatusCreated, "POST", "/api/cases", `{"title":"heard"}`)
+	var created struct {
+		Version int64 `json:"version"`
+	}
+	if err := jsonDecode(raw, &created); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`data: {"version":%d}`, created.Version)
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the stream ended before it carried %s", want)
+			}
+			if l == want {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the stream never carried %s", want)
+		}
+	}
+}
