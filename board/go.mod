@@ -12,6 +12,7 @@ require (
 	github.com/opsboard/opsboard/shared v0.0.0
 	github.com/r3labs/sse/v2 v2.10.0
 	github.com/tidwall/gjson v1.20.1
+	golang.org/x/net v0.0.0-20191116160921-f9c825593386
 )
 
 require (
@@ -19,7 +20,6 @@ require (
 	github.com/teambition/rrule-go v1.8.2 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
-	golang.org/x/net v0.0.0-20191116160921-f9c825593386 // indirect
 	golang.org/x/sys v0.13.0 // indirect
 	gopkg.in/cenkalti/backoff.v1 v1.1.0 // indirect
 )

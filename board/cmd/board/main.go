@@ -8,11 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,6 +21,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/serve"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/board/internal/web"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -37,6 +38,8 @@ type config struct {
 	searchURL    string
 	guardURL     string // the guard sidecar; "" runs without one
 	principal    string // the person's own address, for trust derivation
+	timeouts     serve.Timeouts
+	maxConns     int // connections served at once; the rest wait in the kernel's queue
 }
 
 func loadConfig(args []string) (config, error) {
@@ -49,12 +52,37 @@ func loadConfig(args []string) (config, error) {
 		principal: os.Getenv("SVC_PRINCIPAL_EMAIL"),
 	}
 	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
+	var err error
+	for _, d := range []struct {
+		env string
+		dst *time.Duration
+	}{
+		{"SVC_BOARD_READ_HEADER_TIMEOUT", &cfg.timeouts.ReadHeader}, {"SVC_BOARD_BODY_TIMEOUT", &cfg.timeouts.Body},
+		{"SVC_BOARD_WRITE_TIMEOUT", &cfg.timeouts.Write}, {"SVC_BOARD_IDLE_TIMEOUT", &cfg.timeouts.Idle},
+	} {
+		if v := os.Getenv(d.env); v != "" {
+			if *d.dst, err = time.ParseDuration(v); err != nil {
+				return cfg, fmt.Errorf("%s=%q: %w", d.env, v, err)
+			}
+		}
+	}
+	cfg.maxConns = serve.ConnLimit()
+	if v := os.Getenv("SVC_BOARD_MAX_CONNS"); v != "" {
+		if cfg.maxConns, err = strconv.Atoi(v); err != nil || cfg.maxConns < 1 {
+			return cfg, fmt.Errorf("SVC_BOARD_MAX_CONNS=%q is not a positive number", v)
+		}
+	}
 	fs := flag.NewFlagSet("board", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.searchURL, "search-url", cfg.searchURL, "semantic search sidecar (SVC_SEARCH_URL)")
 	fs.StringVar(&cfg.guardURL, "guard-url", cfg.guardURL, "guard sidecar (SVC_GUARD_URL)")
 	fs.StringVar(&cfg.principal, "principal", cfg.principal, "your own email address, for sender trust (SVC_PRINCIPAL_EMAIL; else the principalEmail setting)")
+	fs.DurationVar(&cfg.timeouts.ReadHeader, "read-header-timeout", cfg.timeouts.ReadHeader, "bound on a request's headers, 0 for 10s (SVC_BOARD_READ_HEADER_TIMEOUT)")
+	fs.DurationVar(&cfg.timeouts.Body, "body-timeout", cfg.timeouts.Body, "bound on a request's body, 0 for 30s (SVC_BOARD_BODY_TIMEOUT)")
+	fs.DurationVar(&cfg.timeouts.Write, "write-timeout", cfg.timeouts.Write, "bound on writing an answer, not the live stream, 0 for 60s (SVC_BOARD_WRITE_TIMEOUT)")
+	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", cfg.timeouts.Idle, "how long an idle keep-alive connection stays open, 0 for 60s (SVC_BOARD_IDLE_TIMEOUT)")
+	fs.IntVar(&cfg.maxConns, "max-conns", cfg.maxConns, "connections served at once; default min(512, open-file limit - 128) (SVC_BOARD_MAX_CONNS)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -109,6 +137,13 @@ func run(log *slog.Logger, args []string) error {
 	if cfg.verify {
 		scfg.Verify = func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
 	}
+	// Bind first: a board that cannot listen (the port is taken) must fail
+	// before it creates, locks or seeds anything in the data directory.
+	ln, err := serve.Listen(cfg.addr, cfg.maxConns)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	st, err := store.Open(scfg)
 	if err != nil {
 		return err
@@ -116,18 +151,13 @@ func run(log *slog.Logger, args []string) error {
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
 		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal})
 	web.Mount(router) // the page, for every path outside /api
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		st.Close()
-		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
-	}
-	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path())
+	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path(), "max_conns", cfg.maxConns)
 	select {
 	case err := <-errc:
 		st.Close()

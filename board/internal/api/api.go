@@ -22,12 +22,17 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // maxBody bounds every request body.
 const maxBody = 1 << 20
+
+// maxBodyDepth bounds a body's nesting: a free-form value's limit plus the
+// few levels a route's body wraps it in.
+const maxBodyDepth = 2 * field.MaxFreeFormDepth
 
 // Config wires the API to its store.
 type Config struct {
@@ -171,6 +176,7 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 		vc   *errs.VersionConflictError
 		un   *errs.UnavailableError
 		big  *http.MaxBytesError
+		tl   *errs.TooLargeError
 		code = http.StatusInternalServerError
 	)
 	switch {
@@ -180,6 +186,8 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 		code = http.StatusNotFound
 	case errors.As(err, &vc):
 		code = http.StatusConflict
+	case errors.As(err, &tl):
+		code = http.StatusRequestEntityTooLarge
 	case errors.As(err, &big):
 		code = http.StatusRequestEntityTooLarge
 		err = fmt.Errorf("request body is larger than %d bytes", maxBody)
@@ -217,6 +225,11 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errs.BadRequest("the request body must be a JSON object")
+	}
+	// No body needs more than a free-form value's nesting and a few levels
+	// around it; refuse deeper ones before decoding, naming the field.
+	if depth, key := field.Depth(trimmed); depth > maxBodyDepth {
+		return errs.BadRequest("field '%s' is nested %d levels deep; at most %d are allowed", key, depth-1, field.MaxFreeFormDepth)
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()

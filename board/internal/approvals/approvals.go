@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -42,6 +43,9 @@ func Propose(ctx context.Context, s *store.Store, actor string, in wire.Proposal
 		if len(bytes.TrimSpace(in.Payload)) == 0 {
 			return errs.BadRequest("Field 'payload' is required: the body of the route the verb names")
 		}
+		if err := field.FreeForm("payload", in.Payload); err != nil {
+			return err
+		}
 		p, err := parseProposal(verb, in.Payload)
 		if err != nil {
 			return err
@@ -54,8 +58,9 @@ func Propose(ctx context.Context, s *store.Store, actor string, in wire.Proposal
 			return errs.BadRequest("payload: %v", err)
 		}
 		out = &wire.Proposal{ID: tx.NextID("PROP"), Verb: verb, Payload: payload.Bytes(), Summary: summary, Actor: tx.Actor(), CreatedAt: tx.Stamp()}
+		recs := &records{d: tx.Doc()}
 		for i, id := range p.targets {
-			rec, updated, ok := recordFields(tx.Doc(), id)
+			rec, updated, ok := recs.fields(id)
 			if !ok {
 				return errs.NotFound("%s %s not found", kindOf(id), id)
 			}
@@ -93,8 +98,9 @@ func Approve(ctx context.Context, s *store.Store, id string, expected *int64) (*
 		if err != nil {
 			return err
 		}
+		recs := &records{d: tx.Doc()}
 		for _, t := range proposalTargets(p) {
-			if _, _, ok := recordFields(tx.Doc(), t); !ok {
+			if _, _, ok := recs.fields(t); !ok {
 				return errs.NotFound("%s %s not found: it changed since the proposal, which stays pending (reject it)", kindOf(t), t)
 			}
 		}

@@ -11,13 +11,34 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// recordFields is a record's JSON fields, for before and current values.
-func recordFields(d *wire.Doc, id string) (map[string]json.RawMessage, string, bool) {
+// records finds a document's records by id. The cases are indexed on first
+// use, so a proposal naming many cases costs one pass over the board, not
+// one per target.
+type records struct {
+	d     *wire.Doc
+	cases map[string]*wire.Case
+}
+
+func (r *records) findCase(id string) *wire.Case {
+	if r.cases == nil {
+		r.cases = make(map[string]*wire.Case, len(r.d.Cases))
+		for _, c := range r.d.Cases {
+			if _, ok := r.cases[c.ID]; !ok {
+				r.cases[c.ID] = c
+			}
+		}
+	}
+	return r.cases[id]
+}
+
+// fields is a record's JSON fields, for before and current values.
+func (r *records) fields(id string) (map[string]json.RawMessage, string, bool) {
+	d := r.d
 	var rec any
 	var updated string
 	switch {
 	case strings.HasPrefix(id, "CASE-"):
-		if c := findCase(d, id); c != nil {
+		if c := r.findCase(id); c != nil {
 			rec, updated = c, c.UpdatedAt
 		}
 	case strings.HasPrefix(id, "REM-"):
@@ -73,6 +94,7 @@ func kindOf(id string) string {
 // targets since it was filed.
 func List(d *wire.Doc) []wire.ProposalItem {
 	out := []wire.ProposalItem{}
+	recs := &records{d: d}
 	for _, p := range d.Proposals {
 		item := wire.ProposalItem{Proposal: *p, Targets: []wire.TargetNow{}}
 		targets := []wire.ProposalTarget{}
@@ -82,7 +104,7 @@ func List(d *wire.Doc) []wire.ProposalItem {
 		targets = append(targets, p.Others...)
 		for _, t := range targets {
 			now := wire.TargetNow{ID: t.ID}
-			rec, updated, ok := recordFields(d, t.ID)
+			rec, updated, ok := recs.fields(t.ID)
 			if !ok {
 				now.Gone, now.ChangedSince = true, true
 			} else {
@@ -119,13 +141,4 @@ func jsonEqual(a, b json.RawMessage) bool {
 	xa, _ := json.Marshal(x)
 	ya, _ := json.Marshal(y)
 	return bytes.Equal(xa, ya)
-}
-
-func findCase(d *wire.Doc, id string) *wire.Case {
-	for _, c := range d.Cases {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
 }

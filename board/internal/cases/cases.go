@@ -135,7 +135,8 @@ func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 	if !ok {
 		return nil, errs.NotFound("case %s not found", id)
 	}
-	if err := applyPatch(tx, c, p, tx.Actor()); err != nil {
+	check := func(n hierarchy.Node) string { return hierarchy.Violation(tx.Doc().Cases, n) }
+	if err := applyPatch(tx, c, p, tx.Actor(), check); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -166,16 +167,29 @@ func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 	if len(ids) == 0 {
 		return nil, errs.BadRequest("field 'ids' must list at least one case id")
 	}
+	// The tree is checked once, after every node has its new kind and
+	// parent: checking each node as it moves scans every case each time,
+	// which made a batch over the whole board quadratic.
+	var moved []hierarchy.Node
+	later := func(n hierarchy.Node) string { moved = append(moved, n); return "" }
 	var out []*wire.Case
 	for _, id := range ids {
 		c, ok := tx.Cases().Get(id)
 		if !ok {
 			return nil, errs.NotFound("case %s not found", id)
 		}
-		if err := applyPatch(tx, c, b.Patch, tx.Actor()); err != nil {
+		if err := applyPatch(tx, c, b.Patch, tx.Actor(), later); err != nil {
 			return nil, prefixID(id, err)
 		}
 		out = append(out, c)
+	}
+	if len(moved) > 0 {
+		ix := hierarchy.NewIndex(tx.Doc().Cases)
+		for _, n := range moved {
+			if msg := ix.Violation(n); msg != "" {
+				return nil, prefixID(n.ID, errs.BadRequest("%s", msg))
+			}
+		}
 	}
 	return out, nil
 }
@@ -189,8 +203,9 @@ func prefixID(id string, err error) error {
 }
 
 // applyPatch validates and applies p to c (a private copy), logs what
-// changed and puts c back. Kind and parent are checked against the tree.
-func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) error {
+// changed and puts c back. A new kind or parent is checked by check, which
+// answers a hierarchy violation or "".
+func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string, check func(hierarchy.Node) string) error {
 	now := tx.Stamp()
 	changed := false
 	log := func(verb, detail string) {
@@ -273,13 +288,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) erro
 		labels := field.CleanList(p.Labels.V)
 		// Only labels this write adds must exist: a case still carrying a
 		// label removed from the catalog stays editable.
-		var added []string
-		for _, l := range labels {
-			if !slices.Contains(c.Labels, l) {
-				added = append(added, l)
-			}
-		}
-		if err := catalog.Check(tx, added); err != nil {
+		if err := catalog.Check(tx, field.Added(labels, c.Labels)); err != nil {
 			return err
 		}
 		if !slices.Equal(labels, c.Labels) {
@@ -335,7 +344,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string) erro
 		}
 	}
 	if p.Kind.Set || p.ParentID.Set {
-		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
+		if msg := check(hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
 			return errs.BadRequest("%s", msg)
 		}
 		if kind != c.Kind {
@@ -403,8 +412,14 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
 	}
 	snap := s.Snapshot()
+	byID := make(map[string]*wire.Case, len(snap.Cases))
+	for _, c := range snap.Cases {
+		if _, ok := byID[c.ID]; !ok {
+			byID[c.ID] = c
+		}
+	}
 	for _, id := range ids {
-		c := findCase(snap.Cases, id)
+		c := byID[id]
 		if c == nil {
 			return CleanResult{}, 0, errs.NotFound("case %s not found", id)
 		}
@@ -432,15 +447,6 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 	return res, v, err
 }
 
-func findCase(cases []*wire.Case, id string) *wire.Case {
-	for _, c := range cases {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
-}
-
 // remove deletes the given nodes and repairs everything that pointed at
 // them. With purgeMessages, their messages go too unless a reminder holds
 // them. It returns how many messages were removed.
@@ -464,14 +470,15 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 		child.UpdatedAt = tx.Stamp()
 		tx.Cases().Put(child)
 	}
-	removed := 0
+	// Records are removed in one pass per collection at the end: one
+	// Delete per record costs a pass each.
+	var purged []string
 	for _, m := range tx.Doc().Messages {
 		if !gone[m.CaseID] {
 			continue
 		}
 		if purgeMessages && m.ReminderID == "" {
-			tx.Messages().Delete(m.ID)
-			removed++
+			purged = append(purged, m.ID)
 			continue
 		}
 		cp := *m
@@ -492,10 +499,9 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 			tx.Reminders().Put(cp)
 		}
 	}
-	for _, id := range ids {
-		tx.Cases().Delete(id)
-	}
-	return removed
+	tx.Messages().DeleteMany(purged)
+	tx.Cases().DeleteMany(ids)
+	return len(purged)
 }
 
 // Merge merges source into target: tasks (with fresh ids), notes,
@@ -527,12 +533,13 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 		return nil, errs.BadRequest("target %s is archived: restore it first", targetID)
 	}
 	now := tx.Stamp()
+	taskMint, noteMint := field.ChildIDsAfter(dst.ID, "T", taskIDs(dst)), field.ChildIDsAfter(dst.ID, "N", noteIDs(dst))
 	for _, t := range src.Tasks {
-		t.ID = field.NextChildID(dst.ID, "T", taskIDs(dst))
+		t.ID = taskMint.Next()
 		dst.Tasks = append(dst.Tasks, t)
 	}
 	for _, n := range src.Notes {
-		n.ID = field.NextChildID(dst.ID, "N", noteIDs(dst))
+		n.ID = noteMint.Next()
 		dst.Notes = append(dst.Notes, n)
 	}
 	dst.Tags = field.CleanList(append(dst.Tags, src.Tags...))
@@ -566,13 +573,16 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 	dst.UpdatedAt = now
 	tx.Cases().Put(dst)
 	tx.Cases().Put(src)
-	// Children follow the source, as far as the target can hold them.
+	// Children follow the source, as far as the target can hold them. One
+	// index serves every check: moving a child changes nothing another
+	// child's check reads, except when the child is the target itself.
+	ix := hierarchy.NewIndex(tx.Doc().Cases)
 	for _, c := range tx.Doc().Cases {
 		if c.ParentID != src.ID {
 			continue
 		}
 		child, _ := tx.Cases().Get(c.ID)
-		if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
+		if msg := ix.Violation(hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
 			child.ParentID = dst.ID
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
 		} else {
@@ -582,12 +592,15 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 			}
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
 			dst, _ = tx.Cases().Get(dst.ID)
-			dst.Notes = append(dst.Notes, wire.Note{ID: field.NextChildID(dst.ID, "N", noteIDs(dst)), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
+			dst.Notes = append(dst.Notes, wire.Note{ID: noteMint.Next(), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
 			activity.Log(dst, wire.ActorSystem, "child_detached", child.ID, now)
 			tx.Cases().Put(dst)
 		}
 		child.UpdatedAt = now
 		tx.Cases().Put(child)
+		if child.ID == dst.ID {
+			ix.Put(child)
+		}
 	}
 	out, _ := tx.Cases().Get(dst.ID)
 	return out, nil
@@ -619,4 +632,13 @@ func noteIDs(c *wire.Case) []string {
 		out[i] = n.ID
 	}
 	return out
+}
+
+func findCase(cases []*wire.Case, id string) *wire.Case {
+	for _, c := range cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }

@@ -51,11 +51,13 @@ func syncLabels(tx *store.Tx, cat []*wire.LabelDef) {
 			tx.Labels().Put(&cp)
 		}
 	}
+	var drop []string
 	for id := range old {
 		if !keep[id] {
-			tx.Labels().Delete(id)
+			drop = append(drop, id)
 		}
 	}
+	tx.Labels().DeleteMany(drop)
 }
 
 func installBundle(tx *store.Tx, b labels.Bundle) ([]labels.Conflict, error) {
@@ -156,7 +158,11 @@ func Delete(ctx context.Context, s *store.Store, actor, id string, scrub bool) (
 
 // scrubLabels strips ids from every case and reminder that carries them.
 func scrubLabels(tx *store.Tx, ids []string) {
-	gone := func(l string) bool { return slices.Contains(ids, l) }
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	gone := func(l string) bool { return set[l] }
 	for _, c := range tx.Doc().Cases {
 		if !slices.ContainsFunc(c.Labels, gone) {
 			continue

@@ -1,7 +1,7 @@
 // Package errs holds the board's typed errors: a bad request (400), an
-// unknown id (404), a stale expectedVersion (409) and a store that cannot take
-// writes (503). Rules return them; the HTTP layer maps them to status codes in
-// one place.
+// unknown id (404), a stale expectedVersion (409), a value over its size
+// limit (413) and a store that cannot take writes (503). Rules return them;
+// the HTTP layer maps them to status codes in one place.
 package errs
 
 import (
@@ -24,6 +24,16 @@ type VersionConflictError struct{ Expected, Current int64 }
 
 func (e *VersionConflictError) Error() string {
 	return fmt.Sprintf("version conflict: expected %d, current %d; refetch and retry", e.Expected, e.Current)
+}
+
+// TooLargeError is a value over its size limit (413).
+type TooLargeError struct{ Msg string }
+
+func (e *TooLargeError) Error() string { return e.Msg }
+
+// TooLarge builds a TooLargeError.
+func TooLarge(format string, args ...any) error {
+	return &TooLargeError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // UnavailableError means the store cannot take writes right now (503), for

@@ -123,14 +123,111 @@ func OptText(o wire.Opt[string], cur string) string {
 func NormTitle(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // NextChildID mints <owner>-<tag><k>, k continuing from the highest of
-// existing.
+// existing. To mint many, use ChildIDsAfter: calling this once per new id
+// rescans the list each time, which is quadratic.
 func NextChildID(owner, tag string, existing []string) string {
-	hi := 0
-	prefix := owner + "-" + tag
+	return ChildIDsAfter(owner, tag, existing).Next()
+}
+
+// ChildIDs mints <owner>-<tag><k> ids in order, from one scan of the ids
+// that exist.
+type ChildIDs struct {
+	prefix string
+	hi     int
+}
+
+// ChildIDsAfter starts minting after the highest <owner>-<tag><k> of
+// existing.
+func ChildIDsAfter(owner, tag string, existing []string) *ChildIDs {
+	m := &ChildIDs{prefix: owner + "-" + tag}
 	for _, id := range existing {
-		if n, err := strconv.Atoi(strings.TrimPrefix(id, prefix)); err == nil && strings.HasPrefix(id, prefix) && n > hi {
-			hi = n
+		m.Saw(id)
+	}
+	return m
+}
+
+// Saw notes an id that exists, so Next never mints it or one below it.
+func (m *ChildIDs) Saw(id string) {
+	if rest, ok := strings.CutPrefix(id, m.prefix); ok {
+		if n, err := strconv.Atoi(rest); err == nil && n > m.hi {
+			m.hi = n
 		}
 	}
-	return prefix + strconv.Itoa(hi+1)
+}
+
+// Next is the next id.
+func (m *ChildIDs) Next() string {
+	m.hi++
+	return m.prefix + strconv.Itoa(m.hi)
+}
+
+// Limits of a free-form JSON value (saved-view filters, preferences,
+// proposal payloads, templates): the board stores them as sent, so their
+// size and nesting bound what one request can add to the document.
+const (
+	MaxFreeFormBytes = 64 << 10
+	MaxFreeFormDepth = 32
+)
+
+// FreeForm refuses a free-form JSON value nested deeper than
+// MaxFreeFormDepth (400) or longer than MaxFreeFormBytes (413), naming the
+// field. raw must be valid JSON; the check is one pass over its bytes.
+func FreeForm(name string, raw []byte) error {
+	if len(raw) > MaxFreeFormBytes {
+		return errs.TooLarge("field '%s' is %d bytes; a saved value may hold at most %d", name, len(raw), MaxFreeFormBytes)
+	}
+	if d, _ := Depth(raw); d > MaxFreeFormDepth {
+		return errs.BadRequest("field '%s' is nested %d levels deep; at most %d are allowed", name, d, MaxFreeFormDepth)
+	}
+	return nil
+}
+
+// Depth is the deepest nesting of objects and arrays in JSON (a top-level
+// object is depth 1) and, when raw is an object, the top-level key whose
+// value holds that deepest point. It is one pass over the bytes and never
+// recurses, so any input is safe; for invalid JSON the answer is a guess.
+func Depth(raw []byte) (deepest int, key string) {
+	depth := 0
+	var last []byte // the last string seen directly in the top-level object
+	inString, start := false, 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+			if inString {
+				start = i + 1
+			} else if depth == 1 {
+				last = raw[start:i]
+			}
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			if depth > deepest {
+				deepest, key = depth, string(last)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest, key
+}
+
+// Added lists the entries of next that cur lacks, in next's order, in time
+// linear in both (a lookup in cur per entry would be quadratic for long
+// lists).
+func Added(next, cur []string) []string {
+	have := make(map[string]bool, len(cur))
+	for _, s := range cur {
+		have[s] = true
+	}
+	var out []string
+	for _, s := range next {
+		if !have[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,9 +1,11 @@
 package field
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -69,5 +71,51 @@ func TestChecks(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestDepthNamesTheDeepestField(t *testing.T) {
+	for _, tc := range []struct {
+		raw   string
+		depth int
+		key   string
+	}{
+		{`1`, 0, ""},
+		{`{}`, 1, ""},
+		{`{"a":1,"b":[[2]],"c":{"d":{}}}`, 3, "b"},
+		{`{"a":"{[{[","b":{"c":"\"{"}}`, 2, "b"},
+		{`{"k\"ey":{"x":[]}}`, 3, `k\"ey`},
+		{`[[[["a"]]]]`, 4, ""},
+	} {
+		depth, key := Depth([]byte(tc.raw))
+		if depth != tc.depth || key != tc.key {
+			t.Errorf("Depth(%s) = %d, %q; want %d, %q", tc.raw, depth, key, tc.depth, tc.key)
+		}
+	}
+}
+
+func TestFreeFormLimits(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	if err := FreeForm("filters", []byte(deep(MaxFreeFormDepth))); err != nil {
+		t.Errorf("at the depth limit: %v", err)
+	}
+	var bad *errs.BadRequestError
+	if err := FreeForm("filters", []byte(deep(MaxFreeFormDepth+1))); !errors.As(err, &bad) || !strings.Contains(err.Error(), "'filters'") {
+		t.Errorf("one level too deep: %v", err)
+	}
+	var big *errs.TooLargeError
+	if err := FreeForm("layout", []byte(`"`+strings.Repeat("x", MaxFreeFormBytes)+`"`)); !errors.As(err, &big) || !strings.Contains(err.Error(), "'layout'") {
+		t.Errorf("over 64 KB: %v", err)
+	}
+}
+
+func TestAddedAndChildIDs(t *testing.T) {
+	if got := Added([]string{"a", "b", "c", "a"}, []string{"b"}); strings.Join(got, ",") != "a,c,a" {
+		t.Errorf("Added = %v", got)
+	}
+	m := ChildIDsAfter("REM-2", "T", []string{"REM-2-T4", "REM-2-T10", "REM-2-Tx", "REM-3-T99", "REM-2-N50"})
+	m.Saw("REM-2-T12")
+	if a, b := m.Next(), m.Next(); a != "REM-2-T13" || b != "REM-2-T14" {
+		t.Errorf("minted %s, %s", a, b)
 	}
 }

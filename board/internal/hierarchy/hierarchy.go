@@ -25,10 +25,6 @@ type Node struct {
 // record; its children are read from cases. An archived parent is
 // still a valid parent.
 func Violation(cases []*wire.Case, n Node) string {
-	kind := n.Kind
-	if kind == "" {
-		kind = "case"
-	}
 	// One pass finds n's children and its parent; the tree is at most three
 	// deep, so walking up from the parent takes a few lookups. A map of
 	// every case would cost an allocation per write at 10k cases.
@@ -41,6 +37,16 @@ func Violation(cases []*wire.Case, n Node) string {
 		if n.ParentID != "" && c.ID == n.ParentID {
 			parent = c
 		}
+	}
+	return violation(n, children, parent, func(id string) *wire.Case { return find(cases, id) })
+}
+
+// violation is Violation once n's children and parent are known; find looks
+// up an ancestor by id.
+func violation(n Node, children []*wire.Case, parent *wire.Case, find func(id string) *wire.Case) string {
+	kind := n.Kind
+	if kind == "" {
+		kind = "case"
 	}
 	switch kind {
 	case "initiative", "workstream", "case":
@@ -59,7 +65,7 @@ func Violation(cases []*wire.Case, n Node) string {
 		}
 		// Walk up; seen stops a cycle that a hand edit left above n.
 		seen := map[string]bool{}
-		for p := parent; p != nil && !seen[p.ID]; p = find(cases, p.ParentID) {
+		for p := parent; p != nil && !seen[p.ID]; p = find(p.ParentID) {
 			if p.ID == n.ID {
 				return fmt.Sprintf("moving %s under %s would make a cycle", n.ID, n.ParentID)
 			}
@@ -119,8 +125,9 @@ func ids(cs []*wire.Case) string {
 // Check asserts every invariant over the whole tree: each node's kind and
 // parent must be allowed where it stands. It returns the first violation.
 func Check(cases []*wire.Case) error {
+	ix := NewIndex(cases)
 	for _, c := range cases {
-		if msg := Violation(cases, Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+		if msg := ix.Violation(Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
 			return fmt.Errorf("%s", msg)
 		}
 	}

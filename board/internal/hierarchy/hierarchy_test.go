@@ -51,6 +51,9 @@ func TestViolation(t *testing.T) {
 			if diff := cmp.Diff(tc.want, Violation(fixture(), tc.node)); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
+			if diff := cmp.Diff(tc.want, NewIndex(fixture()).Violation(tc.node)); diff != "" {
+				t.Errorf("index (-want +got)\n%s", diff)
+			}
 		})
 	}
 }
@@ -97,5 +100,22 @@ func TestTreeRollups(t *testing.T) {
 	}
 	if got := Tree(cases, TreeOptions{RootID: "CASE-2"}); len(got) != 1 || got[0].Rollup.TotalCases != 2 {
 		t.Errorf("rootId subtree: %v", got)
+	}
+}
+
+func TestIndexPutMovesANode(t *testing.T) {
+	cases := fixture()
+	ix := NewIndex(cases)
+	moved := &wire.Case{ID: "CASE-3", Kind: "case", ParentID: "CASE-8"}
+	ix.Put(moved)
+	cases[2] = moved
+	for _, n := range []Node{
+		{ID: "CASE-2", Kind: "case", ParentID: "CASE-1"},
+		{ID: "CASE-8", Kind: "case", ParentID: "CASE-7"},
+		{ID: "CASE-9", Kind: "case", ParentID: "CASE-3"},
+	} {
+		if diff := cmp.Diff(Violation(cases, n), ix.Violation(n)); diff != "" {
+			t.Errorf("%v (-scan +index)\n%s", n, diff)
+		}
 	}
 }

@@ -82,11 +82,11 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 // <reminder>-T<k> with k continuing from the highest id seen, and a row with
 // an empty title is dropped. An empty checklist is nil (absent).
 func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTaskInput) ([]wire.ReminderTask, error) {
-	known := map[string]bool{}
-	ids := make([]string, 0, len(cur)+len(in))
+	known := make(map[string]bool, len(cur))
+	mint := field.ChildIDsAfter(remID, "T", nil)
 	for _, t := range cur {
 		known[t.ID] = true
-		ids = append(ids, t.ID)
+		mint.Saw(t.ID)
 	}
 	seen := map[string]bool{}
 	var out []wire.ReminderTask
@@ -109,8 +109,7 @@ func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTask
 	}
 	for i := range out {
 		if out[i].ID == "" {
-			out[i].ID = field.NextChildID(remID, "T", ids)
-			ids = append(ids, out[i].ID)
+			out[i].ID = mint.Next()
 		}
 	}
 	return out, nil
@@ -178,13 +177,7 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		}
 		// Only labels this write adds must exist, as on cases: a reminder
 		// still carrying a label removed from the catalog stays editable.
-		var added []string
-		for _, l := range labels {
-			if !slices.Contains(r.Labels, l) {
-				added = append(added, l)
-			}
-		}
-		if err := catalog.Check(tx, added); err != nil {
+		if err := catalog.Check(tx, field.Added(labels, r.Labels)); err != nil {
 			return nil, err
 		}
 		r.Labels = labels

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -48,6 +47,9 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int
 			}
 		}
 		for k, raw := range patch {
+			if err := field.FreeForm(k, raw); err != nil {
+				return err
+			}
 			var val any
 			if err := json.Unmarshal(raw, &val); err != nil {
 				return errs.BadRequest("field '%s': %v", k, err)
@@ -67,6 +69,9 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int
 		data, err := json.Marshal(cur)
 		if err != nil {
 			return fmt.Errorf("encode prefs: %w", err)
+		}
+		if len(data) > field.MaxFreeFormBytes {
+			return errs.TooLarge("field 'prefs' would be %d bytes; the preferences may hold at most %d", len(data), field.MaxFreeFormBytes)
 		}
 		tx.SetPrefs(data)
 		out, err = Prefs(tx.Doc())
@@ -95,7 +100,8 @@ func mergePatch(target, patch any) any {
 	return t
 }
 
-// jsonObject checks that raw is a JSON object and returns it compacted.
+// jsonObject checks that raw is a JSON object within the free-form limits
+// and returns it compacted.
 func jsonObject(name string, raw json.RawMessage) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -104,6 +110,9 @@ func jsonObject(name string, raw json.RawMessage) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, trimmed); err != nil {
 		return nil, errs.BadRequest("field '%s' must be a JSON object: %v", name, err)
+	}
+	if err := field.FreeForm(name, buf.Bytes()); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
@@ -208,6 +217,9 @@ func SaveTemplate(ctx context.Context, s *store.Store, actor string, in wire.Tem
 		if err := applyTemplateInput(tx, t, in, true); err != nil {
 			return err
 		}
+		if err := templateSize(t); err != nil {
+			return err
+		}
 		if t.ID == "" {
 			t.ID = tx.NextID("TPL")
 			created = true
@@ -241,6 +253,9 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor, id string, in wir
 			t.Name = name
 		}
 		if err := applyTemplateInput(tx, t, in, false); err != nil {
+			return err
+		}
+		if err := templateSize(t); err != nil {
 			return err
 		}
 		t.UpdatedAt = tx.Stamp()
@@ -278,12 +293,7 @@ func applyTemplateInput(tx *store.Tx, t *wire.Template, in wire.TemplateInput, w
 	labels := list(in.Labels, t.Labels)
 	check := labels
 	if !whole {
-		check = nil
-		for _, l := range labels {
-			if !slices.Contains(t.Labels, l) {
-				check = append(check, l)
-			}
-		}
+		check = field.Added(labels, t.Labels)
 	}
 	if err := catalog.Check(tx, check); err != nil {
 		return err
@@ -291,6 +301,19 @@ func applyTemplateInput(tx *store.Tx, t *wire.Template, in wire.TemplateInput, w
 	t.Labels = labels
 	t.Tags = list(in.Tags, t.Tags)
 	t.Tasks = list(in.Tasks, t.Tasks)
+	return nil
+}
+
+// templateSize bounds a template as a whole like any free-form value: its
+// text and lists are stored as sent.
+func templateSize(t *wire.Template) error {
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("encode template: %w", err)
+	}
+	if len(raw) > field.MaxFreeFormBytes {
+		return errs.TooLarge("field 'template' would be %d bytes; a template may hold at most %d", len(raw), field.MaxFreeFormBytes)
+	}
 	return nil
 }
 

@@ -22,7 +22,9 @@ func encodeDoc(d *wire.Doc) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// docEncoder writes the document byte for byte as encodeDoc does, but keeps
+// docEncoder writes the document byte for byte as encodeDoc does (for any
+// document no deeper than maxIndent, where appendIndent stops indenting
+// further), but keeps
 // each record's encoding between calls and encodes only the records that
 // changed: committed records are immutable (a write replaces the pointer), so
 // a record's pointer identifies its bytes. Without it every compaction

@@ -2,14 +2,21 @@ package store
 
 import "bytes"
 
+// maxIndent is the deepest level that gets its own indentation; deeper
+// lines are indented as this level. Without it a value nested n levels
+// deep (a hand edit, or one saved before free-form values were bounded)
+// costs about n*n/2 spaces: 60 KB of nesting made a 100 MB document.
+const maxIndent = 64
+
 // appendIndent indents compact JSON exactly as json.Indent does with an
-// empty prefix and a one-space indent, starting at depth. It assumes valid
+// empty prefix and a one-space indent, starting at depth, up to maxIndent
+// levels deep, so the output stays linear in the input. It assumes valid
 // input (it only ever sees json.Marshal output) and is several times faster
 // than json.Indent, which dominates the cost of encoding a large document.
 func appendIndent(dst, src []byte, depth int) []byte {
 	newline := func(dst []byte, depth int) []byte {
 		dst = append(dst, '\n')
-		for range depth {
+		for range min(depth, maxIndent) {
 			dst = append(dst, ' ')
 		}
 		return dst

@@ -145,6 +145,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.URL.RawQuery != "" {
 			to += "?" + r.URL.RawQuery
 		}
+		s.pageHeaders(w.Header()) // the redirect's body is a line of HTML
 		http.Redirect(w, r, to, http.StatusFound)
 		return
 	}
@@ -169,7 +170,9 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request, a asset, page bool)
 	// Revalidate every time: a new binary may carry new assets, and on
 	// loopback a 304 costs nothing.
 	h.Set("Cache-Control", "no-cache")
-	if page {
+	// Any HTML asset (index.html under /static too) boots the app, so it
+	// carries the page's policy like the page routes do.
+	if page || strings.HasPrefix(a.ctype, "text/html") {
 		s.pageHeaders(h)
 	}
 	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, a.etag) {
