@@ -18,13 +18,13 @@ import (
 // server's instructions; the rules in full are in Instructions.
 const (
 	searchFirst = "Search first."
-	dedupeNote  = "An exact duplicate answers the existing node."
+	dedupeNote  = "A duplicate answers the existing node."
 	manualRule  = "Never revert the person's changes."
 )
 
 func createCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("create_case",
-		mcp.WithDescription("Create a case node (a leaf case by default). "+searchFirst+" "+dedupeNote),
+		mcp.WithDescription("Create a case node (a leaf by default). "+searchFirst+" "+dedupeNote),
 		required("title", ""),
 		kindArg("Default case."),
 		optional("parentId", "Parent node."),
@@ -39,7 +39,7 @@ func createCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithArray("tasks", mcp.Description("Initial tasks."), objectItems(map[string]any{
 			"title":  prop("string", ""),
 			"detail": prop("string", ""),
-			"dueAt":  prop("string", dueDesc),
+			"dueAt":  prop("string", ""),
 		}, "title")),
 		mcptool.Additive(mcptool.Idempotent),
 	)
@@ -442,7 +442,7 @@ func setParent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func archiveCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("archive_case",
-		mcp.WithDescription("Archive a node (soft delete); finished work goes to the done lane instead."),
+		mcp.WithDescription("Archive a node (soft delete); done work goes to the done lane."),
 		required("id", "Node id."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)

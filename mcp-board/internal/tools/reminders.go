@@ -114,7 +114,7 @@ func listReminders(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_reminder",
 		mcp.WithDescription("Read one reminder with its checklist and emails."),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -133,7 +133,7 @@ func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("update_reminder",
 		mcp.WithDescription("Update a reminder; only the fields passed change. "+manualRule),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 		optional("title", ""),
 		optional("detail", "Detail; \"\" clears."),
 		reminderStatusArg(reminderStatusDesc),
@@ -175,7 +175,7 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("complete_reminder",
 		mcp.WithDescription("Mark a reminder done."),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -194,7 +194,7 @@ func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_reminder",
 		mcp.WithDescription("Delete a reminder; to finish one: complete_reminder."),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -212,7 +212,7 @@ func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("link_reminder",
 		mcp.WithDescription("Link a reminder to a node; no caseId unlinks."),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node.")),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
@@ -238,7 +238,7 @@ func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func linkReminderMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
 		mcp.WithDescription("Record an email on a reminder."),
-		required("id", "Reminder id."),
+		required("id", "Reminder."),
 	}
 	opts = append(opts, messageArgs()...)
 	opts = append(opts, mcptool.Additive(mcptool.NotIdempotent))

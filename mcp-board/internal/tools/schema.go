@@ -12,7 +12,7 @@ const (
 	dueDesc     = "ISO date or datetime."
 	domainDesc  = ""
 	kindDesc    = ""
-	expectDesc  = "Version guard (409 if moved)."
+	expectDesc  = "409 if the version moved."
 	summaryDesc = ""
 
 	reminderStatusDesc = ""

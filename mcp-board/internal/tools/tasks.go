@@ -129,7 +129,7 @@ func addNote(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func messageArgs() []mcp.ToolOption {
 	return []mcp.ToolOption{
 		optional("source", "Channel."),
-		optional("from", "Sender."),
+		optional("from", ""),
 		stringsArg("to", ""),
 		stringsArg("cc", ""),
 		optional("subject", ""),

@@ -57,8 +57,10 @@ func loadGuardConfig(getenv func(string) string) (guardConfig, error) {
 // configuration: the guard's tools never call the board.
 func command(g *guardclient.Client) mcpserve.Command[*guardclient.Client] {
 	return mcpserve.Command[*guardclient.Client]{
-		Tools:           tools.Server(),
-		Deps:            func(func(string) string) (*guardclient.Client, []any, error) { return g, []any{"guard", g.BaseURL()}, nil },
+		Tools: tools.Server(),
+		Deps: func(func(string) string) (*guardclient.Client, []any, error) {
+			return g, []any{"guard", g.BaseURL()}, nil
+		},
 		DefaultHTTPAddr: tools.DefaultHTTPAddr,
 	}
 }

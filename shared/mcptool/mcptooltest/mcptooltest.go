@@ -48,7 +48,7 @@ func NoBoard(t testing.TB) *client.Client {
 // session.
 var PlainNames = map[string]bool{
 	"title": true, "detail": true, "summary": true, "text": true, "domain": true, "status": true, "kind": true,
-	"tags": true, "subject": true, "preview": true, "to": true, "cc": true, "read": true,
+	"tags": true, "subject": true, "preview": true, "from": true, "to": true, "cc": true, "read": true,
 }
 
 // CheckSchema reports what clients reject or models misuse: no
