@@ -55,7 +55,11 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if a.Err() != nil {
 			return "", a.Err()
 		}
-		if err := checks[verb](payload); err != nil {
+		check, ok := checks[verb]
+		if !ok { // the schema's enum already refused it; kept for safety
+			return "", fmt.Errorf("unknown verb %q", verb)
+		}
+		if err := check(payload); err != nil {
 			return "", fmt.Errorf("payload: %w", err)
 		}
 		raw, err := json.Marshal(payload)
