@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,29 +24,41 @@ func ping(*client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	return tool, mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return "pong", nil })
 }
 
-var sample = mcptool.Server{Name: "mcp-sample", Version: "1.0.0", Read: []mcptool.Constructor{ping}}
+var sample = mcptool.Server[*client.Client]{
+	Name: "mcp-sample", Version: "1.0.0",
+	Toolsets: []mcptool.Toolset[*client.Client]{
+		{Name: "core", Read: []mcptool.Constructor[*client.Client]{ping}},
+		{Name: "extra", Read: []mcptool.Constructor[*client.Client]{ping}},
+	},
+	Default: []string{"core"},
+}
 
 func TestLoadConfig(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	needsAddr := Command{Tools: sample, ExampleHTTPAddr: "127.0.0.1:8002"}
-	hasDefault := Command{Tools: sample, DefaultHTTPAddr: "127.0.0.1:8003"}
+	noDefault := Command[*client.Client]{Tools: sample}
+	hasDefault := Command[*client.Client]{Tools: sample, DefaultHTTPAddr: "127.0.0.1:8003"}
 	for _, tc := range []struct {
 		name    string
-		cmd     Command
+		cmd     Command[*client.Client]
 		args    []string
 		env     map[string]string
 		want    Config
 		wantErr string
 	}{
-		{"stdio by default", needsAddr, nil, nil, Config{BoardURL: "http://127.0.0.1:3000"}, ""},
-		{"board address from CRM_BASE_URL", needsAddr, nil, map[string]string{"CRM_BASE_URL": "http://127.0.0.1:3999"}, Config{BoardURL: "http://127.0.0.1:3999"}, ""},
-		{"--http ADDR", needsAddr, []string{"--http", "127.0.0.1:9001"}, nil, Config{BoardURL: "http://127.0.0.1:3000", HTTPAddr: "127.0.0.1:9001"}, ""},
-		{"--http=ADDR", needsAddr, []string{"--http=127.0.0.1:9002"}, nil, Config{BoardURL: "http://127.0.0.1:3000", HTTPAddr: "127.0.0.1:9002"}, ""},
-		{"-http ADDR", hasDefault, []string{"-http", "127.0.0.1:9003"}, nil, Config{BoardURL: "http://127.0.0.1:3000", HTTPAddr: "127.0.0.1:9003"}, ""},
-		{"bare --http needs an address", needsAddr, []string{"--http"}, nil, Config{}, "--http needs an address, e.g. --http 127.0.0.1:8002"},
-		{"bare --http serves on the default", hasDefault, []string{"--http"}, nil, Config{BoardURL: "http://127.0.0.1:3000", HTTPAddr: "127.0.0.1:8003"}, ""},
+		{"stdio by default", hasDefault, nil, nil, Config{}, ""},
+		{"--http ADDR", hasDefault, []string{"--http", "127.0.0.1:9001"}, nil, Config{HTTPAddr: "127.0.0.1:9001"}, ""},
+		{"--http=ADDR", hasDefault, []string{"--http=127.0.0.1:9002"}, nil, Config{HTTPAddr: "127.0.0.1:9002"}, ""},
+		{"-http ADDR", hasDefault, []string{"-http", "127.0.0.1:9003"}, nil, Config{HTTPAddr: "127.0.0.1:9003"}, ""},
+		{"bare --http without a default", noDefault, []string{"--http"}, nil, Config{}, "--http needs an address"},
+		{"bare --http serves on the default", hasDefault, []string{"--http"}, nil, Config{HTTPAddr: "127.0.0.1:8003"}, ""},
 		{"--http before another flag is bare", hasDefault, []string{"--http", "-x"}, nil, Config{}, "flag provided but not defined: -x"},
 		{"stray argument", hasDefault, []string{"serve"}, nil, Config{}, "unexpected arguments"},
+		{"--toolsets", hasDefault, []string{"--toolsets", "core, Extra"}, nil, Config{Select: mcptool.Selection{Toolsets: []string{"core", "extra"}}}, ""},
+		{"SVC_TOOLSETS", hasDefault, nil, map[string]string{"SVC_TOOLSETS": "all"}, Config{Select: mcptool.Selection{Toolsets: []string{"all"}}}, ""},
+		{"the flag wins over the variable", hasDefault, []string{"--toolsets=extra"}, map[string]string{"SVC_TOOLSETS": "all"}, Config{Select: mcptool.Selection{Toolsets: []string{"extra"}}}, ""},
+		{"an unknown toolset", hasDefault, []string{"--toolsets", "core,calendar"}, nil, Config{}, `--toolsets: unknown toolset "calendar": the toolsets are core, extra, all`},
+		{"--read-only", hasDefault, []string{"--read-only", "--http"}, nil, Config{HTTPAddr: "127.0.0.1:8003", Select: mcptool.Selection{ReadOnly: true}}, ""},
+		{"SVC_READ_ONLY", hasDefault, nil, map[string]string{"SVC_READ_ONLY": "1"}, Config{Select: mcptool.Selection{ReadOnly: true}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.cmd.LoadConfig(tc.args, env(tc.env))
@@ -58,10 +71,24 @@ func TestLoadConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want {
-				t.Errorf("got %+v, want %+v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("config (-want +got)\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestBoardDeps(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	c, where, err := Board(env(nil))
+	if err != nil || c.BaseURL() != "http://127.0.0.1:3000" || where[1] != c.BaseURL() {
+		t.Errorf("default board: %v %v %v", c, where, err)
+	}
+	if c, _, err = Board(env(map[string]string{"CRM_BASE_URL": "http://127.0.0.1:3999"})); err != nil || c.BaseURL() != "http://127.0.0.1:3999" {
+		t.Errorf("CRM_BASE_URL: %v %v", c, err)
+	}
+	if _, _, err := Board(env(map[string]string{"CRM_BASE_URL": "127.0.0.1:3000"})); err == nil || !strings.Contains(err.Error(), "CRM_BASE_URL") {
+		t.Errorf("a malformed CRM_BASE_URL: %v", err)
 	}
 }
 
@@ -71,7 +98,11 @@ func sampleMCP(t *testing.T) *server.MCPServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sample.MCPServer(c)
+	s, err := sample.MCPServer(c, mcptool.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestServeStdio: one request in, one JSON-RPC answer out, and the end of
@@ -80,7 +111,9 @@ func TestServeStdio(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	srv, done := sampleMCP(t), make(chan error, 1)
-	go func() { done <- Command{Tools: sample}.serveStdio(context.Background(), srv, inR, outW) }()
+	go func() {
+		done <- Command[*client.Client]{Tools: sample}.serveStdio(context.Background(), srv, inR, outW)
+	}()
 	go func() {
 		_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping","arguments":{}}}`+"\n")
 	}()
@@ -111,7 +144,7 @@ func TestServeHTTP(t *testing.T) {
 	defer cancel()
 	srv, done := sampleMCP(t), make(chan error, 1)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- Command{Tools: sample}.serveHTTP(ctx, logger, srv, addr, "http://127.0.0.1:1") }()
+	go func() { done <- Command[*client.Client]{Tools: sample}.serveHTTP(ctx, logger, srv, addr, nil) }()
 
 	c, err := mcpclient.NewStreamableHttpClient("http://" + addr + "/mcp")
 	if err != nil {

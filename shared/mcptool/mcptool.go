@@ -1,56 +1,176 @@
 // Package mcptool is the frame every tool server builds its tools in: the
-// server's registration (read and write tools apart), the argument check
-// that runs before each handler, the argument getters, the annotations and
-// the text lines more than one server answers with.
+// server's registration (tools grouped in toolsets, read and write tools
+// apart), the argument check that runs before each handler, the argument
+// getters, the annotations and the text lines more than one server answers
+// with. The frame is generic over what a server's tools work on (a board
+// client, a guard client), so each server hands its tools exactly that.
 package mcptool
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/opsboard/opsboard/shared/client"
 )
 
-// Constructor builds one tool and its handler around a board client.
-type Constructor func(*client.Client) (mcp.Tool, server.ToolHandlerFunc)
+// Constructor builds one tool and its handler around the server's
+// dependency D (for the board servers, the board client).
+type Constructor[D any] func(D) (mcp.Tool, server.ToolHandlerFunc)
 
-// Server is one tool server: what identifies it to MCP clients, what a
-// client may put before the agent once per session, and its tools. Read
-// and Write are listed apart so a read-only hint cannot lie.
-type Server struct {
-	Name, Version, Instructions string
-	Read, Write                 []Constructor
+// Toolset is a named group of tools a client can ask for. Read and Write
+// are listed apart so a read-only hint cannot lie.
+type Toolset[D any] struct {
+	Name, Description string
+	Read, Write       []Constructor[D]
 }
 
-// ReadTools are the tools that only read the board.
-func (s Server) ReadTools(c *client.Client) []server.ServerTool { return build(c, s.Read) }
+// AllToolsets names every toolset of a server at once.
+const AllToolsets = "all"
 
-// WriteTools are the tools that change the board.
-func (s Server) WriteTools(c *client.Client) []server.ServerTool { return build(c, s.Write) }
+// Server is one tool server: what identifies it to MCP clients, what a
+// client may put before the agent once per session, and its toolsets.
+// Default names the toolsets served when none are asked for; empty means
+// all of them.
+type Server[D any] struct {
+	Name, Version, Instructions string
+	Toolsets                    []Toolset[D]
+	Default                     []string
+}
 
-// MCPServer is the MCP server with every tool registered. Each handler is
-// wrapped to check its arguments against the tool's schema first (see
-// Validated), so a wrong type, a value outside an enum or an unknown
-// argument is a tool error the model can correct.
-func (s Server) MCPServer(c *client.Client) *server.MCPServer {
+// Selection is what a client asked to be served: toolset names (empty: the
+// server's default) and whether only read-only tools are registered.
+type Selection struct {
+	Toolsets []string
+	ReadOnly bool
+}
+
+// ParseToolsets reads a comma-separated list of toolset names, trimmed,
+// lower-cased, empties dropped.
+func ParseToolsets(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		if p := strings.ToLower(strings.TrimSpace(part)); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ToolsetNames lists the server's toolset names in order, then "all".
+func (s Server[D]) ToolsetNames() []string {
+	names := make([]string, 0, len(s.Toolsets)+1)
+	for _, ts := range s.Toolsets {
+		names = append(names, ts.Name)
+	}
+	return append(names, AllToolsets)
+}
+
+// Resolve turns toolset names into the toolsets they name, in the server's
+// order: none means the default, "all" means every one, and an unknown
+// name is an error listing the accepted ones.
+func (s Server[D]) Resolve(names []string) ([]Toolset[D], error) {
+	if len(names) == 0 {
+		names = s.Default
+	}
+	if len(names) == 0 || slices.Contains(names, AllToolsets) {
+		return s.Toolsets, nil
+	}
+	known := s.ToolsetNames()
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("unknown toolset %q: the toolsets are %s", n, strings.Join(known, ", "))
+		}
+	}
+	var out []Toolset[D]
+	for _, ts := range s.Toolsets {
+		if slices.Contains(names, ts.Name) {
+			out = append(out, ts)
+		}
+	}
+	return out, nil
+}
+
+// Tools builds the selected tools around d, each handler wrapped to check
+// its arguments against the tool's schema first (see Validated). A tool in
+// two selected toolsets is served once. With ReadOnly only the tools whose
+// read-only hint is true are built.
+func (s Server[D]) Tools(d D, sel Selection) ([]server.ServerTool, error) {
+	sets, err := s.Resolve(sel.Toolsets)
+	if err != nil {
+		return nil, err
+	}
+	var out []server.ServerTool
+	seen := map[string]bool{}
+	add := func(cons []Constructor[D]) {
+		for _, f := range cons {
+			t, h := f(d)
+			if seen[t.Name] || sel.ReadOnly && !ReadOnlyHint(t) {
+				continue
+			}
+			seen[t.Name] = true
+			out = append(out, server.ServerTool{Tool: t, Handler: Validated(t, h)})
+		}
+	}
+	for _, ts := range sets {
+		add(ts.Read)
+	}
+	if sel.ReadOnly {
+		return out, nil
+	}
+	for _, ts := range sets {
+		add(ts.Write)
+	}
+	return out, nil
+}
+
+// ReadOnlyHint reports whether a tool says it only reads.
+func ReadOnlyHint(t mcp.Tool) bool {
+	return t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
+}
+
+// ReadTools are the read tools of every toolset, each once.
+func (s Server[D]) ReadTools(d D) []server.ServerTool {
+	return s.every(d, func(ts Toolset[D]) []Constructor[D] { return ts.Read })
+}
+
+// WriteTools are the write tools of every toolset, each once.
+func (s Server[D]) WriteTools(d D) []server.ServerTool {
+	return s.every(d, func(ts Toolset[D]) []Constructor[D] { return ts.Write })
+}
+
+func (s Server[D]) every(d D, part func(Toolset[D]) []Constructor[D]) []server.ServerTool {
+	var out []server.ServerTool
+	seen := map[string]bool{}
+	for _, ts := range s.Toolsets {
+		for _, f := range part(ts) {
+			t, h := f(d)
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				out = append(out, server.ServerTool{Tool: t, Handler: Validated(t, h)})
+			}
+		}
+	}
+	return out
+}
+
+// MCPServer is the MCP server with the selected tools registered; a wrong
+// type, a value outside an enum or an unknown argument is a tool error the
+// model can correct.
+func (s Server[D]) MCPServer(d D, sel Selection) (*server.MCPServer, error) {
+	tools, err := s.Tools(d, sel)
+	if err != nil {
+		return nil, err
+	}
 	srv := server.NewMCPServer(s.Name, s.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(s.Instructions),
 		server.WithRecovery(),
 	)
-	srv.AddTools(s.ReadTools(c)...)
-	srv.AddTools(s.WriteTools(c)...)
-	return srv
-}
-
-func build(c *client.Client, cons []Constructor) []server.ServerTool {
-	out := make([]server.ServerTool, 0, len(cons))
-	for _, f := range cons {
-		t, h := f(c)
-		out = append(out, server.ServerTool{Tool: t, Handler: Validated(t, h)})
-	}
-	return out
+	srv.AddTools(tools...)
+	return srv, nil
 }
 
 // HandlerFunc is a tool's work: it returns the answer text or an error

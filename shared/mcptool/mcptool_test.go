@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/shared/client"
@@ -33,9 +34,9 @@ func forget(*client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	return tool, mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return "Forgotten.", nil })
 }
 
-var sampleServer = mcptool.Server{
+var sampleServer = mcptool.Server[*client.Client]{
 	Name: "sample", Version: "1.0.0", Instructions: "Say things.",
-	Read: []mcptool.Constructor{echo}, Write: []mcptool.Constructor{forget},
+	Toolsets: []mcptool.Toolset[*client.Client]{{Name: "talk", Read: []mcptool.Constructor[*client.Client]{echo}, Write: []mcptool.Constructor[*client.Client]{forget}}},
 }
 
 func call(t *testing.T, st server.ServerTool, args map[string]any) (string, bool) {
@@ -75,13 +76,17 @@ func TestRegisteredToolsAreChecked(t *testing.T) {
 			t.Errorf("%v: got %q (error %v), want %q (error %v)", tc.args, text, isErr, tc.want, tc.isError)
 		}
 	}
-	if srv := sampleServer.MCPServer(c); len(srv.ListTools()) != 2 {
+	srv, err := sampleServer.MCPServer(c, mcptool.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.ListTools()) != 2 {
 		t.Errorf("%d tools registered, want 2", len(srv.ListTools()))
 	}
 }
 
 func TestSampleSchemas(t *testing.T) {
-	read, write := mcptooltest.Tools(t, sampleServer)
+	read, write := mcptooltest.Tools(t, sampleServer, mcptooltest.NoBoard(t))
 	for _, tl := range append(read, write...) {
 		mcptooltest.CheckSchema(t, tl)
 	}
@@ -103,5 +108,84 @@ func TestEventLine(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// note is a server whose dependency is a plain string, to show the frame
+// needs no board client.
+func note(prefix string) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("note", mcp.WithDescription("Say the prefix."), mcptool.ReadOnly())
+	return tool, mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return prefix, nil })
+}
+
+func named(name string, readOnly bool) mcptool.Constructor[string] {
+	hint := mcptool.Additive(mcptool.NotIdempotent)
+	if readOnly {
+		hint = mcptool.ReadOnly()
+	}
+	return func(string) (mcp.Tool, server.ToolHandlerFunc) {
+		return mcp.NewTool(name, mcp.WithDescription(name), hint), mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return name, nil })
+	}
+}
+
+var setsServer = mcptool.Server[string]{
+	Name: "sets", Version: "1",
+	Toolsets: []mcptool.Toolset[string]{
+		{Name: "core", Read: []mcptool.Constructor[string]{note, named("get_a", true)}, Write: []mcptool.Constructor[string]{named("add_a", false)}},
+		{Name: "extra", Read: []mcptool.Constructor[string]{named("get_a", true), named("get_b", true)}, Write: []mcptool.Constructor[string]{named("add_b", false)}},
+		{Name: "admin", Write: []mcptool.Constructor[string]{named("wipe", false)}},
+	},
+	Default: []string{"core"},
+}
+
+func TestToolsetSelection(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		sel     mcptool.Selection
+		want    []string
+		wantErr string
+	}{
+		{"default", mcptool.Selection{}, []string{"note", "get_a", "add_a"}, ""},
+		{"two sets, a shared tool once", mcptool.Selection{Toolsets: []string{"extra", "core"}}, []string{"note", "get_a", "get_b", "add_a", "add_b"}, ""},
+		{"all", mcptool.Selection{Toolsets: []string{"all"}}, []string{"note", "get_a", "get_b", "add_a", "add_b", "wipe"}, ""},
+		{"read-only default", mcptool.Selection{ReadOnly: true}, []string{"note", "get_a"}, ""},
+		{"read-only admin", mcptool.Selection{Toolsets: []string{"admin"}, ReadOnly: true}, nil, ""},
+		{"unknown", mcptool.Selection{Toolsets: []string{"core", "calendar"}}, nil, `unknown toolset "calendar": the toolsets are core, extra, admin, all`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tools, err := setsServer.Tools("p", tc.sel)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, st := range tools {
+				got = append(got, st.Tool.Name)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("tools (-want +got)\n%s", diff)
+			}
+		})
+	}
+	if got := mcptool.ParseToolsets(" Core, ,extra "); !cmp.Equal(got, []string{"core", "extra"}) {
+		t.Errorf("ParseToolsets: %v", got)
+	}
+}
+
+// TestCheckerSpeaksLikeTheTool: a tool's arguments checked outside its
+// handler are refused in the same words.
+func TestCheckerSpeaksLikeTheTool(t *testing.T) {
+	tool, _ := echo(nil)
+	check := mcptool.Checker(tool)
+	if err := check(map[string]any{"text": "hi"}); err != nil {
+		t.Errorf("accepted arguments refused: %v", err)
+	}
+	if err := check(map[string]any{"txt": "hi"}); err == nil || err.Error() != "echo: unknown argument txt: the accepted ones are text" {
+		t.Errorf("got %v", err)
 	}
 }

@@ -51,5 +51,5 @@ func Nullable() mcp.PropertyOption {
 
 // LimitArg is the optional cap on the lines a list answers with.
 func LimitArg() mcp.ToolOption {
-	return mcp.WithInteger("limit", mcp.Description("Most lines to return (default 50). The answer says how many more there are."), mcp.Min(1), mcp.Max(1000))
+	return mcp.WithInteger("limit", mcp.Description("Most lines."), mcp.Min(1), mcp.Max(1000))
 }

@@ -27,20 +27,33 @@ import (
 // we used to check by hand); its first failure is told in our own words
 // (see describeFailure).
 func Validated(t mcp.Tool, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	check := Checker(t)
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := check(req.GetArguments()); err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return h(ctx, req)
+	}
+}
+
+// Checker compiles the tool's input schema once and returns the check
+// Validated runs, for a tool that takes another tool's arguments inside its
+// own (propose): the error names the tool and words the first failure the
+// same way.
+func Checker(t mcp.Tool) func(args map[string]any) error {
 	schema := inputSchema(t)
 	compiled, err := compileSchema(t.Name, schema)
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(args map[string]any) error {
 		if err != nil { // a bug in the tool's definition: say so on every call
-			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", t.Name, err)), nil
+			return fmt.Errorf("%s: %v", t.Name, err)
 		}
-		args := req.GetArguments()
 		if args == nil {
 			args = map[string]any{}
 		}
 		if err := compiled.Validate(args); err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", t.Name, describeFailure(err, schema, args))), nil
+			return fmt.Errorf("%s: %v", t.Name, describeFailure(err, schema, args))
 		}
-		return h(ctx, req)
+		return nil
 	}
 }
 

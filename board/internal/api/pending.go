@@ -31,14 +31,16 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, http.StatusCreated, wire.ProposalReply{Proposal: *p, Version: v})
 }
 
-// POST /api/pending/{id}/approve: { expectedVersion? }
+// POST /api/pending/{id}/approve: { expectedVersion? }. Any actor may
+// approve: identity is attribution, not access control; the agent has no
+// tool for it, and the activity entry names who approved.
 func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 	var in wire.ProposalDecision
 	if err := decodeOptional(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
 	}
-	p, result, v, err := approvals.Approve(r.Context(), a.store, mux.Vars(r)["id"], in.ExpectedVersion)
+	p, result, v, err := approvals.Approve(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return

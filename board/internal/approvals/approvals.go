@@ -10,8 +10,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -80,10 +83,16 @@ func Propose(ctx context.Context, s *store.Store, actor string, in wire.Proposal
 	return out, v, err
 }
 
+// ApprovedVerb is the activity verb an approval logs, by the approver, on
+// a case it targeted where the change itself logged nothing.
+const ApprovedVerb = "proposal_approved"
+
 // Approve commits a proposal through its verb's route operation, attributed
-// to the proposer, and removes it, in one write. A target that vanished
+// to the proposer, and removes it, in one write. The activity entries the
+// change writes stay the proposer's and name the proposal, its proposer and
+// its approver (approver) in their detail. A target that vanished
 // answers 404 and the proposal stays pending; so does any other refusal.
-func Approve(ctx context.Context, s *store.Store, id string, expected *int64) (*wire.Proposal, wire.ApprovalResult, int64, error) {
+func Approve(ctx context.Context, s *store.Store, approver, id string, expected *int64) (*wire.Proposal, wire.ApprovalResult, int64, error) {
 	prop, ok := findProposal(s.Snapshot(), id)
 	if !ok {
 		return nil, wire.ApprovalResult{}, 0, errs.NotFound("proposal %s not found", id)
@@ -108,6 +117,11 @@ func Approve(ctx context.Context, s *store.Store, id string, expected *int64) (*
 		if err != nil {
 			return err
 		}
+		for _, caseID := range changedCases(proposalTargets(p), res) {
+			if c, ok := tx.Cases().Get(caseID); ok {
+				nameApproval(tx, c, p, approver)
+			}
+		}
 		tx.Proposals().Delete(id)
 		result, prop = res, p
 		return nil
@@ -131,6 +145,58 @@ func Reject(ctx context.Context, s *store.Store, actor, id string, expected *int
 		return nil
 	})
 	return out, v, err
+}
+
+// nameApproval adds who proposed and who approved to the entries this
+// write logged on c, or logs one entry saying so when it logged none.
+func nameApproval(tx *store.Tx, c *wire.Case, p *wire.Proposal, approver string) {
+	note := fmt.Sprintf("%s %s: proposed by %s, approved by %s", p.ID, p.Verb, p.Actor, approver)
+	named := false
+	for i := range c.Activity {
+		a := &c.Activity[i]
+		if a.TS != tx.Stamp() || a.Actor != p.Actor || strings.Contains(a.Detail, note) {
+			continue
+		}
+		if a.Detail == "" {
+			a.Detail = note
+		} else {
+			a.Detail += " (" + note + ")"
+		}
+		named = true
+	}
+	if !named {
+		activity.Log(c, approver, ApprovedVerb, note, tx.Stamp())
+	}
+	tx.Cases().Put(c)
+}
+
+// changedCases are the cases an approval targeted, changed or linked to
+// what it changed, each once.
+func changedCases(targets []string, res wire.ApprovalResult) []string {
+	var ids []string
+	add := func(id string) {
+		if id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range targets {
+		if strings.HasPrefix(id, "CASE-") {
+			add(id)
+		}
+	}
+	if res.Case != nil {
+		add(res.Case.ID)
+	}
+	for _, c := range res.Cases {
+		add(c.ID)
+	}
+	if res.Reminder != nil {
+		add(res.Reminder.CaseID)
+	}
+	if res.Event != nil {
+		add(res.Event.CaseID)
+	}
+	return ids
 }
 
 func findProposal(d *wire.Doc, id string) (*wire.Proposal, bool) {

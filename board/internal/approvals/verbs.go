@@ -23,9 +23,13 @@ type verb struct {
 	parse func(raw json.RawMessage, keys []string) (proposed, error)
 }
 
-// verbs lists the verbs of the approval queue. A verb's payload is exactly
-// its route's body plus the id where the route has one, and it commits
-// through the rule that route runs.
+// verbs lists the verbs of the approval queue. A verb's payload is the
+// arguments of the agent tool the verb mirrors, which are its route's body
+// plus the id where the route has one, except merge ({sourceId, targetId}
+// as merge_cases) and update_cases (flat, as the tool). Proposals filed
+// before in the route's spelling ({id, targetId}, {ids, patch}) still
+// parse, so they approve as they were meant. A verb commits through the
+// rule its route runs.
 func verbs() map[string]verb {
 	return map[string]verb{
 		"update_case":     {"PATCH /api/cases/{id}", parseUpdateCase(false)},
@@ -111,12 +115,43 @@ func parseUpdateCase(leafMove bool) func(json.RawMessage, []string) (proposed, e
 	}
 }
 
-// parseUpdateCases reads update_cases: the batch patch route's body.
-func parseUpdateCases(raw json.RawMessage, _ []string) (proposed, error) {
+// parseUpdateCases reads update_cases as the tool spells it, { ids,
+// ...patch fields }, or in the batch route's spelling { ids, patch }.
+func parseUpdateCases(raw json.RawMessage, keys []string) (proposed, error) {
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &top) // payloadKeys already accepted it
+	if _, routeSpelling := top["patch"]; !routeSpelling {
+		var flat struct {
+			IDs []string `json:"ids"`
+			wire.CasePatch
+		}
+		if err := strictDecode(raw, &flat); err != nil {
+			return proposed{}, err
+		}
+		in := wire.CaseBatch{IDs: flat.IDs, Patch: flat.CasePatch, ExpectedVersion: flat.ExpectedVersion, Actor: flat.Actor}
+		in.Patch.ExpectedVersion, in.Patch.Actor = nil, ""
+		fields := make([]string, 0, len(keys))
+		for _, k := range keys {
+			if k != "ids" {
+				fields = append(fields, k)
+			}
+		}
+		return batchProposal(in, fields)
+	}
 	var in wire.CaseBatch
 	if err := strictDecode(raw, &in); err != nil {
 		return proposed{}, err
 	}
+	fields, err := payloadKeys(top["patch"])
+	if err != nil {
+		return proposed{}, errs.BadRequest("payload: field 'patch' must be an object")
+	}
+	return batchProposal(in, fields)
+}
+
+// batchProposal is an update_cases proposal once read; fields are the
+// patch's fields.
+func batchProposal(in wire.CaseBatch, fields []string) (proposed, error) {
 	if err := noExpected(in.ExpectedVersion); err != nil {
 		return proposed{}, err
 	}
@@ -126,12 +161,6 @@ func parseUpdateCases(raw json.RawMessage, _ []string) (proposed, error) {
 	ids := field.CleanList(in.IDs)
 	if len(ids) == 0 {
 		return proposed{}, errs.BadRequest("payload: field 'ids' must list at least one case id")
-	}
-	var top map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &top) // strictDecode already accepted it
-	fields, err := payloadKeys(top["patch"])
-	if err != nil {
-		return proposed{}, errs.BadRequest("payload: field 'patch' must be an object")
 	}
 	return proposed{targets: ids, fields: fields, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
 		cs, err := cases.PatchManyTx(tx, in)
@@ -177,24 +206,32 @@ func parseDelete(raw json.RawMessage, _ []string) (proposed, error) {
 	})
 }
 
-// parseMerge reads merge: { id, targetId }.
+// parseMerge reads merge as merge_cases spells it, { sourceId, targetId },
+// or as the route does, { id, targetId }.
 func parseMerge(raw json.RawMessage, _ []string) (proposed, error) {
 	var in struct {
-		ID       string `json:"id"`
+		SourceID string `json:"sourceId"`
+		ID       string `json:"id"` // the route's spelling of sourceId
 		TargetID string `json:"targetId"`
 		Actor    string `json:"actor,omitempty"`
 	}
 	if err := strictDecode(raw, &in); err != nil {
 		return proposed{}, err
 	}
-	if err := needID(in.ID); err != nil {
-		return proposed{}, err
+	source, target := strings.TrimSpace(in.SourceID), strings.TrimSpace(in.TargetID)
+	switch old := strings.TrimSpace(in.ID); {
+	case source != "" && old != "":
+		return proposed{}, errs.BadRequest("payload: give field 'sourceId' or its old spelling 'id', not both")
+	case source == "" && old == "":
+		return proposed{}, errs.BadRequest("payload: field 'sourceId' is required")
+	case source == "":
+		source = old
 	}
-	if strings.TrimSpace(in.TargetID) == "" {
+	if target == "" {
 		return proposed{}, errs.BadRequest("payload: field 'targetId' is required")
 	}
-	return proposed{targets: []string{in.ID, strings.TrimSpace(in.TargetID)}, fields: []string{"archivedAt", "mergedInto"}, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
-		c, err := cases.MergeTx(tx, in.ID, in.TargetID)
+	return proposed{targets: []string{source, target}, fields: []string{"archivedAt", "mergedInto"}, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		c, err := cases.MergeTx(tx, source, target)
 		return wire.ApprovalResult{Case: c}, err
 	}}, nil
 }

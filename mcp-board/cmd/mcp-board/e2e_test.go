@@ -22,7 +22,7 @@ func wantTools() []string {
 		"create_reminder", "list_reminders", "get_reminder", "update_reminder", "complete_reminder", "delete_reminder", "link_reminder", "link_reminder_message",
 		"get_priorities", "add_priority", "update_priority", "remove_priority", "set_starred",
 		"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle",
-		"approve_pending", "reject_pending", "list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
+		"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
 		"search",
 	}
 }
@@ -50,13 +50,14 @@ func (w *world) caseOf(t *testing.T, id string) client.CaseDetail {
 	return d
 }
 
-// TestEndToEnd drives every tool of the server through a real MCP session
-// over stdio against a real board, checking the answers and the board's
+// TestEndToEnd drives every tool of the server (--toolsets all) through a
+// real MCP session over stdio against a real board, checking the answers and the board's
 // state, and that every line on the server's stdout is protocol.
 func TestEndToEnd(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
-	w := &world{board: board, s: clienttest.StartSession(t, bin, board.URL, server), ids: map[string]string{}, used: map[string]bool{}}
+	s := clienttest.StartSessionWith(t, bin, []string{"CRM_BASE_URL=" + board.URL}, server, "--toolsets", "all")
+	w := &world{board: board, s: s, ids: map[string]string{}, used: map[string]bool{}}
 
 	t.Run("tools are listed", func(t *testing.T) {
 		var got []string
@@ -457,19 +458,47 @@ func archiveFamily(t *testing.T, w *world) {
 	w.ok(t, "list_cases", map[string]any{"includeArchived": true}, storage+" - [case] Storage unit", "ARCHIVED", "merged into "+movers)
 }
 
+// approvalsFamily: the agent proposes with the arguments of the tool a
+// verb mirrors, checked as that tool checks them; approving is the
+// person's, on the board's routes, and the agent has no tool for it.
 func approvalsFamily(t *testing.T, w *world) {
 	desks := w.ids["desks"]
 	out := w.ok(t, "propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": desks, "status": "done"}, "summary": "Desks arrived: close the case"}, "Proposed", "update_case", "Desks arrived")
 	prop := clienttest.FirstID(t, out, "PROP")
 	w.ok(t, "list_pending", nil, prop+" - update_case - Desks arrived: close the case", "target "+desks)
 	w.s.Refused(t, "propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-999", "status": "done"}, "summary": "x"}, "CASE-999")
-	w.ok(t, "approve_pending", map[string]any{"id": prop}, "Approved and committed "+prop)
-	if d := w.caseOf(t, desks); d.Case.Status != "done" {
-		t.Errorf("approve_pending did not commit: %s is %s", desks, d.Case.Status)
+	for _, name := range []string{"approve_pending", "reject_pending"} {
+		if text, _, err := w.s.Try(clienttest.Context(t), name, map[string]any{"id": prop}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Errorf("%s is an agent tool: %q, %v", name, text, err)
+		}
 	}
+	w.board.Human(t, "POST", "/api/pending/"+prop+"/approve", map[string]any{}, nil)
+	d := w.caseOf(t, desks)
+	if d.Case.Status != "done" {
+		t.Errorf("the person's approval did not commit: %s is %s", desks, d.Case.Status)
+	}
+	if last := d.Case.Activity[len(d.Case.Activity)-1]; last.Actor != wire.ActorAgent || !strings.Contains(last.Detail, prop+" update_case: proposed by agent, approved by human") {
+		t.Errorf("the approved change's entry: %+v", last)
+	}
+
+	// Typed payloads: merge takes merge_cases's sourceId, update_cases its
+	// patch flat, and the old spellings are refused in the tools' words.
+	a := clienttest.FirstID(t, w.ok(t, "create_case", map[string]any{"title": "Chairs order"}, "Created"), "CASE")
+	b := clienttest.FirstID(t, w.ok(t, "create_case", map[string]any{"title": "Chair order (again)"}, "Created"), "CASE")
+	w.s.Refused(t, "propose", map[string]any{"verb": "merge", "payload": map[string]any{"id": b, "targetId": a}, "summary": "x"}, "payload: merge_cases: unknown argument id: the accepted ones are sourceId, targetId")
+	w.s.Refused(t, "propose", map[string]any{"verb": "update_cases", "payload": map[string]any{"ids": []any{a}, "patch": map[string]any{"status": "urgent"}}, "summary": "x"}, "payload: update_cases: unknown argument patch")
+	w.s.Refused(t, "propose", map[string]any{"verb": "update_cases", "payload": map[string]any{"ids": []any{a}, "status": "soon"}, "summary": "x"}, "payload: update_cases: argument status must be one of")
+	batch := clienttest.FirstID(t, w.ok(t, "propose", map[string]any{"verb": "update_cases", "payload": map[string]any{"ids": []any{a, b}, "status": "urgent"}, "summary": "Chairs are urgent"}, "Proposed"), "PROP")
+	merge := clienttest.FirstID(t, w.ok(t, "propose", map[string]any{"verb": "merge", "payload": map[string]any{"sourceId": b, "targetId": a}, "summary": "One chairs case"}, "Proposed"), "PROP")
+	w.board.Human(t, "POST", "/api/pending/"+batch+"/approve", map[string]any{}, nil)
+	w.board.Human(t, "POST", "/api/pending/"+merge+"/approve", map[string]any{}, nil)
+	if d := w.caseOf(t, b); d.Case.MergedInto != a || d.Case.Status != "urgent" {
+		t.Errorf("after the approvals %s is %s, merged into %q", b, d.Case.Status, d.Case.MergedInto)
+	}
+
 	out = w.ok(t, "propose", map[string]any{"verb": "archive", "payload": map[string]any{"id": desks}, "summary": "Archive the desks case"}, "Proposed")
 	prop2 := clienttest.FirstID(t, out, "PROP")
-	w.ok(t, "reject_pending", map[string]any{"id": prop2}, "Rejected "+prop2)
+	w.board.Human(t, "POST", "/api/pending/"+prop2+"/reject", map[string]any{}, nil)
 	w.ok(t, "list_pending", nil, "No proposals are pending")
 	if d := w.caseOf(t, desks); d.Case.ArchivedAt != "" {
 		t.Error("a rejected proposal was committed")

@@ -1,7 +1,9 @@
 // Command mcp-board is the board's MCP tool server: agent verbs over cases,
 // the tree, tasks, notes, messages, reminders, priorities, labels, search and
-// approvals. It serves MCP over stdio by default, or over streamable HTTP
-// with --http ADDR. stdout carries the protocol only; logs go to stderr.
+// proposals, grouped in toolsets (--toolsets; core by default). It serves
+// MCP over stdio by default, or over streamable HTTP with --http [ADDR]
+// (default 127.0.0.1:8002). stdout carries the protocol only; logs go to
+// stderr.
 package main
 
 import (
@@ -11,12 +13,12 @@ import (
 	"syscall"
 
 	"github.com/opsboard/opsboard/mcp-board/internal/tools"
+	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/mcpserve"
 )
 
-// command has no default HTTP address: --http must name one (the help gives
-// 127.0.0.1:8002 as the example).
-var command = mcpserve.Command{Tools: tools.Server(), ExampleHTTPAddr: "127.0.0.1:8002"}
+// command serves a bare --http on this server's own port (8002).
+var command = mcpserve.Command[*client.Client]{Tools: tools.Server(), Deps: mcpserve.Board, DefaultHTTPAddr: tools.DefaultHTTPAddr}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)

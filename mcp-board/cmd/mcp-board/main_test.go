@@ -9,14 +9,17 @@ import (
 )
 
 // server is how the binary must introduce itself.
-var server = mcp.Implementation{Name: "mcp-board", Version: "3.3.0"}
+var server = mcp.Implementation{Name: "mcp-board", Version: "4.0.0"}
 
-// TestBareHTTPNeedsAnAddress: this server has no port of its own, so a bare
-// --http is refused rather than guessed.
-func TestBareHTTPNeedsAnAddress(t *testing.T) {
-	_, err := command.LoadConfig([]string{"--http"}, func(string) string { return "" })
-	if err == nil || !strings.Contains(err.Error(), "needs an address") {
-		t.Fatalf("err %v, want one saying --http needs an address", err)
+// TestBareHTTPServesOnTheBoardToolPort: a bare --http means port 8002,
+// as mcp-calendar's means 8003.
+func TestBareHTTPServesOnTheBoardToolPort(t *testing.T) {
+	cfg, err := command.LoadConfig([]string{"--http"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != "127.0.0.1:8002" {
+		t.Errorf("bare --http serves on %q, want 127.0.0.1:8002", cfg.HTTPAddr)
 	}
 }
 
@@ -61,8 +64,8 @@ func TestStreamableHTTP(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
 	s := clienttest.ServeHTTP(t, bin, board.URL, server)
-	if n := len(s.Tools(t)); n != len(wantTools()) {
-		t.Errorf("%d tools over HTTP, want %d", n, len(wantTools()))
+	if n := len(s.Tools(t)); n != len(toolsets()["core"]) {
+		t.Errorf("%d tools over HTTP, want core's %d", n, len(toolsets()["core"]))
 	}
 	s.OK(t, "create_initiative", map[string]any{"title": "Over HTTP"}, "[initiative] Over HTTP")
 	if lines := s.Proc.StdoutLines(); len(lines) > 0 {

@@ -14,31 +14,32 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Guardrails repeated in descriptions, so each tool carries its own.
+// The one clause of a rule a description keeps, for clients that drop the
+// server's instructions; the rules in full are in Instructions.
 const (
-	searchFirst = "Before creating, call search with several queries (the entity name and the topic) and get_tree: if a node matches, update it instead of duplicating, and restore an archived match and relink it rather than creating a new one."
-	dedupeNote  = "An exact match (same normalized title, kind and parent) is answered with the existing node instead of a second one."
-	manualRule  = "Do not revert the human's manual actions (get_case lists them first): when you disagree, add_note or propose instead."
+	searchFirst = "Search first."
+	dedupeNote  = "A duplicate answers the existing node."
+	manualRule  = "Never revert the person's changes."
 )
 
 func createCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("create_case",
-		mcp.WithDescription("Create a case node (a leaf case by default; kind initiative or workstream for containers). "+searchFirst+" "+dedupeNote+" Call list_labels before passing labels."),
-		required("title", "Title of the node."),
-		kindArg(kindDesc+" Default case."),
-		optional("parentId", "Parent node id: an initiative, or a workstream for a case. Omit for a top-level node."),
-		laneArg("Kanban lane (default todo)."),
-		domainArg(domainDesc+" Default work."),
+		mcp.WithDescription("Create a case node (a leaf by default). "+searchFirst+" "+dedupeNote),
+		required("title", ""),
+		kindArg("Default case."),
+		optional("parentId", "Parent node."),
+		laneArg("Lane (default todo)."),
+		domainArg("Default work."),
 		optional("summary", summaryDesc),
-		stringsArg("tags", "Free-form tags."),
+		stringsArg("tags", ""),
 		labelsArg(),
-		optional("eta", "Free-text ETA."),
+		optional("eta", "ETA, free text."),
 		optional("dueAt", dueDesc),
-		stringsArg("vaultLinks", "Links to vault entity pages."),
-		mcp.WithArray("tasks", mcp.Description("Initial checklist."), objectItems(map[string]any{
-			"title":  prop("string", "Task title."),
-			"detail": prop("string", "Task detail."),
-			"dueAt":  prop("string", dueDesc),
+		stringsArg("vaultLinks", "Vault page links."),
+		mcp.WithArray("tasks", mcp.Description("Initial tasks."), objectItems(map[string]any{
+			"title":  prop("string", ""),
+			"detail": prop("string", ""),
+			"dueAt":  prop("string", ""),
 		}, "title")),
 		mcptool.Additive(mcptool.Idempotent),
 	)
@@ -88,11 +89,11 @@ func createNode(ctx context.Context, c *client.Client, in wire.CaseCreate) (stri
 
 func createInitiative(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("create_initiative",
-		mcp.WithDescription("Create an initiative: a root container for workstreams and cases. "+searchFirst+" "+dedupeNote),
-		required("title", "Title of the initiative."),
-		domainArg(domainDesc+" Default work."),
+		mcp.WithDescription("Create an initiative (a root). "+searchFirst),
+		required("title", ""),
+		domainArg("Default work."),
 		optional("summary", summaryDesc),
-		stringsArg("tags", "Free-form tags."),
+		stringsArg("tags", ""),
 		labelsArg(),
 		optional("dueAt", dueDesc),
 		mcptool.Additive(mcptool.Idempotent),
@@ -109,12 +110,12 @@ func createInitiative(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func createWorkstream(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("create_workstream",
-		mcp.WithDescription("Create a workstream under an initiative; a workstream holds cases only. "+searchFirst+" "+dedupeNote),
-		required("title", "Title of the workstream."),
-		required("initiativeId", "The initiative it belongs to, e.g. CASE-3 (list_initiatives shows them)."),
-		domainArg(domainDesc+" Default work."),
+		mcp.WithDescription("Create a workstream under an initiative. "+searchFirst),
+		required("title", ""),
+		required("initiativeId", "Its initiative, e.g. CASE-3."),
+		domainArg("Default work."),
 		optional("summary", summaryDesc),
-		stringsArg("tags", "Free-form tags."),
+		stringsArg("tags", ""),
 		labelsArg(),
 		optional("dueAt", dueDesc),
 		mcptool.Additive(mcptool.Idempotent),
@@ -131,8 +132,8 @@ func createWorkstream(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func getCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_case",
-		mcp.WithDescription("Read one node: the human's manual actions first (authoritative: never revert them), then kind, lane, parent, children, rollup for containers, tasks, notes, messages, events and reminders."),
-		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithDescription("Read one node, the person's manual actions first."),
+		required("id", "Node id."),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -171,14 +172,14 @@ func getCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func listCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_cases",
-		mcp.WithDescription("List case nodes, one per line, filtered. Archived nodes are left out unless includeArchived. For the hierarchy use get_tree; to find a node by words use search."),
-		laneArg("Only this lane."),
-		domainArg("Only this domain."),
-		kindArg("Only this tier."),
-		optional("parentId", "Only the children of this node."),
-		optional("label", "Only nodes carrying this label id."),
-		mcp.WithBoolean("starred", mcp.Description("true: only starred nodes; false: only unstarred.")),
-		mcp.WithBoolean("includeArchived", mcp.Description("Also list archived nodes (default false).")),
+		mcp.WithDescription("List case nodes by filter; by words: search."),
+		laneArg(""),
+		domainArg(""),
+		kindArg(""),
+		optional("parentId", "Parent."),
+		optional("label", "Label id."),
+		mcp.WithBoolean("starred", mcp.Description("Starred.")),
+		mcp.WithBoolean("includeArchived", mcp.Description("Include archived.")),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)
@@ -213,25 +214,26 @@ func listCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	})
 }
 
-// patchArgs are the fields update_case and update_cases share.
-func patchArgs(withText bool) []mcp.ToolOption {
+// patchArgs are the fields update_case and update_cases share; a node's
+// own text, star and order are set one node at a time.
+func patchArgs(single bool) []mcp.ToolOption {
 	opts := []mcp.ToolOption{
-		laneArg("Move to this lane."),
+		laneArg(""),
 		domainArg(domainDesc),
-		kindArg(kindDesc + " Changing tier is checked against the hierarchy rules."),
-		mcp.WithString("parentId", mcptool.Nullable(), mcp.Description("New parent id; null or \"\" detaches (leaf cases only: a workstream must keep an initiative).")),
+		kindArg(""),
+		mcp.WithString("parentId", mcptool.Nullable(), mcp.Description("New parent; null detaches.")),
 		labelsArg(),
-		stringsArg("tags", "Replaces the tags."),
-		mcp.WithBoolean("starred", mcp.Description("Star (true) or unstar (false).")),
-		optional("dueAt", dueDesc+" \"\" clears it."),
-		optional("eta", "Free-text ETA; \"\" clears it."),
-		mcp.WithNumber("position", mcp.Description("Manual order within the lane; smaller comes first.")),
+		stringsArg("tags", "Tags (replaced)."),
+		optional("dueAt", dueDesc+" \"\" clears."),
+		optional("eta", "ETA; \"\" clears."),
 	}
-	if withText {
+	if single {
 		opts = append(opts,
-			optional("title", "New title."),
-			optional("summary", summaryDesc+" \"\" clears it."),
-			stringsArg("vaultLinks", "Replaces the vault links."),
+			mcp.WithBoolean("starred", mcp.Description("Star or unstar.")),
+			mcp.WithNumber("position", mcp.Description("Order, smaller first.")),
+			optional("title", ""),
+			optional("summary", "\"\" clears."),
+			stringsArg("vaultLinks", "Vault links (replaced)."),
 		)
 	}
 	return opts
@@ -256,8 +258,8 @@ func casePatch(a *mcptool.Args) (wire.CasePatch, []string) {
 
 func updateCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Update one node: only the fields you pass change. Moves lanes (status), edits fields, re-tiers (kind) or re-parents (parentId). " + manualRule + " Call list_labels before passing labels (labels replaces the list)."),
-		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithDescription("Update one node; only the fields passed change. " + manualRule),
+		required("id", "Node id."),
 	}
 	opts = append(opts, patchArgs(true)...)
 	opts = append(opts, expectedArg(), mcptool.Destructive(mcptool.Idempotent))
@@ -282,8 +284,8 @@ func updateCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func updateCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Apply one change to many nodes at once (all or nothing): every id is checked first and the answer reports each one; if any id fails, nothing changes. " + manualRule + " Call list_labels before passing labels (labels replaces each node's list)."),
-		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids, e.g. [\"CASE-3\", \"CASE-4\"]."), mcp.WithStringItems(), mcp.MinItems(1)),
+		mcp.WithDescription("Change many nodes at once. " + manualRule),
+		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids."), mcp.WithStringItems(), mcp.MinItems(1)),
 	}
 	opts = append(opts, patchArgs(false)...)
 	opts = append(opts, expectedArg(), mcptool.Destructive(mcptool.Idempotent))
@@ -304,9 +306,9 @@ func updateCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func regroupCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("regroup_cases",
-		mcp.WithDescription("Move many nodes under one parent at once (all or nothing): every id is checked first and the answer reports each one. parentId null or \"\" detaches them (leaf cases only). Check get_tree first. "+manualRule),
-		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids to move."), mcp.WithStringItems(), mcp.MinItems(1)),
-		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent: an initiative, or a workstream for cases; null or \"\" detaches.")),
+		mcp.WithDescription("Move many nodes under one parent, all or nothing."),
+		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids."), mcp.WithStringItems(), mcp.MinItems(1)),
+		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent; null detaches.")),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -417,9 +419,9 @@ func pluralOf(n int, one, many string) string {
 
 func setParent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("set_parent",
-		mcp.WithDescription("Move one node under a new parent, or detach it with parentId null or \"\" (detaching is for leaf cases only: a workstream must keep an initiative; convert it with update_case kind initiative first). "+manualRule),
-		required("id", "Node id to move."),
-		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent: an initiative, or a workstream for a case; null or \"\" detaches.")),
+		mcp.WithDescription("Move one node under a new parent."),
+		required("id", "Node id."),
+		mcp.WithString("parentId", mcp.Required(), mcptool.Nullable(), mcp.Description("New parent; null detaches.")),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -440,8 +442,8 @@ func setParent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func archiveCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("archive_case",
-		mcp.WithDescription("Archive a node to the Trash (soft delete, the default removal; restore_case brings it back). Archived is not done: to finish work, move it to the done lane with update_case. Children keep their parent."),
-		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithDescription("Archive a node (soft delete); done work goes to the done lane."),
+		required("id", "Node id."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -459,8 +461,8 @@ func archiveCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func restoreCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("restore_case",
-		mcp.WithDescription("Restore an archived node from the Trash. Do this (then relink) when search finds an archived match, instead of creating a new node."),
-		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithDescription("Restore an archived node (and relink it)."),
+		required("id", "Node id."),
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -478,8 +480,8 @@ func restoreCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func deleteCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_case",
-		mcp.WithDescription("Permanently delete a node (hard delete; it cannot be restored). Prefer archive_case. A container's children are detached; linked messages, events and reminders are unlinked, not deleted."),
-		required("id", "Node id, e.g. CASE-12."),
+		mcp.WithDescription("Delete a node for good (archive_case can be undone)."),
+		required("id", "Node id."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -496,9 +498,9 @@ func deleteCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func mergeCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("merge_cases",
-		mcp.WithDescription("Merge a duplicate node into the one to keep: tasks, notes, messages, tags, labels, events and reminders move to the target, children are re-parented, and the source is archived as merged into the target."),
-		required("sourceId", "The duplicate, e.g. CASE-14."),
-		required("targetId", "The node to keep, e.g. CASE-12 (must not be archived)."),
+		mcp.WithDescription("Merge a duplicate into the node to keep; the duplicate is archived."),
+		required("sourceId", "The duplicate."),
+		required("targetId", "The node to keep."),
 		mcptool.Destructive(mcptool.NotIdempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -516,11 +518,11 @@ func mergeCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func getTree(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_tree",
-		mcp.WithDescription("Indented outline of initiatives > workstreams > cases with rollups (cases and tasks done) and child counts. Call it (and search) before creating anything, to find where a new node belongs or that it already exists."),
-		optional("rootId", "Only this node's subtree, e.g. CASE-3."),
-		domainArg("Only roots of this domain."),
-		mcp.WithBoolean("includeArchived", mcp.Description("Also show archived nodes (default false).")),
-		mcp.WithInteger("limit", mcp.Description("Most nodes to show (default 200); the answer says how many more there are."), mcp.Min(1), mcp.Max(5000)),
+		mcp.WithDescription("Outline of initiatives > workstreams > cases; call it before creating."),
+		optional("rootId", "Only this subtree."),
+		domainArg(""),
+		mcp.WithBoolean("includeArchived", mcp.Description("Include archived.")),
+		mcp.WithInteger("limit", mcp.Description("Most nodes."), mcp.Min(1), mcp.Max(5000)),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -542,8 +544,8 @@ func getTree(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func listInitiatives(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_initiatives",
-		mcp.WithDescription("List the initiatives (the roots of the hierarchy) with their rollups; archived ones are left out. Use get_tree rootId for one initiative's outline."),
-		domainArg("Only this domain."),
+		mcp.WithDescription("List the initiatives with rollups."),
+		domainArg(""),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)

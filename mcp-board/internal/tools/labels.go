@@ -20,8 +20,8 @@ func colorArg(desc string) mcp.ToolOption {
 
 func listLabels(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_labels",
-		mcp.WithDescription("List the label catalog: id, title, description (when the label applies) and color. Call it before passing labels to any tool: only these ids are accepted."),
-		optional("query", "Only labels whose id, title or description contains this text (case-insensitive)."),
+		mcp.WithDescription("List the label catalog: the only label ids accepted."),
+		optional("query", "Text to match."),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)

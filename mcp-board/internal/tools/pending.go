@@ -14,24 +14,53 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// proposalVerbs are the verbs the approval queue commits, each through the
-// route of the same name.
+// mirrors maps each verb of the approval queue to the tool whose arguments
+// its payload takes: the payload is checked against that tool's schema, so
+// a proposal is refused in the same words the tool would use.
+func mirrors() map[string]mcp.Tool {
+	tool := func(f Constructor) mcp.Tool { t, _ := f(nil); return t }
+	return map[string]mcp.Tool{
+		"update_case":     tool(updateCase),
+		"update_cases":    tool(updateCases),
+		"set_parent":      tool(setParent),
+		"archive":         tool(archiveCase),
+		"restore":         tool(restoreCase),
+		"delete":          tool(deleteCase),
+		"merge":           tool(mergeCases),
+		"create_case":     tool(createCase),
+		"update_reminder": tool(updateReminder),
+		"update_event":    mcptool.UpdateEventTool(),
+	}
+}
+
+// proposalVerbs are the verbs propose takes, in a stable order.
 func proposalVerbs() []string {
 	return []string{"update_case", "update_cases", "set_parent", "archive", "restore", "delete", "merge", "create_case", "update_reminder", "update_event"}
 }
 
 func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("propose",
-		mcp.WithDescription("Propose a change for the person's approval instead of making it. Use it when the change would override a human's manual action (get_case lists them) or the person should decide. The payload is exactly the body of the verb's route, plus id where the route has one: update_case {id, ...fields}, update_cases {ids, patch}, set_parent {id, parentId}, archive {id}, restore {id}, delete {id}, merge {id, targetId}, create_case {title, ...}, update_reminder {id, ...fields}, update_event {id, ...fields}. The board checks it now, so a proposal that could never apply is refused."),
+		mcp.WithDescription("Propose a change for the person to approve, instead of reverting theirs. payload: the arguments of the tool the verb names (merge: merge_cases; archive: archive_case...)."),
 		mcp.WithString("verb", mcp.Required(), mcp.Description("What to do."), mcp.Enum(proposalVerbs()...)),
-		mcp.WithObject("payload", mcp.Required(), mcp.Description("The route's body for the verb (see above)."), mcp.AdditionalProperties(true)),
-		mcp.WithString("summary", mcp.Required(), mcp.Description("One line the person reads: what and why."), mcp.MinLength(1)),
+		mcp.WithObject("payload", mcp.Required(), mcp.Description("That tool's arguments."), mcp.AdditionalProperties(true)),
+		mcp.WithString("summary", mcp.Required(), mcp.Description("One line: what and why."), mcp.MinLength(1)),
 		mcptool.Additive(mcptool.NotIdempotent),
 	)
+	checks := map[string]func(map[string]any) error{}
+	for verb, t := range mirrors() {
+		checks[verb] = mcptool.Checker(t)
+	}
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		verb, summary, payload := a.Str("verb"), a.Text("summary"), a.Object("payload")
 		if a.Err() != nil {
 			return "", a.Err()
+		}
+		check, ok := checks[verb]
+		if !ok { // the schema's enum already refused it; kept for safety
+			return "", fmt.Errorf("unknown verb %q", verb)
+		}
+		if err := check(payload); err != nil {
+			return "", fmt.Errorf("payload: %w", err)
 		}
 		raw, err := json.Marshal(payload)
 		if err != nil {
@@ -47,7 +76,7 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func listProposals(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_pending",
-		mcp.WithDescription("List the proposals awaiting the person's approval, oldest first, each with whether its target changed since it was proposed."),
+		mcp.WithDescription("List proposals awaiting approval."),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)
@@ -88,43 +117,4 @@ func proposalLine(it wire.ProposalItem) string {
 		}
 	}
 	return s
-}
-
-func approveProposal(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("approve_pending",
-		mcp.WithDescription("Approve a pending proposal: it is committed through its verb's route with the proposer's attribution. Only when the person asked for it: the approval queue is their decision. Check list_pending for changes since the proposal first."),
-		required("id", "Proposal id, e.g. PROP-2."),
-		expectedArg(),
-		mcptool.Destructive(mcptool.Idempotent),
-	)
-	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
-		id, expected := a.Str("id"), a.Expected()
-		if a.Err() != nil {
-			return "", a.Err()
-		}
-		ans, err := c.Approve(ctx, id, wire.ProposalDecision{ExpectedVersion: expected})
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("Approved and committed %s", render.ProposalLine(ans.Proposal)), nil
-	})
-}
-
-func rejectProposal(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
-	tool := mcp.NewTool("reject_pending",
-		mcp.WithDescription("Reject a pending proposal: it is discarded and nothing is committed. Only when the person asked for it, or to withdraw your own proposal."),
-		required("id", "Proposal id, e.g. PROP-2."),
-		mcptool.Destructive(mcptool.Idempotent),
-	)
-	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
-		id := a.Str("id")
-		if a.Err() != nil {
-			return "", a.Err()
-		}
-		ans, err := c.Reject(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		return "Rejected " + render.ProposalLine(ans.Proposal), nil
-	})
 }

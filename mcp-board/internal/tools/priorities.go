@@ -17,7 +17,7 @@ import (
 
 func getPriorities(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_priorities",
-		mcp.WithDescription("The person's priorities: starred nodes as `id - [tier] - title - [lane]` (initiatives first, then workstreams, then cases), then priority notes in their own words as `PRI-id - text`, highest first."),
+		mcp.WithDescription("The person's priorities: starred nodes, then priority notes."),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -34,9 +34,9 @@ func getPriorities(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func addPriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("add_priority",
-		mcp.WithDescription("Add a priority note in the person's own words. Check get_priorities first so you do not add one that is already there."),
-		mcp.WithString("text", mcp.Required(), mcp.Description("The priority, non-empty."), mcp.MinLength(1)),
-		mcp.WithNumber("position", mcp.Description("Rank: smaller means higher priority; omitted sorts last.")),
+		mcp.WithDescription("Add a priority note in the person's words."),
+		mcp.WithString("text", mcp.Required(), mcp.MinLength(1)),
+		mcp.WithNumber("position", mcp.Description("Rank, smaller first.")),
 		mcptool.Additive(mcptool.NotIdempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -62,10 +62,10 @@ func priorityLine(p wire.Priority) string {
 
 func updatePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("update_priority",
-		mcp.WithDescription("Edit a priority note's text or position. Passing neither is an error. "+manualRule),
-		required("id", "Priority note id, e.g. PRI-2."),
-		mcp.WithString("text", mcp.Description("New text (non-empty)."), mcp.MinLength(1)),
-		mcp.WithNumber("position", mcp.Description("New rank: smaller means higher priority.")),
+		mcp.WithDescription("Edit a priority note."),
+		required("id", "Note id."),
+		mcp.WithString("text", mcp.MinLength(1)),
+		mcp.WithNumber("position", mcp.Description("Rank, smaller first.")),
 		expectedArg(),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
@@ -96,7 +96,7 @@ func updatePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 func removePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("remove_priority",
 		mcp.WithDescription("Remove a priority note for good."),
-		required("id", "Priority note id, e.g. PRI-2."),
+		required("id", "Note id."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -113,9 +113,9 @@ func removePriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func setStarred(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("set_starred",
-		mcp.WithDescription("Star or unstar a node (any tier); starred nodes lead get_priorities. "+manualRule),
-		required("id", "Node id, e.g. CASE-12."),
-		mcp.WithBoolean("starred", mcp.Required(), mcp.Description("true stars, false unstars.")),
+		mcp.WithDescription("Star or unstar a node."),
+		required("id", "Node id."),
+		mcp.WithBoolean("starred", mcp.Required(), mcp.Description("Star or unstar.")),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {

@@ -14,19 +14,20 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-const reminderFirst = "Before creating, call search (several queries: the entity name and the topic) and get_tree: set caseId on a strong match and omit it only when nothing matches; update an existing reminder instead of duplicating it. Call list_labels before passing labels."
+// reminderFirst is the clause of the search rule a reminder create keeps.
+const reminderFirst = "Search first; set caseId on a strong match."
 
 func reminderStatusArg(desc string) mcp.ToolOption {
-	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.ReminderStatuses()...))
+	return mcp.WithString("status", described(desc, mcp.Enum(wire.ReminderStatuses()...))...)
 }
 
 func reminderTasks(desc string, withID bool) mcp.ToolOption {
 	props := map[string]any{
-		"title": prop("string", "Checklist row title (a row with an empty title is dropped)."),
-		"done":  prop("boolean", "Row done (default false)."),
+		"title": prop("string", ""),
+		"done":  prop("boolean", ""),
 	}
 	if withID {
-		props["id"] = prop("string", "Id of an existing row, e.g. REM-3-T1, to keep it; omit for a new row.")
+		props["id"] = prop("string", "Row id to keep; omit for a new row.")
 	}
 	return mcp.WithArray("tasks", mcp.Description(desc), objectItems(props, "title"))
 }
@@ -45,15 +46,15 @@ func reminderTaskInputs(a *mcptool.Args) []wire.ReminderTaskInput {
 
 func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("create_reminder",
-		mcp.WithDescription("Create a reminder: a lightweight nudge with optional labels and a short checklist. "+reminderFirst+" An exact match (same title and due date) is answered with the existing reminder instead of a second one."),
-		required("title", "What to be reminded of."),
-		optional("detail", "More detail."),
-		reminderStatusArg(reminderStatusDesc+" Default open."),
-		optional("dueAt", "When to be nudged: YYYY-MM-DD or an ISO datetime."),
+		mcp.WithDescription("Create a reminder. "+reminderFirst),
+		required("title", ""),
+		optional("detail", ""),
+		reminderStatusArg(reminderStatusDesc),
+		optional("dueAt", dueDesc),
 		domainArg(domainDesc),
-		optional("caseId", "Node it belongs to, e.g. CASE-12 (set it on a strong search match)."),
+		optional("caseId", "Node."),
 		labelsArg(),
-		reminderTasks("Short checklist.", false),
+		reminderTasks("Checklist.", false),
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -78,10 +79,10 @@ func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func listReminders(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_reminders",
-		mcp.WithDescription("List reminders, one line each with status, due date, done/total checklist rows, linked node and labels."),
-		reminderStatusArg("Only this status."),
-		optional("caseId", "Only reminders linked to this node."),
-		domainArg("Only this domain."),
+		mcp.WithDescription("List reminders; what is due when: agenda."),
+		reminderStatusArg(""),
+		optional("caseId", "Linked node."),
+		domainArg(""),
 		mcptool.LimitArg(),
 		mcptool.ReadOnly(),
 	)
@@ -112,8 +113,8 @@ func listReminders(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("get_reminder",
-		mcp.WithDescription("Read one reminder: its status, labels, checklist and linked emails (newest first)."),
-		required("id", "Reminder id, e.g. REM-3."),
+		mcp.WithDescription("Read one reminder with its checklist and emails."),
+		required("id", "Reminder."),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -131,16 +132,16 @@ func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("update_reminder",
-		mcp.WithDescription("Update a reminder: only the fields you pass change. labels and tasks replace the whole list (keep a row by passing its id). Call list_labels before passing labels. "+manualRule),
-		required("id", "Reminder id, e.g. REM-3."),
-		optional("title", "New title."),
-		optional("detail", "New detail; \"\" clears it."),
+		mcp.WithDescription("Update a reminder; only the fields passed change. "+manualRule),
+		required("id", "Reminder."),
+		optional("title", ""),
+		optional("detail", "Detail; \"\" clears."),
 		reminderStatusArg(reminderStatusDesc),
-		optional("dueAt", "When to be nudged: YYYY-MM-DD or an ISO datetime; \"\" clears it."),
+		optional("dueAt", dueDesc+" \"\" clears."),
 		domainArg(domainDesc),
-		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node; null unlinks.")),
 		labelsArg(),
-		reminderTasks("The whole checklist, in order.", true),
+		reminderTasks("Whole checklist.", true),
 		expectedArg(),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
@@ -173,8 +174,8 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("complete_reminder",
-		mcp.WithDescription("Mark a reminder done (stamps completedAt; update_reminder status open reopens it)."),
-		required("id", "Reminder id, e.g. REM-3."),
+		mcp.WithDescription("Mark a reminder done."),
+		required("id", "Reminder."),
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -192,8 +193,8 @@ func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("delete_reminder",
-		mcp.WithDescription("Delete a reminder for good (reminders are never archived); its linked emails stay, unlinked. To finish one, use complete_reminder; to drop one, consider update_reminder status dismissed."),
-		required("id", "Reminder id, e.g. REM-3."),
+		mcp.WithDescription("Delete a reminder; to finish one: complete_reminder."),
+		required("id", "Reminder."),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -210,9 +211,9 @@ func deleteReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("link_reminder",
-		mcp.WithDescription("Link a reminder to a node (any tier), or unlink it when caseId is null, \"\" or omitted."),
-		required("id", "Reminder id, e.g. REM-3."),
-		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link, e.g. CASE-12; null, \"\" or omitted unlinks.")),
+		mcp.WithDescription("Link a reminder to a node; no caseId unlinks."),
+		required("id", "Reminder."),
+		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node.")),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
@@ -236,8 +237,8 @@ func linkReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func linkReminderMessage(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Record an email and link it to a reminder. It needs a subject, preview or body. To link an existing message, use update_message reminderId."),
-		required("id", "Reminder id, e.g. REM-3."),
+		mcp.WithDescription("Record an email on a reminder."),
+		required("id", "Reminder."),
 	}
 	opts = append(opts, messageArgs()...)
 	opts = append(opts, mcptool.Additive(mcptool.NotIdempotent))

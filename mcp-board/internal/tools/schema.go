@@ -8,38 +8,47 @@ import (
 // Shared argument shapes, so one concept reads the same in every tool.
 
 const (
-	labelsDesc  = "Catalog label ids. Call list_labels first: an unknown id is refused, never dropped."
-	dueDesc     = "Due date: YYYY-MM-DD or an ISO datetime."
-	domainDesc  = "Domain: work or life."
-	kindDesc    = "Tier: initiative (always a root), workstream (under an initiative, holds cases) or case (a leaf)."
-	expectDesc  = "Optional concurrency guard: the board refuses the write (409) when its version differs from this; re-read and retry."
-	summaryDesc = "Free-text summary."
+	labelsDesc  = "Label ids (list_labels first)."
+	dueDesc     = "ISO date or datetime."
+	domainDesc  = ""
+	kindDesc    = ""
+	expectDesc  = "409 if the version moved."
+	summaryDesc = ""
 
-	reminderStatusDesc = "Reminder status: open, done or dismissed."
+	reminderStatusDesc = ""
 )
 
+// described is a property's description; "" leaves it out, for a name
+// that says it all (see mcptooltest.PlainNames).
+func described(desc string, more ...mcp.PropertyOption) []mcp.PropertyOption {
+	if desc == "" {
+		return more
+	}
+	return append([]mcp.PropertyOption{mcp.Description(desc)}, more...)
+}
+
 func required(name, desc string) mcp.ToolOption {
-	return mcp.WithString(name, mcp.Required(), mcp.Description(desc))
+	return mcp.WithString(name, described(desc, mcp.Required())...)
 }
 
 func optional(name, desc string) mcp.ToolOption {
-	return mcp.WithString(name, mcp.Description(desc))
+	return mcp.WithString(name, described(desc)...)
 }
 
 func laneArg(desc string) mcp.ToolOption {
-	return mcp.WithString("status", mcp.Description(desc), mcp.Enum(wire.Lanes()...))
+	return mcp.WithString("status", described(desc, mcp.Enum(wire.Lanes()...))...)
 }
 
 func domainArg(desc string) mcp.ToolOption {
-	return mcp.WithString("domain", mcp.Description(desc), mcp.Enum(wire.Domains()...))
+	return mcp.WithString("domain", described(desc, mcp.Enum(wire.Domains()...))...)
 }
 
 func kindArg(desc string) mcp.ToolOption {
-	return mcp.WithString("kind", mcp.Description(desc), mcp.Enum(wire.Kinds()...))
+	return mcp.WithString("kind", described(desc, mcp.Enum(wire.Kinds()...))...)
 }
 
 func stringsArg(name, desc string) mcp.ToolOption {
-	return mcp.WithArray(name, mcp.Description(desc), mcp.WithStringItems())
+	return mcp.WithArray(name, described(desc, mcp.WithStringItems())...)
 }
 
 func labelsArg() mcp.ToolOption { return stringsArg("labels", labelsDesc) }
@@ -57,6 +66,10 @@ func objectItems(props map[string]any, required ...string) mcp.PropertyOption {
 	return mcp.Items(item)
 }
 
+// prop is a property of an object item; "" leaves the description out.
 func prop(typ, desc string) map[string]any {
+	if desc == "" {
+		return map[string]any{"type": typ}
+	}
 	return map[string]any{"type": typ, "description": desc}
 }

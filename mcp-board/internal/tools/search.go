@@ -13,15 +13,15 @@ import (
 
 func search(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("search",
-		mcp.WithDescription("Search cases, tasks, messages and reminders. Call it before creating anything, with several queries (the entity name and the topic). Each hit is tagged with its nature (a reminder with its status). An archived hit means restore and relink it, not create; a merged one names the node to use instead. Archived cases are included by default so they are found rather than duplicated."),
-		optional("q", "One query. Pass q or queries."),
-		stringsArg("queries", "Several queries at once (the first 32 are used), e.g. [\"Acme\", \"renewal contract\"]."),
-		mcp.WithInteger("k", mcp.Description("Hits per query (default 10, 1..50)."), mcp.Min(1), mcp.Max(50)),
-		mcp.WithArray("types", mcp.Description("Only these kinds of record."), mcp.WithStringEnumItems([]string{"case", "task", "message", "reminder"})),
-		domainArg("Only records of this domain (records without one are kept)."),
-		laneArg("Only cases in this lane (reminders are never dropped by it)."),
-		mcp.WithBoolean("includeArchived", mcp.Description("Include archived cases (default true, so an archived match is restored rather than duplicated)."), mcp.DefaultBool(true)),
-		mcp.WithBoolean("semantic", mcp.Description("false forces the keyword engine (default: semantic when available).")),
+		mcp.WithDescription("Find cases, tasks, messages and reminders; use several queries before creating."),
+		optional("q", "One query."),
+		stringsArg("queries", "Several queries."),
+		mcp.WithInteger("k", mcp.Description("Hits per query (default 10)."), mcp.Min(1), mcp.Max(50)),
+		mcp.WithArray("types", mcp.Description("Kinds."), mcp.WithStringEnumItems([]string{"case", "task", "message", "reminder"})),
+		domainArg(""),
+		laneArg(""),
+		mcp.WithBoolean("includeArchived", mcp.Description("Include archived (default true)."), mcp.DefaultBool(true)),
+		mcp.WithBoolean("semantic", mcp.Description("false: keywords only.")),
 		mcptool.ReadOnly(),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {

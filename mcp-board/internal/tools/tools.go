@@ -5,40 +5,83 @@
 // compact text answer.
 package tools
 
-import "github.com/opsboard/opsboard/shared/mcptool"
-
-// Name and Version identify the server to MCP clients; the version is the
-// tool surface's, raised when tools are added (3.3.0 added priorities).
-const (
-	Name    = "mcp-board"
-	Version = "3.3.0"
+import (
+	"github.com/opsboard/opsboard/shared/client"
+	"github.com/opsboard/opsboard/shared/mcptool"
 )
 
-// Instructions is what a client may put before the agent once per session.
-const Instructions = `Agent verbs over the person's operations board (cases in an initiative > workstream > case tree, tasks, notes, messages, reminders, priorities, labels, search, approvals).
-Rules: before creating anything, call search with several queries (the entity name and the topic) and get_tree; update a match instead of duplicating; restore an archived match and relink it; call list_labels before passing labels.
-The human's manual actions are authoritative (get_case lists them first): never revert them; add a note or propose the change instead.`
+// Name and Version identify the server to MCP clients; the version is the
+// tool surface's, raised when tools change (4.0.0 grouped them in toolsets,
+// typed propose's payload and gave approval back to the person).
+const (
+	Name    = "mcp-board"
+	Version = "4.0.0"
+)
 
-// Server is the board tool server: its identity, instructions and tools.
-func Server() mcptool.Server {
-	return mcptool.Server{
+// DefaultHTTPAddr is where --http serves when given no address: the board
+// tool server's own port.
+const DefaultHTTPAddr = "127.0.0.1:8002"
+
+// Instructions is what a client may put before the agent once per session:
+// the rules every tool shares, said once here rather than in each
+// description.
+const Instructions = `Agent verbs over the person's operations board: cases in an initiative > workstream > case tree, with tasks, notes, messages, reminders, priorities, labels and search.
+Rules:
+- Search before creating: call search with several queries (the entity name and the topic) and get_tree; update a match instead of duplicating; a match that is archived is restored and relinked, not recreated.
+- Call list_labels before passing labels: an unknown label id is refused.
+- The person's manual actions are authoritative (get_case lists them first): never revert them; add a note, or propose the change for their approval. Approving a proposal is the person's, not yours.`
+
+// The toolsets, as --toolsets names them. The bulk sweep of done cases is
+// the person's, from the page, and is no agent tool in any set.
+const (
+	SetCore   = "core"
+	SetLabels = "labels"
+	SetSaved  = "saved"
+	SetAdmin  = "admin"
+)
+
+// Constructor is one board tool: built around the board client.
+type Constructor = mcptool.Constructor[*client.Client]
+
+// Server is the board tool server: its identity, instructions and
+// toolsets. core is served by default; the others hold what an agent needs
+// rarely (saved views and templates, the label catalog) or what changes the
+// board past undoing (hard delete, catalog writes).
+func Server() mcptool.Server[*client.Client] {
+	return mcptool.Server[*client.Client]{
 		Name: Name, Version: Version, Instructions: Instructions,
-		Read: []mcptool.Constructor{
-			getCase, listCases, getTree, listInitiatives, listProposals,
-			listReminders, getReminder,
-			getPriorities,
-			listLabels, listLabelBundles,
-			listViews, listTemplates, getPrefs,
-			search,
-		},
-		Write: []mcptool.Constructor{
-			createCase, updateCase, updateCases, archiveCase, restoreCase, deleteCase, mergeCases,
-			addTask, updateTask, completeTask, deleteTask, addNote, linkMessage, updateMessage,
-			createInitiative, createWorkstream, setParent, regroupCases, propose,
-			createReminder, updateReminder, completeReminder, deleteReminder, linkReminder, linkReminderMessage,
-			addPriority, updatePriority, removePriority, setStarred,
-			createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle,
-			approveProposal, rejectProposal, saveView, deleteView, saveTemplate, deleteTemplate, setPrefs,
+		Default: []string{SetCore},
+		Toolsets: []mcptool.Toolset[*client.Client]{
+			{
+				Name: SetCore, Description: "Cases and the tree, tasks, notes, messages, reminders, priorities, search and proposals.",
+				Read: []Constructor{
+					getCase, listCases, getTree, listInitiatives, listProposals,
+					listReminders, getReminder,
+					getPriorities,
+					listLabels,
+					search,
+				},
+				Write: []Constructor{
+					createCase, updateCase, updateCases, archiveCase, restoreCase, mergeCases,
+					addTask, updateTask, completeTask, deleteTask, addNote, linkMessage, updateMessage,
+					createInitiative, createWorkstream, setParent, regroupCases, propose,
+					createReminder, updateReminder, completeReminder, deleteReminder, linkReminder, linkReminderMessage,
+					addPriority, updatePriority, removePriority, setStarred,
+				},
+			},
+			{
+				Name: SetLabels, Description: "Read the label catalog and its bundles.",
+				Read: []Constructor{listLabels, listLabelBundles},
+			},
+			{
+				Name: SetSaved, Description: "Saved views, case templates and board preferences.",
+				Read:  []Constructor{listViews, listTemplates, getPrefs},
+				Write: []Constructor{saveView, deleteView, saveTemplate, deleteTemplate, setPrefs},
+			},
+			{
+				Name: SetAdmin, Description: "Past undoing: hard delete of a case, and writes to the label catalog.",
+				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle},
+			},
 		},
 	}
 }

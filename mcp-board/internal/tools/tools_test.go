@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/shared/mcptool"
 	"github.com/opsboard/opsboard/shared/mcptool/mcptooltest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -23,14 +26,14 @@ func wantTools() map[string][]string {
 		"reminders":  {"create_reminder", "list_reminders", "get_reminder", "update_reminder", "complete_reminder", "delete_reminder", "link_reminder", "link_reminder_message"},
 		"priorities": {"get_priorities", "add_priority", "update_priority", "remove_priority", "set_starred"},
 		"labels":     {"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle"},
-		"gestures":   {"approve_pending", "reject_pending", "list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
+		"gestures":   {"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
 		"search":     {"search"},
 	}
 }
 
 func allTools(t *testing.T) (read, write []mcp.Tool) {
 	t.Helper()
-	return mcptooltest.Tools(t, Server())
+	return mcptooltest.Tools(t, Server(), mcptooltest.NoBoard(t))
 }
 
 func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
@@ -48,8 +51,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 55 {
-		t.Errorf("%d tools, want 55", len(got))
+	if len(got) != 53 {
+		t.Errorf("%d tools, want 53", len(got))
 	}
 }
 
@@ -168,5 +171,114 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
 			mcptooltest.CheckArguments(t, tools[tc.tool], tc.args, tc.want)
 		})
+	}
+}
+
+// selected lists the names of the tools a selection serves.
+func selected(t *testing.T, sel mcptool.Selection) []string {
+	t.Helper()
+	tools, err := Server().Tools(mcptooltest.NoBoard(t), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, st := range tools {
+		names = append(names, st.Tool.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestToolsets: each set holds the tools its name promises, all of them
+// together are every tool, approval and the bulk sweep are in none, and
+// --read-only keeps exactly the tools that say they only read.
+func TestToolsets(t *testing.T) {
+	want := map[string][]string{
+		SetCore: {"add_note", "add_priority", "add_task", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
+			"delete_reminder", "delete_task", "get_case", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
+			"list_initiatives", "list_labels", "list_pending", "list_reminders", "merge_cases", "propose", "regroup_cases", "remove_priority", "restore_case", "search",
+			"set_parent", "set_starred", "update_case", "update_cases", "update_message", "update_priority", "update_reminder", "update_task"},
+		SetLabels: {"list_label_bundles", "list_labels"},
+		SetSaved:  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
+		SetAdmin:  {"create_label", "delete_case", "delete_label", "install_label_bundle", "uninstall_label_bundle", "update_label"},
+	}
+	for set, names := range want {
+		if diff := cmp.Diff(names, selected(t, mcptool.Selection{Toolsets: []string{set}})); diff != "" {
+			t.Errorf("toolset %s (-want +got)\n%s", set, diff)
+		}
+	}
+	if diff := cmp.Diff(want[SetCore], selected(t, mcptool.Selection{})); diff != "" {
+		t.Errorf("the default is not core (-want +got)\n%s", diff)
+	}
+	all := selected(t, mcptool.Selection{Toolsets: []string{mcptool.AllToolsets}})
+	var every []string
+	for _, names := range wantTools() {
+		every = append(every, names...)
+	}
+	sort.Strings(every)
+	if diff := cmp.Diff(every, all); diff != "" {
+		t.Errorf("all (-want +got)\n%s", diff)
+	}
+	for _, name := range all {
+		if name == "approve_pending" || name == "reject_pending" || strings.Contains(name, "clean") {
+			t.Errorf("%s is the person's, not an agent tool", name)
+		}
+	}
+	read, _ := allTools(t)
+	var readNames []string
+	for _, tl := range read {
+		readNames = append(readNames, tl.Name)
+	}
+	sort.Strings(readNames)
+	if diff := cmp.Diff(readNames, selected(t, mcptool.Selection{Toolsets: []string{mcptool.AllToolsets}, ReadOnly: true})); diff != "" {
+		t.Errorf("read-only all (-want +got)\n%s", diff)
+	}
+	if got := selected(t, mcptool.Selection{Toolsets: []string{SetAdmin}, ReadOnly: true}); len(got) != 0 {
+		t.Errorf("read-only admin serves %v", got)
+	}
+}
+
+// TestProposeChecksThePayloadAsTheToolWould: a payload is refused before
+// the board is asked, in the words the mirrored tool would use; a good
+// one goes on to the board (here, none is running).
+func TestProposeChecksThePayloadAsTheToolWould(t *testing.T) {
+	tools := map[string]server.ServerTool{}
+	for _, st := range append(Server().ReadTools(mcptooltest.NoBoard(t)), Server().WriteTools(mcptooltest.NoBoard(t))...) {
+		tools[st.Tool.Name] = st
+	}
+	call := func(name string, args map[string]any) string {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = name, args
+		res, err := tools[name].Handler(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(mcp.TextContent).Text
+	}
+	for _, tc := range []struct {
+		verb    string
+		payload map[string]any
+		tool    string         // the mirrored tool
+		args    map[string]any // the same arguments to it; nil: payload
+	}{
+		{"merge", map[string]any{"id": "CASE-1", "targetId": "CASE-2"}, "merge_cases", nil},
+		{"merge", map[string]any{"sourceId": "CASE-1"}, "merge_cases", nil},
+		{"update_cases", map[string]any{"ids": []any{"CASE-1"}, "patch": map[string]any{"status": "done"}}, "update_cases", nil},
+		{"update_case", map[string]any{"id": "CASE-1", "status": "finished"}, "update_case", nil},
+		{"archive", map[string]any{"id": "CASE-1", "why": "old"}, "archive_case", nil},
+		{"create_case", map[string]any{"title": 7}, "create_case", nil},
+		{"update_reminder", map[string]any{"id": "REM-1", "status": "closed"}, "update_reminder", nil},
+	} {
+		got := call("propose", map[string]any{"verb": tc.verb, "payload": tc.payload, "summary": "s"})
+		want := "payload: " + call(tc.tool, tc.payload)
+		if got != want {
+			t.Errorf("propose %s %v:\n got %q\nwant %q", tc.verb, tc.payload, got, want)
+		}
+	}
+	if got := call("propose", map[string]any{"verb": "update_event", "payload": map[string]any{"id": "EVT-1", "date": "tomorrow"}, "summary": "s"}); !strings.Contains(got, "payload: update_event: argument date \"tomorrow\" does not have the expected form") {
+		t.Errorf("update_event: %q", got)
+	}
+	if got := call("propose", map[string]any{"verb": "merge", "payload": map[string]any{"sourceId": "CASE-1", "targetId": "CASE-2"}, "summary": "s"}); !strings.Contains(got, "board is not running") {
+		t.Errorf("a good payload does not reach the board: %q", got)
 	}
 }

@@ -11,11 +11,12 @@ import (
 	"syscall"
 
 	"github.com/opsboard/opsboard/mcp-calendar/internal/tools"
+	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/mcpserve"
 )
 
 // command serves a bare --http on this server's own port (8003).
-var command = mcpserve.Command{Tools: tools.Server(), DefaultHTTPAddr: tools.DefaultHTTPAddr}
+var command = mcpserve.Command[*client.Client]{Tools: tools.Server(), Deps: mcpserve.Board, DefaultHTTPAddr: tools.DefaultHTTPAddr}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)

@@ -67,3 +67,29 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("the HTTP server wrote to stdout: %q", lines)
 	}
 }
+
+// TestToolsetAndReadOnly: the calendar's one toolset is named as on the
+// board server, and --read-only keeps its two reads.
+func TestToolsetAndReadOnly(t *testing.T) {
+	bin := clienttest.Build(t, ".", ".")
+	env := []string{"CRM_BASE_URL=http://" + clienttest.FreeAddr(t)}
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--toolsets", "calendar"}, 6},
+		{[]string{"--toolsets", "all", "--read-only"}, 2},
+	} {
+		s := clienttest.StartSessionWith(t, bin, env, server, tc.args...)
+		tools, size := s.ListBytes(t)
+		if len(tools) != tc.want {
+			t.Errorf("%v: %d tools, want %d", tc.args, len(tools), tc.want)
+		}
+		for _, tl := range tools {
+			if ro := tl.Annotations.ReadOnlyHint; tc.args[len(tc.args)-1] == "--read-only" && (ro == nil || !*ro) {
+				t.Errorf("%s served read-only", tl.Name)
+			}
+		}
+		t.Logf("%v: %d tools, %d bytes of tools/list", tc.args, len(tools), size)
+	}
+}

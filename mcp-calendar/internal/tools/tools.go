@@ -33,38 +33,20 @@ const Instructions = `Agent verbs over the person's calendar on the operations b
 Rules: before creating a standalone event, call the board server's search (several queries) and get_tree, and set caseId on a strong match. An exact duplicate (same title, date and start time) is answered with the existing event.`
 
 const (
-	dateDesc   = "Day: YYYY-MM-DD (the start day when timed)."
-	timeDesc   = "24-hour HH:MM."
-	domainDesc = "Domain: work or life (advisory)."
-	linkFirst  = "Before creating a standalone event, call search (several queries: the entity name and the topic) and get_tree on the board server, and set caseId on a strong match; omit it only when nothing matches."
+	linkFirst = "Before creating a standalone event, call search (several queries: the entity name and the topic) and get_tree on the board server, and set caseId on a strong match; omit it only when nothing matches."
 )
 
-// Server is the calendar tool server: its identity, instructions and tools.
-func Server() mcptool.Server {
-	return mcptool.Server{
+// Server is the calendar tool server: its identity, instructions and its
+// one toolset, "calendar" (named like the board server's toolsets, so
+// --toolsets reads the same on both).
+func Server() mcptool.Server[*client.Client] {
+	return mcptool.Server[*client.Client]{
 		Name: Name, Version: Version, Instructions: Instructions,
-		Read:  []mcptool.Constructor{listEvents, getEvent},
-		Write: []mcptool.Constructor{createEvent, updateEvent, deleteEvent, linkEvent},
-	}
-}
-
-// eventArgs are the fields create_event and update_event share.
-func eventArgs(create bool) []mcp.ToolOption {
-	date := []mcp.PropertyOption{mcp.Description(dateDesc), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)}
-	title := []mcp.PropertyOption{mcp.Description("Title of the event.")}
-	if create {
-		date = append(date, mcp.Required())
-		title = append(title, mcp.Required())
-	}
-	return []mcp.ToolOption{
-		mcp.WithString("title", title...),
-		mcp.WithString("date", date...),
-		mcp.WithBoolean("allDay", mcp.Description("All-day event (default false); a timed event has a startTime.")),
-		mcp.WithString("startTime", mcp.Description("Start, "+timeDesc)),
-		mcp.WithString("endTime", mcp.Description("End, "+timeDesc)),
-		mcp.WithString("description", mcp.Description("Description.")),
-		mcp.WithString("location", mcp.Description("Location.")),
-		mcp.WithString("domain", mcp.Description(domainDesc), mcp.Enum(wire.Domains()...)),
+		Toolsets: []mcptool.Toolset[*client.Client]{{
+			Name: "calendar", Description: "The board's calendar events.",
+			Read:  []mcptool.Constructor[*client.Client]{listEvents, getEvent},
+			Write: []mcptool.Constructor[*client.Client]{createEvent, updateEvent, deleteEvent, linkEvent},
+		}},
 	}
 }
 
@@ -72,7 +54,7 @@ func createEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
 		mcp.WithDescription("Create a calendar event. " + linkFirst + " An exact match (same title, date and start time) is answered with the existing event instead of a second one."),
 	}
-	opts = append(opts, eventArgs(true)...)
+	opts = append(opts, mcptool.EventArgs(true)...)
 	opts = append(opts,
 		mcp.WithString("caseId", mcp.Description("Node the event belongs to, e.g. CASE-12 (set it on a strong search match).")),
 		mcptool.Additive(mcptool.Idempotent),
@@ -178,17 +160,7 @@ func getEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 }
 
 func updateEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
-	opts := []mcp.ToolOption{
-		mcp.WithDescription("Update a calendar event: only the fields you pass change; \"\" clears an optional text field; caseId null or \"\" unlinks. Do not revert a change the person made by hand: when you disagree, propose it on the board server instead."),
-		mcp.WithString("id", mcp.Required(), mcp.Description("Event id, e.g. EVT-4.")),
-	}
-	opts = append(opts, eventArgs(false)...)
-	opts = append(opts,
-		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node to link; null or \"\" unlinks.")),
-		mcp.WithInteger("expectedVersion", mcp.Description("Optional concurrency guard: the board refuses the write (409) when its version differs; re-read and retry.")),
-		mcptool.Destructive(mcptool.Idempotent),
-	)
-	tool := mcp.NewTool("update_event", opts...)
+	tool := mcptool.UpdateEventTool()
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		id := a.Str("id")
 		p := wire.EventPatch{

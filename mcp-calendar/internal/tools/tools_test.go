@@ -15,7 +15,7 @@ import (
 
 func allTools(t *testing.T) (read, write []mcp.Tool) {
 	t.Helper()
-	return mcptooltest.Tools(t, Server())
+	return mcptooltest.Tools(t, Server(), mcptooltest.NoBoard(t))
 }
 
 func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {

@@ -53,9 +53,16 @@ func loadGuardConfig(getenv func(string) string) (guardConfig, error) {
 }
 
 // command is the tool server around the sidecar client g; a bare --http
-// serves on the guard bridge's port.
-func command(g *guardclient.Client) mcpserve.Command {
-	return mcpserve.Command{Tools: tools.Server(g), DefaultHTTPAddr: tools.DefaultHTTPAddr}
+// serves on the guard bridge's port. It reads nothing of the board's
+// configuration: the guard's tools never call the board.
+func command(g *guardclient.Client) mcpserve.Command[*guardclient.Client] {
+	return mcpserve.Command[*guardclient.Client]{
+		Tools: tools.Server(),
+		Deps: func(func(string) string) (*guardclient.Client, []any, error) {
+			return g, []any{"guard", g.BaseURL()}, nil
+		},
+		DefaultHTTPAddr: tools.DefaultHTTPAddr,
+	}
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string) int {

@@ -190,3 +190,18 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("the HTTP server wrote to stdout: %q", lines)
 	}
 }
+
+// TestIgnoresTheBoardAddress: the guard's tools never call the board, so a
+// malformed CRM_BASE_URL neither stops the bridge nor shows in its log.
+func TestIgnoresTheBoardAddress(t *testing.T) {
+	t.Setenv("SVC_GUARD_URL", "http://"+clienttest.FreeAddr(t))
+	bin := clienttest.Build(t, ".", ".")
+	s := clienttest.StartSession(t, bin, "127.0.0.1:3000", server) // no scheme: not a URL
+	text := s.OK(t, "classify_text", map[string]any{"texts": []any{"hello"}})
+	if !strings.HasPrefix(text, unavailableLine) {
+		t.Errorf("classify_text with the sidecar down:\n%s", text)
+	}
+	if stderr := s.Proc.Stderr(); strings.Contains(stderr, "CRM_BASE_URL") || strings.Contains(stderr, "board=") {
+		t.Errorf("the bridge reads or logs the board's address:\n%s", stderr)
+	}
+}

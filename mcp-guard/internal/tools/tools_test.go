@@ -17,7 +17,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/client/clienttest"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/mcptool/mcptooltest"
@@ -30,7 +29,7 @@ func allTools(t *testing.T) (read, write []mcp.Tool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mcptooltest.Tools(t, Server(g))
+	return mcptooltest.Tools(t, Server(), g)
 }
 
 func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
@@ -125,13 +124,9 @@ func newBridge(t *testing.T, sidecarURL string) bridge {
 	if err != nil {
 		t.Fatal(err)
 	}
-	board, err := client.New("http://127.0.0.1:1") // the guard's tools never call it
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := Server(g)
+	s := Server()
 	b := bridge{}
-	for _, st := range append(s.ReadTools(board), s.WriteTools(board)...) {
+	for _, st := range append(s.ReadTools(g), s.WriteTools(g)...) {
 		b[st.Tool.Name] = st
 	}
 	return b
@@ -307,9 +302,8 @@ func BenchmarkScanEmail(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	board, _ := client.New("http://127.0.0.1:1")
 	var scan server.ServerTool
-	for _, st := range Server(g).WriteTools(board) {
+	for _, st := range Server().WriteTools(g) {
 		if st.Tool.Name == "scan_email" {
 			scan = st
 		}

@@ -25,7 +25,14 @@ type Session struct {
 // itself as want does (and give want's version, when want has one).
 func StartSession(t testing.TB, bin, boardURL string, want mcp.Implementation) *Session {
 	t.Helper()
-	p := StartProcess(t, bin, []string{"CRM_BASE_URL=" + boardURL})
+	return StartSessionWith(t, bin, []string{"CRM_BASE_URL=" + boardURL}, want)
+}
+
+// StartSessionWith is StartSession with the process's extra environment
+// entries and arguments given in full (a toolset, --read-only).
+func StartSessionWith(t testing.TB, bin string, env []string, want mcp.Implementation, args ...string) *Session {
+	t.Helper()
+	p := StartProcess(t, bin, env, args...)
 	return connect(t, p, mcpclient.NewClient(transport.NewIO(p.Stdout, p.Stdin, nil)), want)
 }
 
@@ -102,6 +109,31 @@ func (s *Session) Tools(t testing.TB) []mcp.Tool {
 		t.Fatalf("list tools: %v", err)
 	}
 	return res.Tools
+}
+
+// ListBytes lists the server's tools and returns them with the size in
+// bytes of the tools/list result as it came over the wire (stdio
+// sessions only: it reads the answer's line from the process's stdout).
+func (s *Session) ListBytes(t testing.TB) ([]mcp.Tool, int) {
+	t.Helper()
+	before := len(s.Proc.StdoutLines())
+	tools := s.Tools(t)
+	// The record of stdout may trail the client by a moment.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, line := range s.Proc.StdoutLines()[before:] {
+			var msg struct {
+				Result json.RawMessage `json:"result"`
+			}
+			var result struct {
+				Tools json.RawMessage `json:"tools"`
+			}
+			if json.Unmarshal([]byte(line), &msg) == nil && json.Unmarshal(msg.Result, &result) == nil && result.Tools != nil {
+				return tools, len(msg.Result)
+			}
+		}
+	}
+	t.Fatal("no tools/list answer on stdout")
+	return nil, 0
 }
 
 // Call invokes a tool and returns its text and whether it is a tool error.

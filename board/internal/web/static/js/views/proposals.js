@@ -7,7 +7,7 @@ import { setQuery } from '../router.js';
 import { proposals, useCases, fail, toast, confirmDialog } from '../state.js';
 import { relTime, laneName } from '../format.js';
 
-const FIELD_NAMES = { status: 'Lane', dueAt: 'Due date', parentId: 'Parent', kind: 'Tier', labels: 'Labels', title: 'Title', summary: 'Summary', starred: 'Star', domain: 'Domain', archivedAt: 'Archived', caseId: 'Linked case', date: 'Date', startTime: 'Starts', endTime: 'Ends', targetId: 'Merge into', ids: 'Cases' };
+const FIELD_NAMES = { status: 'Lane', dueAt: 'Due date', parentId: 'Parent', kind: 'Tier', labels: 'Labels', title: 'Title', summary: 'Summary', starred: 'Star', domain: 'Domain', archivedAt: 'Archived', caseId: 'Linked case', date: 'Date', startTime: 'Starts', endTime: 'Ends', targetId: 'Merge into', sourceId: 'Duplicate', ids: 'Cases' };
 const fieldName = (k) => FIELD_NAMES[k] || k;
 
 function show(v, field) {
