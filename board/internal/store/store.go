@@ -101,7 +101,7 @@ type Store struct {
 	fresh       bool // no document, journal or snapshot existed at open
 	afterDamage bool // the journal was found damaged at open: fold it in at once
 
-	full atomic.Bool // the disk is full and the reserve not whole: writes are refused
+	full    atomic.Bool   // the disk is full and the reserve not whole: writes are refused
 	kick    chan struct{} // wakes the compactor
 	recheck chan struct{} // asks the watcher to look at a document someone else changed
 	stop    chan struct{}
