@@ -14,9 +14,16 @@ import (
 
 // HighWater is the highest version and id counters the board ever handed
 // out. It lives in its own small file beside the lock, rewritten in place
-// and synced with every journal batch, so it survives damage to the journal
-// and the document: whatever they lost, the board continues above it and
-// never mints a version or an id twice.
+// with every journal batch, so it survives damage to the journal and the
+// document: whatever they lost, the board continues above it and never
+// mints a version or an id twice.
+//
+// Syncing the file with every batch would double the fsyncs a write waits
+// for. So the exact marks are written with each batch but synced only now
+// and then: they survive a killed process (the page cache keeps them), not
+// always a power cut. The ceiling is synced before any batch goes past it,
+// and it is set well ahead (CeilingStep versions, CeilingIDs ids per prefix),
+// so it is durable and always at or above anything ever handed out.
 type HighWater struct {
 	// Acked is the newest version known acknowledged: every version at or
 	// below it was answered as saved. A state rebuilt below it lost writes.
@@ -26,7 +33,17 @@ type HighWater struct {
 	Version int64 `json:"version"`
 	// Counters are the id counters as of Version, by prefix (CASE, MSG...).
 	Counters map[string]int64 `json:"counters,omitempty"`
+	// Ceiling and CeilingCounters are durable upper bounds of Version and
+	// Counters: no version or id above them was ever handed out.
+	Ceiling         int64            `json:"ceiling"`
+	CeilingCounters map[string]int64 `json:"ceilingCounters,omitempty"`
 }
+
+// How far ahead of the newest version and ids the durable ceiling is set.
+const (
+	CeilingStep = 4096
+	CeilingIDs  = 256
+)
 
 // HighWaterPath is where the high-water mark of the document at docPath lives.
 func HighWaterPath(docPath string) string { return docPath + ".highwater" }
@@ -46,14 +63,51 @@ func ReadHighWater(docPath string) (HighWater, error) {
 	return decodeHighWater(data)
 }
 
-// Raise lifts the version and every counter to at least the mark.
+// Raise lifts the version and every counter to at least the exact marks:
+// what a start does when the journal is intact.
 func (hw HighWater) Raise(version *int64, counters map[string]int64) {
-	*version = max(*version, hw.Version)
-	for k, v := range hw.Counters {
-		if v > counters[k] {
-			counters[k] = v
+	raise(version, counters, hw.Version, hw.Counters)
+}
+
+// RaiseToCeiling lifts the version and every counter to at least the
+// durable ceiling: what a start does when anything may have been lost, and
+// what a tool that replaces the document (a restore) does, so that no
+// version or id is ever handed out twice.
+func (hw HighWater) RaiseToCeiling(version *int64, counters map[string]int64) {
+	raise(version, counters, max(hw.Version, hw.Ceiling), hw.Counters)
+	raise(version, counters, 0, hw.CeilingCounters)
+}
+
+func raise(version *int64, counters map[string]int64, v int64, c map[string]int64) {
+	*version = max(*version, v)
+	for k, n := range c {
+		if n > counters[k] {
+			counters[k] = n
 		}
 	}
+}
+
+// covers reports whether hw's ceiling covers version and counters.
+func (hw HighWater) covers(version int64, counters map[string]int64) bool {
+	if version > hw.Ceiling {
+		return false
+	}
+	for k, n := range counters {
+		if n > hw.CeilingCounters[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// withCeiling sets the ceiling well above version and counters.
+func (hw HighWater) withCeiling(version int64, counters map[string]int64) HighWater {
+	hw.Ceiling = version + CeilingStep
+	hw.CeilingCounters = make(map[string]int64, len(counters))
+	for k, n := range counters {
+		hw.CeilingCounters[k] = n + CeilingIDs
+	}
+	return hw
 }
 
 // The file is "<crc32c hex> <json>\n" padded with spaces to a fixed size, so
@@ -99,6 +153,7 @@ type highWaterFile struct {
 }
 
 func openHighWater(docPath string, hw HighWater) (*highWaterFile, error) {
+	hw = hw.withCeiling(max(hw.Version, hw.Ceiling), hw.Counters)
 	f, err := os.OpenFile(HighWaterPath(docPath), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open high-water mark: %w", err)
@@ -115,7 +170,9 @@ func openHighWater(docPath string, hw HighWater) (*highWaterFile, error) {
 	return h, nil
 }
 
-// write puts hw in place; sync makes it durable.
+// write puts hw in place; sync makes it durable. next carries the last
+// ceiling forward and reports whether the batch goes past it, so the file
+// must be synced before the batch is answered.
 func (h *highWaterFile) write(hw HighWater) error {
 	data, err := encodeHighWater(hw)
 	if err != nil {
@@ -126,6 +183,14 @@ func (h *highWaterFile) write(hw HighWater) error {
 	}
 	h.last = hw
 	return nil
+}
+
+func (h *highWaterFile) next(acked, version int64, counters map[string]int64) (HighWater, bool) {
+	hw := HighWater{Acked: acked, Version: version, Counters: counters, Ceiling: h.last.Ceiling, CeilingCounters: h.last.CeilingCounters}
+	if hw.covers(version, counters) {
+		return hw, false
+	}
+	return hw.withCeiling(version, counters), true
 }
 
 func (h *highWaterFile) sync() error {

@@ -185,14 +185,17 @@ func (j *journal) run(s *Store) {
 // of later entries. acked is the newest version answered before this batch.
 func (j *journal) appendLocked(p []byte, batch []pendingWrite, acked int64) error {
 	last := batch[len(batch)-1].doc
-	err := j.hw.write(HighWater{Acked: acked, Version: last.Version, Counters: last.Counters})
+	hw, past := j.hw.next(acked, last.Version, last.Counters)
+	err := j.hw.write(hw)
 	var n int
 	if err == nil {
 		n, err = j.f.WriteAt(p, j.size)
 	}
-	if err == nil {
-		// Both must be durable before any write of the batch is answered;
-		// the two syncs overlap.
+	if err == nil && !past {
+		err = j.f.Sync()
+	} else if err == nil {
+		// A new ceiling must be durable before the batch past the old one
+		// is answered; the two syncs overlap.
 		hwErr := make(chan error, 1)
 		go func() { hwErr <- j.hw.sync() }()
 		err = j.f.Sync()

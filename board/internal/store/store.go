@@ -80,17 +80,18 @@ type Store struct {
 
 	j *journal
 
-	compactMu   sync.Mutex   // serializes compaction, reload and snapshot writes
-	written     string       // stamp of the document as the board last wrote or read it; "-" when absent
-	own         string       // stamp of the document as the board itself last wrote or loaded it
-	ownVersion  int64        // the version that document holds
-	prevVersion int64        // version of board.json.prev, the document before the last compaction; 0 when unknown
-	docSize     atomic.Int64 // size of the document as last written
-	grownFrom   atomic.Int64 // journal size right after the last compaction
-	compacted   atomic.Int64 // version of the document on disk (written under compactMu)
-	snapVersion int64        // version of the newest snapshot
-	snapTime    time.Time    // when it was taken
-	enc         docEncoder   // keeps record encodings between compactions
+	compactMu   sync.Mutex    // serializes compaction, reload and snapshot writes
+	written     string        // stamp of the document as the board last wrote or read it; "-" when absent
+	own         string        // stamp of the document as the board itself last wrote or loaded it
+	ownVersion  int64         // the version that document holds
+	trimTook    time.Duration // how long the last compaction's journal trim took
+	prevVersion int64         // version of board.json.prev, the document before the last compaction; 0 when unknown
+	docSize     atomic.Int64  // size of the document as last written
+	grownFrom   atomic.Int64  // journal size right after the last compaction
+	compacted   atomic.Int64  // version of the document on disk (written under compactMu)
+	snapVersion int64         // version of the newest snapshot
+	snapTime    time.Time     // when it was taken
+	enc         docEncoder    // keeps record encodings between compactions
 
 	health healthState
 
@@ -275,7 +276,14 @@ func (s *Store) load() error {
 		}
 	}
 	// Versions and id counters never go back, whatever the files lost.
-	hw.Raise(&d.Version, d.Counters)
+	// When something may have been lost, or a tail was cut (the marks of a
+	// batch cut by a power loss may not have reached the disk), the board
+	// continues above the durable ceiling.
+	if len(missing) > 0 || damaged > 0 || scan.Size > scan.Good {
+		hw.RaiseToCeiling(&d.Version, d.Counters)
+	} else {
+		hw.Raise(&d.Version, d.Counters)
+	}
 	// A document edited by hand while the board was down may carry a lower
 	// version than clients have already seen; versions never go backwards.
 	if d.Version < s.snapVersion {
