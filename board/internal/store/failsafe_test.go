@@ -449,7 +449,7 @@ func TestDamagedJournalTailIsKeptAside(t *testing.T) {
 				if !bytes.Equal(kept, damaged) {
 					t.Errorf("copy holds %q, want the damaged journal", kept)
 				}
-				if h := problems(s); !strings.Contains(h, "1 acknowledged writes are missing (version 3)") || !strings.Contains(h, aside[0]) {
+				if h := problems(s); !strings.Contains(h, "1 acknowledged write is missing (version 3)") || !strings.Contains(h, aside[0]) {
 					t.Errorf("health %q, want the missing write and the copy named", h)
 				}
 			}

@@ -355,7 +355,11 @@ func (s *Store) journalDamaged(scan *storefile.Scan, missing []storefile.Gap, da
 	}
 	msg := fmt.Sprintf("the journal was damaged (%d bad lines): ", damaged)
 	if n > 0 {
-		msg += fmt.Sprintf("%d acknowledged writes are missing (%s). ", n, strings.Join(spans, ", "))
+		verb := "writes are"
+		if n == 1 {
+			verb = "write is"
+		}
+		msg += fmt.Sprintf("%d acknowledged %s missing (%s). ", n, verb, strings.Join(spans, ", "))
 	} else {
 		msg += "no acknowledged write is missing. "
 	}
