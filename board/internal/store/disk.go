@@ -224,6 +224,7 @@ func (s *Store) checkJournalFile() error {
 	j.f.Close()
 	j.f, j.fi, j.size, j.ends, j.dirDirty = f, nfi, 0, nil, false
 	j.sizeNow.Store(0)
+	s.grownFrom.Store(0)
 	msg := fmt.Sprintf("%s was %s while the board ran; every write acknowledged until then (version %d) was saved to %s and a new journal started, so nothing is lost",
 		filepath.Base(j.path), why, d.Version, snap)
 	if kept != "" {
