@@ -221,11 +221,13 @@ func loadOnce(path string) (*wire.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, _, err := ReadJournalFile(JournalPath(path))
+	// Every good line is applied, also past a damaged one: a later line
+	// holds the whole record it changed, so it is the newest known state.
+	scan, err := ScanJournalFile(JournalPath(path), d.Version)
 	if err != nil {
 		return nil, err
 	}
-	Replay(d, entries)
+	Replay(d, scan.Entries)
 	return d, nil
 }
 

@@ -41,7 +41,7 @@ func (s *Store) compactor() {
 		if deadline := dirtySince.Add(s.cfg.CompactMaxDelay); deadline.Before(wake) {
 			wake = deadline
 		}
-		if s.pending() >= int64(s.cfg.CompactEntries) {
+		if s.pending() >= int64(s.cfg.CompactEntries) || s.journalGrown() {
 			wake = time.Now()
 		}
 		if wake.Before(notBefore) {
@@ -68,11 +68,21 @@ func (s *Store) compactor() {
 			snapTimer.Reset(due)
 		}
 	}
+	fullRetry := time.NewTicker(time.Second)
+	defer fullRetry.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
+		case <-fullRetry.C:
+			if s.full.Load() {
+				s.recoverSpace()
+			}
 		case <-s.kick:
+			if s.full.Load() {
+				s.recoverSpace()
+				continue
+			}
 			now := time.Now()
 			lastWrite = now
 			if dirtySince.IsZero() {
@@ -85,6 +95,15 @@ func (s *Store) compactor() {
 			run()
 		}
 	}
+}
+
+// journalGrown reports whether the journal grew, since the last compaction,
+// past CompactBytes or the document's size, whichever is larger: a journal
+// that repeats a large record per write grows much faster than the count of
+// entries says.
+func (s *Store) journalGrown() bool {
+	grown := s.j.sizeNow.Load() - s.grownFrom.Load()
+	return grown >= max(s.cfg.CompactBytes, s.docSize.Load())
 }
 
 // pending is how many versions the document on disk trails the durable state.
@@ -112,11 +131,18 @@ func (s *Store) compactLogged() (deferred bool, took time.Duration) {
 	s.compactMu.Lock()
 	started := time.Now()
 	deferred, err := s.compactLocked()
-	took = time.Since(started)
+	// The duty cycle spaces document rewrites; the trim is not one, and
+	// counting it would space compactions out while the journal grows,
+	// which makes the next trim longer still.
+	took = time.Since(started) - s.trimTook
+	s.trimTook = 0
 	s.compactMu.Unlock()
 	if err != nil {
 		s.log.Error("store.compact", "err", err)
 		s.health.set("compact", "the document could not be rewritten: "+err.Error())
+		if isDiskFull(err) {
+			s.diskFull(err) // the reserve gives the next try room
+		}
 		return false, took
 	}
 	s.health.clear("compact")
@@ -160,12 +186,24 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 		}
 		s.compacted.Store(d.Version)
 	}
+	var snapErr error
 	if s.snapshotDue(d.Version) {
-		if err := s.writeSnapshot(d); err != nil {
-			return false, err
-		}
+		snapErr = s.writeSnapshot(d) // the trim below still may free space
 	}
-	return false, s.j.trim(min(s.compacted.Load(), s.snapVersion))
+	// The journal keeps what neither the previous document nor the newest
+	// snapshot holds: either of them plus the journal rebuilds every
+	// acknowledged write if the document is found broken.
+	trimStart := time.Now()
+	err = s.j.trim(min(s.compacted.Load(), max(s.snapVersion, s.prevVersion)))
+	s.trimTook = time.Since(trimStart)
+	s.grownFrom.Store(s.j.sizeNow.Load())
+	if err == nil {
+		err = snapErr
+	}
+	if err == nil && !s.full.Load() {
+		s.ensureReserve() // grow it with the document
+	}
+	return false, err
 }
 
 // replaceDocument puts d in place of the document by atomic rename, so a
@@ -186,12 +224,45 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 		os.Remove(tmp)
 		return errChangedOnDisk
 	}
+	// Keep the document being replaced as board.json.prev when the board
+	// wrote or loaded it itself: the journal then only needs the writes
+	// since it, and can be trimmed after every compaction.
+	prev := int64(0)
+	if s.own == s.written && s.written != "-" {
+		if err := s.keepPrevious(); err != nil {
+			s.log.Warn("store.prev", "err", err)
+		} else {
+			prev = s.ownVersion
+		}
+	}
 	if err := os.Rename(tmp, s.path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("replace document: %w", err)
 	}
-	s.written = stamp
-	return syncDir(s.dir)
+	s.written, s.own, s.ownVersion = stamp, stamp, d.Version
+	s.docSize.Store(fileSize(s.path))
+	if err := syncDir(s.dir); err != nil {
+		return err
+	}
+	if prev > 0 {
+		s.prevVersion = prev
+	}
+	return nil
+}
+
+// keepPrevious links the document to board.json.prev, atomically replacing
+// the one before: a reader never finds either name missing.
+func (s *Store) keepPrevious() error {
+	tmp := s.prevPath() + ".tmp"
+	os.Remove(tmp)
+	if err := os.Link(s.path, tmp); err != nil {
+		return fmt.Errorf("keep previous document: %w", err)
+	}
+	if err := os.Rename(tmp, s.prevPath()); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("keep previous document: %w", err)
+	}
+	return nil
 }
 
 // snapshotDue applies the schedule: the first snapshot at once, then at most

@@ -398,18 +398,20 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 	}
 }
 
+var laterLine, _ = storefile.AppendEntry(nil, &storefile.Entry{Version: 4, Cases: []*wire.Case{{ID: "CASE-4", Title: "after the damage"}}})
+
 func TestDamagedJournalTailIsKeptAside(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		damage    func(good []byte) []byte
 		wantAside bool
+		later     []byte // a good line after the damage, which is kept and replayed
 	}{
-		{"a torn last line is only cut", func(good []byte) []byte { return append(good, `0badc0de {"v":3,"cases":[`...) }, false},
-		{"zeros after a crash are only cut", func(good []byte) []byte { return append(good, make([]byte, 100)...) }, false},
-		{"good lines after a bad one are kept aside", func(good []byte) []byte {
-			later, _ := storefile.AppendEntry(nil, &storefile.Entry{Version: 4, Cases: []*wire.Case{{ID: "CASE-4", Title: "after the damage"}}})
-			return append(append(good, "00000000 {\"v\":3}\n"...), later...)
-		}, true},
+		{"a torn last line is only cut", func(good []byte) []byte { return append(good, `0badc0de {"v":3,"cases":[`...) }, false, nil},
+		{"zeros after a crash are only cut", func(good []byte) []byte { return append(good, make([]byte, 100)...) }, false, nil},
+		{"a damaged journal is kept aside, the good lines after the damage replayed", func(good []byte) []byte {
+			return append(append(good, "00000000 {\"v\":3}\n"...), laterLine...)
+		}, true, laterLine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "board.json")
@@ -428,10 +430,14 @@ func TestDamagedJournalTailIsKeptAside(t *testing.T) {
 			}
 			s = mustOpen(t, manualConfig(path))
 			defer s.Close()
-			if diff := cmp.Diff([]string{"CASE-1 one", "CASE-2 two"}, caseTitles(s.Snapshot())); diff != "" {
+			want := []string{"CASE-1 one", "CASE-2 two"}
+			if tc.later != nil {
+				want = append(want, "CASE-4 after the damage")
+			}
+			if diff := cmp.Diff(want, caseTitles(s.Snapshot())); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
-			if got, _ := os.ReadFile(jp); !bytes.Equal(got, good) {
+			if got, _ := os.ReadFile(jp); tc.later == nil && !bytes.Equal(got, good) {
 				t.Errorf("journal not cut back to its good entries")
 			}
 			aside, _ := filepath.Glob(jp + ".damaged-*")
@@ -440,8 +446,11 @@ func TestDamagedJournalTailIsKeptAside(t *testing.T) {
 			}
 			if tc.wantAside {
 				kept, _ := os.ReadFile(aside[0])
-				if !bytes.Equal(kept, damaged[len(good):]) {
-					t.Errorf("copy holds %q, want the cut bytes", kept)
+				if !bytes.Equal(kept, damaged) {
+					t.Errorf("copy holds %q, want the damaged journal", kept)
+				}
+				if h := problems(s); !strings.Contains(h, "1 acknowledged write is missing (version 3)") || !strings.Contains(h, aside[0]) {
+					t.Errorf("health %q, want the missing write and the copy named", h)
 				}
 			}
 		})

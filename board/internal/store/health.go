@@ -1,8 +1,10 @@
 package store
 
 import (
+	"fmt"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Health is what /api/health reports about the store.
@@ -13,8 +15,11 @@ type Health struct {
 
 // Keys of the problems Health reports.
 const (
-	problemDocument = "document"
-	problemJournal  = "journal"
+	problemDocument       = "document"
+	problemJournal        = "journal"
+	problemJournalDamaged = "journal-damaged"
+	problemJournalLost    = "journal-lost"
+	problemDiskFull       = "disk-full"
 )
 
 type healthState struct {
@@ -46,11 +51,18 @@ func (h *healthState) has(key string) bool {
 
 // Health reports whether the store is degraded and why.
 func (s *Store) Health() Health {
+	var wait time.Duration
+	if s.j != nil {
+		wait = s.j.waiting(time.Now())
+	}
 	s.health.mu.Lock()
 	defer s.health.mu.Unlock()
 	var out Health
 	for _, m := range s.health.problems {
 		out.Problems = append(out.Problems, m)
+	}
+	if wait >= s.cfg.StallAfter {
+		out.Problems = append(out.Problems, fmt.Sprintf("a write has been waiting %s for the disk: the file system holding the journal is not answering", wait.Round(time.Second)))
 	}
 	sort.Strings(out.Problems)
 	out.Degraded = len(out.Problems) > 0

@@ -2,12 +2,16 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/opsboard/opsboard/shared/storefile"
@@ -17,18 +21,36 @@ import (
 // journal is the append-only log of committed writes. Writers enqueue their
 // encoded entry; one committer goroutine writes everything queued in a single
 // write and a single fsync (group commit), then publishes the newest state.
+//
+// Two locks: mu guards the queue and is never held across I/O, so a writer
+// can always enqueue (or withdraw a write the disk has not taken, see
+// Store.withdraw) even while the disk hangs; ioMu guards the file and is held
+// across each append and trim.
 type journal struct {
 	path string
-	mu   sync.Mutex // guards f, size, ends and the queue
-	cond *sync.Cond
+
+	mu    sync.Mutex // guards queue, busySince and busyLast
+	cond  *sync.Cond
+	queue []pendingWrite
+	// busySince is when the oldest write of the batch being written was
+	// queued; zero while the committer idles. busyLast is that batch's
+	// newest state.
+	busySince time.Time
+	busyLast  *wire.Doc
+
+	ioMu sync.Mutex // guards f, fi, size, ends, dirDirty and hw
 	f    *os.File
+	fi   os.FileInfo // f's identity, to notice the file deleted or replaced
 	size int64
 	// ends lists, in order, each entry's version and the offset just past it,
 	// so compaction can trim the entries it no longer needs.
-	ends  []entryEnd
-	queue []pendingWrite
+	ends []entryEnd
 	// dirDirty is set when a trim's rename is not yet known to be durable.
 	dirDirty bool
+	hw       *highWaterFile
+
+	// sizeNow mirrors size for the compactor, which must not wait on ioMu.
+	sizeNow atomic.Int64
 }
 
 type entryEnd struct {
@@ -37,21 +59,18 @@ type entryEnd struct {
 }
 
 type pendingWrite struct {
-	line []byte
-	doc  *wire.Doc
-	done chan error
+	line   []byte
+	doc    *wire.Doc
+	done   chan error
+	queued time.Time
 }
 
-// openJournal opens the journal for appending and cuts any torn tail beyond
+// openJournal opens the journal for appending and cuts a torn tail beyond
 // the good entries, which no acknowledged write can be part of: an entry is
 // acknowledged only after its fsync, and a crash tears at most the batch
-// being written. When more than one line follows the first bad one, the cut
-// bytes are copied aside first, since that looks like damage, not a tear.
-func openJournal(path string, entries []storefile.Entry, ends []int64, now func() time.Time, log *slog.Logger) (*journal, error) {
-	var good int64
-	if len(ends) > 0 {
-		good = ends[len(ends)-1]
-	}
+// being written. Damage before the tail was dealt with by the caller.
+func openJournal(path string, scan *storefile.Scan, hw *highWaterFile, log *slog.Logger) (*journal, error) {
+	good := scan.Good
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
@@ -62,10 +81,7 @@ func openJournal(path string, entries []storefile.Entry, ends []int64, now func(
 		return nil, fmt.Errorf("stat journal: %w", err)
 	}
 	if fi.Size() > good {
-		if err := keepDamagedTail(f, path, good, fi.Size(), now, log); err != nil {
-			f.Close()
-			return nil, err
-		}
+		log.Warn("store.journal_torn_tail", "path", path, "bytes", fi.Size()-good)
 		if err := f.Truncate(good); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("cut torn journal tail: %w", err)
@@ -79,37 +95,19 @@ func openJournal(path string, entries []storefile.Entry, ends []int64, now func(
 		f.Close()
 		return nil, err
 	}
-	j := &journal{path: path, f: f, size: good}
+	j := &journal{path: path, f: f, fi: fi, size: good, hw: hw}
+	j.sizeNow.Store(good)
 	j.cond = sync.NewCond(&j.mu)
-	for i, e := range entries {
-		j.ends = append(j.ends, entryEnd{version: e.Version, end: ends[i]})
+	for i, e := range scan.Entries {
+		j.ends = append(j.ends, entryEnd{version: e.Version, end: scan.Ends[i]})
 	}
 	return j, nil
-}
-
-// keepDamagedTail copies the bytes after the good prefix to
-// <journal>.damaged-<time> when they hold more than one line.
-func keepDamagedTail(f *os.File, path string, good, size int64, now func() time.Time, log *slog.Logger) error {
-	tail := make([]byte, size-good)
-	if _, err := f.ReadAt(tail, good); err != nil && err != io.EOF {
-		return fmt.Errorf("read journal tail: %w", err)
-	}
-	if bytes.Count(bytes.TrimRight(tail, "\n\x00"), []byte{'\n'}) == 0 {
-		log.Warn("store.journal_torn_tail", "path", path, "bytes", len(tail))
-		return nil
-	}
-	aside := path + ".damaged-" + now().UTC().Format("20060102T150405.000Z")
-	if err := writeFileSync(aside, tail); err != nil {
-		return fmt.Errorf("keep damaged journal tail: %w", err)
-	}
-	log.Error("store.journal_damaged", "path", path, "bytes", len(tail), "copy", aside)
-	return nil
 }
 
 func (j *journal) enqueue(line []byte, d *wire.Doc) <-chan error {
 	done := make(chan error, 1)
 	j.mu.Lock()
-	j.queue = append(j.queue, pendingWrite{line: line, doc: d, done: done})
+	j.queue = append(j.queue, pendingWrite{line: line, doc: d, done: done, queued: time.Now()})
 	j.mu.Unlock()
 	j.cond.Signal()
 	return done
@@ -141,21 +139,23 @@ func (j *journal) run(s *Store) {
 		}
 		batch := j.queue
 		j.queue = nil
-		buf.Reset()
-		for _, w := range batch {
-			buf.Write(w.line)
-		}
-		err := j.appendLocked(buf.Bytes(), batch)
+		j.busySince, j.busyLast = batch[0].queued, batch[len(batch)-1].doc
 		j.mu.Unlock()
+
+		acked := s.visible.Load().Version
+		err := s.checkJournalFile()
+		if err == nil {
+			buf.Reset()
+			for _, w := range batch {
+				buf.Write(w.line)
+			}
+			j.ioMu.Lock()
+			err = j.appendLocked(buf.Bytes(), batch, acked)
+			j.ioMu.Unlock()
+		}
 		if err != nil {
 			failing = true
-			s.commitFailed(err)
-			// Writes queued behind the failed batch were built on it.
-			j.mu.Lock()
-			batch = append(batch, j.queue...)
-			j.queue = nil
-			j.mu.Unlock()
-			for _, w := range batch {
+			for _, w := range append(batch, s.commitFailed(err)...) {
 				w.done <- err
 			}
 			continue
@@ -165,7 +165,10 @@ func (j *journal) run(s *Store) {
 			s.health.clear(problemJournal)
 		}
 		last := batch[len(batch)-1].doc
+		j.mu.Lock()
 		s.visible.Store(last)
+		j.busySince, j.busyLast = time.Time{}, nil
+		j.mu.Unlock()
 		for _, w := range batch {
 			w.done <- nil
 		}
@@ -177,12 +180,28 @@ func (j *journal) run(s *Store) {
 	}
 }
 
-// appendLocked writes and fsyncs p; on failure it cuts the file back so a
-// half-written batch never sits in front of later entries.
-func (j *journal) appendLocked(p []byte, batch []pendingWrite) error {
-	n, err := j.f.WriteAt(p, j.size)
+// appendLocked writes and fsyncs p, and the high-water mark with it; on
+// failure it cuts the file back so a half-written batch never sits in front
+// of later entries. acked is the newest version answered before this batch.
+func (j *journal) appendLocked(p []byte, batch []pendingWrite, acked int64) error {
+	last := batch[len(batch)-1].doc
+	hw, past := j.hw.next(acked, last.Version, last.Counters)
+	err := j.hw.write(hw)
+	var n int
 	if err == nil {
+		n, err = j.f.WriteAt(p, j.size)
+	}
+	if err == nil && !past {
 		err = j.f.Sync()
+	} else if err == nil {
+		// A new ceiling must be durable before the batch past the old one
+		// is answered; the two syncs overlap.
+		hwErr := make(chan error, 1)
+		go func() { hwErr <- j.hw.sync() }()
+		err = j.f.Sync()
+		if herr := <-hwErr; err == nil {
+			err = herr
+		}
 	}
 	if err == nil && j.dirDirty {
 		// The last trim's rename must be durable before anything appended to
@@ -195,7 +214,7 @@ func (j *journal) appendLocked(p []byte, batch []pendingWrite) error {
 		if n > 0 {
 			j.f.Truncate(j.size)
 		}
-		return fmt.Errorf("append journal: %w", err)
+		return fmt.Errorf("append journal: %w", j.named(err))
 	}
 	off := j.size
 	for _, w := range batch {
@@ -203,16 +222,27 @@ func (j *journal) appendLocked(p []byte, batch []pendingWrite) error {
 		j.ends = append(j.ends, entryEnd{version: w.doc.Version, end: off})
 	}
 	j.size = off
+	j.sizeNow.Store(off)
 	return nil
 }
 
+// named gives a file error the journal's name: after a trim the open file
+// was created as <journal>.tmp, and the error would say so.
+func (j *journal) named(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.HasSuffix(pe.Path, ".tmp") {
+		return &fs.PathError{Op: pe.Op, Path: j.path, Err: pe.Err}
+	}
+	return err
+}
+
 // trim drops the entries at or below version keep, which a durable document
-// and snapshot already hold, by writing the rest to a new file and renaming
+// or snapshot already holds, by writing the rest to a new file and renaming
 // it into place. Writers wait meanwhile; the rest is small, since trim runs
 // right after compaction.
 func (j *journal) trim(keep int64) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
+	j.ioMu.Lock()
+	defer j.ioMu.Unlock()
 	cut := int64(0)
 	i := 0
 	for ; i < len(j.ends) && j.ends[i].version <= keep; i++ {
@@ -221,12 +251,27 @@ func (j *journal) trim(keep int64) error {
 	if cut == 0 {
 		return nil
 	}
+	if cut == j.size {
+		// Nothing stays: cut the file in place, which needs no disk space
+		// (a full disk is when this matters). A crash leaves it whole or
+		// empty, and the document holds every entry either way.
+		if err := j.f.Truncate(0); err != nil {
+			return fmt.Errorf("empty journal: %w", j.named(err))
+		}
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("empty journal: %w", j.named(err))
+		}
+		j.size, j.ends = 0, nil
+		j.sizeNow.Store(0)
+		return nil
+	}
 	tail := make([]byte, j.size-cut)
 	if _, err := j.f.ReadAt(tail, cut); err != nil && err != io.EOF {
 		return fmt.Errorf("read journal tail: %w", err)
 	}
 	tmp := j.path + ".tmp"
 	if err := writeFileSync(tmp, tail); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	// Open the new file before it takes the journal's name, so that once
@@ -236,14 +281,21 @@ func (j *journal) trim(keep int64) error {
 		os.Remove(tmp)
 		return fmt.Errorf("open new journal: %w", err)
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("stat new journal: %w", err)
+	}
 	if err := os.Rename(tmp, j.path); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return fmt.Errorf("replace journal: %w", err)
 	}
 	j.f.Close()
-	j.f = f
+	j.f, j.fi = f, fi
 	j.size -= cut
+	j.sizeNow.Store(j.size)
 	rest := j.ends[i:]
 	j.ends = make([]entryEnd, len(rest))
 	for k, e := range rest {
@@ -256,8 +308,23 @@ func (j *journal) trim(keep int64) error {
 	return nil
 }
 
-func (j *journal) close() error {
+// waiting reports how long the oldest write not yet durable has waited:
+// the batch being written, or else the first one queued.
+func (j *journal) waiting(now time.Time) time.Duration {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	switch {
+	case !j.busySince.IsZero():
+		return now.Sub(j.busySince)
+	case len(j.queue) > 0:
+		return now.Sub(j.queue[0].queued)
+	}
+	return 0
+}
+
+func (j *journal) close() error {
+	j.ioMu.Lock()
+	defer j.ioMu.Unlock()
+	j.hw.close()
 	return j.f.Close()
 }

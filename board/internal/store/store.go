@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -38,6 +39,18 @@ type Config struct {
 	CompactMaxDelay time.Duration // but no later than this after the first write not yet compacted (2s)
 	CompactEntries  int           // or once this many journal entries wait (5000)
 	SnapshotEvery   time.Duration // at most one snapshot per interval while writes happen (15m)
+	// CompactBytes: compact once the journal has grown by this much since the
+	// last compaction, or by the document's size when that is larger (1 MB).
+	CompactBytes int64
+	// WriteWait bounds how long a write waits for a disk that does not
+	// answer before it is withdrawn, when it still can be (10s).
+	WriteWait time.Duration
+	// StallAfter is how long a write may wait for the disk before health
+	// reports the store degraded (3s).
+	StallAfter time.Duration
+	// ReserveBytes is the disk space kept in reserve for compaction on a
+	// full disk (twice the document plus 4 MB, at least 4 MB, at most 1 GB).
+	ReserveBytes int64
 
 	// Bundles are the built-in label bundles (installable packs).
 	Bundles []labels.Bundle
@@ -67,12 +80,18 @@ type Store struct {
 
 	j *journal
 
-	compactMu   sync.Mutex   // serializes compaction, reload and snapshot writes
-	written     string       // stamp of the document as the board last wrote or read it; "-" when absent
-	compacted   atomic.Int64 // version of the document on disk (written under compactMu)
-	snapVersion int64        // version of the newest snapshot
-	snapTime    time.Time    // when it was taken
-	enc         docEncoder   // keeps record encodings between compactions
+	compactMu   sync.Mutex    // serializes compaction, reload and snapshot writes
+	written     string        // stamp of the document as the board last wrote or read it; "-" when absent
+	own         string        // stamp of the document as the board itself last wrote or loaded it
+	ownVersion  int64         // the version that document holds
+	trimTook    time.Duration // how long the last compaction's journal trim took
+	prevVersion int64         // version of board.json.prev, the document before the last compaction; 0 when unknown
+	docSize     atomic.Int64  // size of the document as last written
+	grownFrom   atomic.Int64  // journal size right after the last compaction
+	compacted   atomic.Int64  // version of the document on disk (written under compactMu)
+	snapVersion int64         // version of the newest snapshot
+	snapTime    time.Time     // when it was taken
+	enc         docEncoder    // keeps record encodings between compactions
 
 	health healthState
 
@@ -80,7 +99,10 @@ type Store struct {
 	listeners map[int]func(version int64)
 	nextL     int
 
-	fresh   bool          // no document, journal or snapshot existed at open
+	fresh       bool // no document, journal or snapshot existed at open
+	afterDamage bool // the journal was found damaged at open: fold it in at once
+
+	full    atomic.Bool   // the disk is full and the reserve not whole: writes are refused
 	kick    chan struct{} // wakes the compactor
 	recheck chan struct{} // asks the watcher to look at a document someone else changed
 	stop    chan struct{}
@@ -113,6 +135,15 @@ func Open(cfg Config) (*Store, error) {
 	if cfg.SnapshotEvery <= 0 {
 		cfg.SnapshotEvery = 15 * time.Minute
 	}
+	if cfg.CompactBytes <= 0 {
+		cfg.CompactBytes = 1 << 20
+	}
+	if cfg.WriteWait <= 0 {
+		cfg.WriteWait = 10 * time.Second
+	}
+	if cfg.StallAfter <= 0 {
+		cfg.StallAfter = 3 * time.Second
+	}
 	abs, err := filepath.Abs(cfg.Path)
 	if err != nil {
 		return nil, fmt.Errorf("store path %s: %w", cfg.Path, err)
@@ -130,6 +161,16 @@ func Open(cfg Config) (*Store, error) {
 	if err := s.load(); err != nil {
 		s.unlock()
 		return nil, err
+	}
+	if s.afterDamage {
+		// Fold what survived into a snapshot and the document now, so the
+		// journal starts clean and the next start does not report it again.
+		if err := s.TakeSnapshot(); err != nil {
+			s.log.Error("store.snapshot", "err", err)
+		}
+		if err := s.compact(); err != nil {
+			s.log.Error("store.compact", "err", err)
+		}
 	}
 	s.wg.Add(2)
 	go s.j.run(s)
@@ -169,9 +210,10 @@ func (s *Store) unlock() {
 }
 
 // load builds the starting state: the document (or, when it is broken or
-// missing while history exists, the newest good snapshot) with the journal
-// replayed on top.
+// missing while history exists, the newest good earlier copy) with the
+// journal replayed on top, checked against the high-water mark.
 func (s *Store) load() error {
+	s.cleanSnapshotTemps()
 	snaps := s.listSnapshots()
 	if len(snaps) > 0 {
 		s.snapVersion, s.snapTime = snaps[len(snaps)-1].version, snaps[len(snaps)-1].at
@@ -184,34 +226,76 @@ func (s *Store) load() error {
 	switch {
 	case err == nil:
 		s.compacted.Store(d.Version)
+		s.own, s.ownVersion = s.written, d.Version
+		s.docSize.Store(fileSize(s.path))
 	case errors.Is(err, fs.ErrNotExist):
-		d = s.newestGoodSnapshot(snaps)
+		d = s.newestGoodCopy(snaps, 0)
 		if d == nil {
 			d = storefile.New()
 			fresh = !fileExists(storefile.JournalPath(s.path)) && len(snaps) == 0
 		} else {
-			s.log.Warn("store.missing", "path", s.path, "restored_from_snapshot_version", d.Version)
+			s.log.Warn("store.missing", "path", s.path, "restored_from_version", d.Version)
 		}
 	default:
 		s.markBroken(err)
-		d = s.newestGoodSnapshot(snaps)
+		d = s.newestGoodCopy(snaps, 0)
 		if d == nil {
 			d = storefile.New()
 		}
 	}
-	entries, ends, err := storefile.ReadJournalFile(storefile.JournalPath(s.path))
+	hw, err := ReadHighWater(s.path)
+	if err != nil {
+		s.log.Error("store.highwater", "err", err) // the journal's versions still count
+	}
+	jpath := storefile.JournalPath(s.path)
+	scan, err := storefile.ScanJournalFile(jpath, d.Version)
 	if err != nil {
 		return fmt.Errorf("replay journal: %w", err)
 	}
+	// A journal started anew while the board ran (its file was deleted)
+	// begins above the document: the snapshot taken then bridges the two.
+	if gaps := scan.Gaps(d.Version); len(gaps) > 0 && gaps[0].From == d.Version+1 {
+		if alt := s.newestGoodCopy(snaps, gaps[0].To); alt != nil {
+			s.log.Warn("store.bridged", "document_version", d.Version, "copy_version", alt.Version)
+			d = alt
+		}
+	}
 	from := d.Version
-	storefile.Replay(d, entries)
+	storefile.Replay(d, scan.Entries)
+	missing := scan.Gaps(from)
+	if last := max(d.Version, scan.Last()); hw.Acked > last {
+		missing = append(missing, storefile.Gap{From: last + 1, To: hw.Acked})
+	}
+	damaged := scan.Damaged
+	if scan.TailLines > 1 {
+		damaged += scan.TailLines
+	}
+	if len(missing) > 0 || damaged > 0 {
+		if err := s.journalDamaged(scan, missing, damaged); err != nil {
+			return err
+		}
+	}
+	// Versions and id counters never go back, whatever the files lost.
+	// When something may have been lost, or a tail was cut (the marks of a
+	// batch cut by a power loss may not have reached the disk), the board
+	// continues above the durable ceiling.
+	if len(missing) > 0 || damaged > 0 || scan.Size > scan.Good {
+		hw.RaiseToCeiling(&d.Version, d.Counters)
+	} else {
+		hw.Raise(&d.Version, d.Counters)
+	}
 	// A document edited by hand while the board was down may carry a lower
 	// version than clients have already seen; versions never go backwards.
 	if d.Version < s.snapVersion {
 		d.Version = s.snapVersion
 	}
-	j, err := openJournal(storefile.JournalPath(s.path), entries, ends, s.now, s.log)
+	hwf, err := openHighWater(s.path, HighWater{Acked: d.Version, Version: d.Version, Counters: d.Counters})
 	if err != nil {
+		return err
+	}
+	j, err := openJournal(jpath, scan, hwf, s.log)
+	if err != nil {
+		hwf.close()
 		return err
 	}
 	s.j = j
@@ -220,7 +304,78 @@ func (s *Store) load() error {
 	s.idx = buildIndexes(d)
 	s.visible.Store(d)
 	s.fresh = fresh
+	s.ensureReserve()
 	return nil
+}
+
+// journalDamaged copies a damaged journal aside, rewrites it with its good
+// lines only (so the damage is reported once, not on every start) and
+// reports what is missing in the health report.
+func (s *Store) journalDamaged(scan *storefile.Scan, missing []storefile.Gap, damaged int) error {
+	jpath := storefile.JournalPath(s.path)
+	data, err := os.ReadFile(jpath)
+	if err != nil {
+		return fmt.Errorf("read damaged journal: %w", err)
+	}
+	aside := jpath + ".damaged-" + s.now().UTC().Format("20060102T150405.000Z")
+	if err := writeFileSync(aside, data); err != nil {
+		return fmt.Errorf("keep damaged journal: %w", err)
+	}
+	var good []byte
+	for i, end := range scan.Ends {
+		good = append(good, data[scan.Starts[i]:end]...)
+	}
+	tmp := jpath + ".tmp"
+	if err := writeFileSync(tmp, good); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rewrite damaged journal: %w", err)
+	}
+	if err := os.Rename(tmp, jpath); err != nil {
+		return fmt.Errorf("rewrite damaged journal: %w", err)
+	}
+	if err := syncDir(s.dir); err != nil {
+		return err
+	}
+	// The rewritten file holds the good lines back to back.
+	var off int64
+	for i := range scan.Ends {
+		off += scan.Ends[i] - scan.Starts[i]
+		scan.Ends[i] = off
+	}
+	scan.Good = off
+	var n int64
+	var spans []string
+	for _, g := range missing {
+		n += g.Missing()
+		if g.From == g.To {
+			spans = append(spans, fmt.Sprintf("version %d", g.From))
+		} else {
+			spans = append(spans, fmt.Sprintf("versions %d to %d", g.From, g.To))
+		}
+	}
+	msg := fmt.Sprintf("the journal was damaged (%d bad lines): ", damaged)
+	if n > 0 {
+		verb := "writes are"
+		if n == 1 {
+			verb = "write is"
+		}
+		msg += fmt.Sprintf("%d acknowledged %s missing (%s). ", n, verb, strings.Join(spans, ", "))
+	} else {
+		msg += "no acknowledged write is missing. "
+	}
+	msg += "The damaged journal was copied to " + aside + "; versions and ids continue above everything ever written, so none is reused."
+	s.log.Error("store.journal_damaged", "path", jpath, "bad_lines", damaged, "missing", n, "copy", aside)
+	s.health.set(problemJournalDamaged, msg)
+	s.afterDamage = true
+	return nil
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 func fileExists(p string) bool {
@@ -287,6 +442,10 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		s.writeMu.Unlock()
 		return 0, err
 	}
+	if s.full.Load() {
+		s.writeMu.Unlock()
+		return 0, &errs.UnavailableError{Msg: "the disk is full: writes are refused until space frees, so that the board keeps room to fold its journal into the document"}
+	}
 	if expectedVersion != nil && *expectedVersion != s.head.Version {
 		cur := s.head.Version
 		s.writeMu.Unlock()
@@ -318,23 +477,86 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	}
 	done := s.j.enqueue(line, tx.d)
 	s.writeMu.Unlock()
-	// Durability does not honour ctx: once queued, the write completes.
-	if err := <-done; err != nil {
+	// Durability does not honour ctx: once queued, the write completes,
+	// unless the disk takes longer than WriteWait and the write can still
+	// be withdrawn whole (none of its bytes went to the journal).
+	wait := time.NewTimer(s.cfg.WriteWait)
+	defer wait.Stop()
+	select {
+	case err = <-done:
+	case <-wait.C:
+		if s.withdraw(done) {
+			return 0, &errs.UnavailableError{Msg: fmt.Sprintf("the disk did not take the write within %s; it was not applied", s.cfg.WriteWait)}
+		}
+		err = <-done
+	}
+	if err != nil {
 		return 0, &errs.UnavailableError{Msg: "the write was not saved: " + err.Error()}
 	}
 	return v, nil
 }
 
 // commitFailed rolls the head back to the last durable state after the
-// journal refused a batch; the writes queued behind it fail too.
-func (s *Store) commitFailed(err error) {
+// journal refused a batch, and returns the writes queued behind it, which
+// were built on it and fail too. Both happen under writeMu, so no write can
+// be queued on the failed state in between.
+func (s *Store) commitFailed(err error) []pendingWrite {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.log.Error("store.commit", "err", err)
+	s.j.mu.Lock()
+	behind := s.j.queue
+	s.j.queue = nil
+	s.j.busySince, s.j.busyLast = time.Time{}, nil
+	s.j.mu.Unlock()
 	s.head = s.visible.Load()
 	s.idx = buildIndexes(s.head)
-	s.health.set(problemJournal, "a write could not be saved: "+err.Error())
+	if isDiskFull(err) {
+		s.diskFull(err)
+	} else {
+		s.health.set(problemJournal, "a write could not be saved: "+err.Error())
+	}
+	return behind
 }
+
+// withdraw takes a write the committer has not started on out of the queue,
+// with every write queued after it (they were built on it), and rolls the
+// head back to the state before it. It reports false when the write already
+// went to the journal: then it must wait for the outcome like any other.
+func (s *Store) withdraw(done <-chan error) bool {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	j := s.j
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	at := -1
+	for i, w := range j.queue {
+		if w.done == done {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	gone := j.queue[at:]
+	j.queue = j.queue[:at:at]
+	switch {
+	case at > 0:
+		s.head = j.queue[at-1].doc
+	case j.busyLast != nil:
+		s.head = j.busyLast
+	default:
+		s.head = s.visible.Load()
+	}
+	s.idx = buildIndexes(s.head)
+	for _, w := range gone[1:] {
+		w.done <- errWithdrawn
+	}
+	return true
+}
+
+var errWithdrawn = errors.New("an earlier write it was built on was withdrawn")
 
 // Close stops accepting writes, waits for queued writes to be durable,
 // compacts the journal into the document and releases the lock.
@@ -348,6 +570,13 @@ func (s *Store) Close() error {
 	close(s.stop)
 	s.wg.Wait() // committer drained, compactor stopped, watcher stopped
 	err := s.compact()
+	if isDiskFull(err) {
+		s.releaseReserve() // this is what it is for
+		err = s.compactFully()
+	}
+	if isDiskFull(err) {
+		err = fmt.Errorf("the disk is full, so the document could not be brought up to date at shutdown; every acknowledged write is safe in %s and the next start replays it (free some space): %w", storefile.JournalPath(s.path), err)
+	}
 	if cerr := s.j.close(); err == nil {
 		err = cerr
 	}
