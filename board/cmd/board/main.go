@@ -35,6 +35,7 @@ type config struct {
 	allowedHosts []string
 	verify       bool
 	searchURL    string
+	zone         *time.Location
 }
 
 func loadConfig(args []string) (config, error) {
@@ -53,6 +54,7 @@ func loadConfig(args []string) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.zone = machineZone(os.Getenv("TZ"))
 	for _, h := range strings.Split(hosts, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			cfg.allowedHosts = append(cfg.allowedHosts, h)
@@ -107,7 +109,7 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL})
+	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL, Zone: cfg.zone})
 	web.Mount(router) // the page, for every path outside /api
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -134,4 +136,22 @@ func run(log *slog.Logger, args []string) error {
 		log.Warn("board.shutdown", "err", err) // long-lived streams are cut
 	}
 	return st.Close()
+}
+
+// machineZone is the machine's time zone under its IANA name (TZ, else the
+// target of /etc/localtime), so the board can name it; UTC when neither
+// gives a name.
+func machineZone(tz string) *time.Location {
+	name := strings.TrimPrefix(tz, ":")
+	if name == "" {
+		if target, err := os.Readlink("/etc/localtime"); err == nil {
+			if _, after, ok := strings.Cut(target, "zoneinfo/"); ok {
+				name = after
+			}
+		}
+	}
+	if loc, err := time.LoadLocation(name); err == nil && name != "" && name != "Local" {
+		return loc
+	}
+	return time.UTC
 }

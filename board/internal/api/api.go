@@ -42,6 +42,12 @@ type Config struct {
 	// StreamHeartbeat is how often /api/stream sends a heartbeat comment
 	// (10 s when zero; never more than 15 s).
 	StreamHeartbeat time.Duration
+	// Zone is the machine's time zone, the board's zone until the timezone
+	// preference names another; UTC when nil.
+	Zone *time.Location
+	// Now is the clock of the read routes that depend on today (the agenda);
+	// time.Now when nil.
+	Now func() time.Time
 }
 
 // API serves /api.
@@ -58,6 +64,9 @@ type API struct {
 	search *searcher // /api/search: the keyword index and the sidecar client
 
 	live *liveStream // GET /api/stream
+
+	zone *time.Location
+	now  func() time.Time
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -66,6 +75,13 @@ func New(cfg Config) (*API, *mux.Router) {
 	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
 	if a.log == nil {
 		a.log = slog.Default()
+	}
+	a.zone, a.now = cfg.Zone, cfg.Now
+	if a.zone == nil {
+		a.zone = time.UTC
+	}
+	if a.now == nil {
+		a.now = time.Now
 	}
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
