@@ -84,7 +84,12 @@ func TestTimezonePreference(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBoard(t, at(time.Now(), berlin))
-	if tz := b.must(http.StatusOK, "GET", "/api/prefs", nil).Get("prefs.timezone").String(); tz != "Europe/Berlin" {
+	// Unset, the preference stays out of the prefs object (older pages read
+	// it whole) and the machine's zone applies.
+	if b.must(http.StatusOK, "GET", "/api/prefs", nil).Get("prefs.timezone").Exists() {
+		t.Error("an unset timezone is filled into the preferences")
+	}
+	if tz := b.must(http.StatusOK, "GET", "/api/agenda", nil).Get("timezone").String(); tz != "Europe/Berlin" {
 		t.Errorf("default timezone %q, want the machine's zone", tz)
 	}
 	b.fails(http.StatusBadRequest, "timezone", "PATCH", "/api/prefs", map[string]any{"timezone": "Mars/Olympus"})

@@ -19,7 +19,7 @@ func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: a.withZone(prefs), Version: d.Version})
+	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: d.Version})
 }
 
 // PATCH /api/prefs: a JSON merge patch of the preferences. The keys actor
@@ -55,7 +55,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: a.withZone(prefs), Version: v})
+	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: v})
 }
 
 // GET /api/views
@@ -208,11 +208,3 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
-// withZone fills in the timezone preference's default, the machine's zone.
-func (a *API) withZone(prefs map[string]json.RawMessage) map[string]json.RawMessage {
-	if _, ok := prefs["timezone"]; !ok {
-		name, _ := json.Marshal(a.zone.String())
-		prefs["timezone"] = name
-	}
-	return prefs
-}

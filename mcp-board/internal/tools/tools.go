@@ -29,7 +29,7 @@ func Server() mcptool.Server {
 			getPriorities,
 			listLabels, listLabelBundles,
 			listViews, listTemplates, getPrefs,
-			search,
+			search, agenda, listMessages,
 		},
 		Write: []mcptool.Constructor{
 			createCase, updateCase, updateCases, archiveCase, restoreCase, deleteCase, mergeCases,

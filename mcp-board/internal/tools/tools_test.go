@@ -25,6 +25,7 @@ func wantTools() map[string][]string {
 		"labels":     {"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle"},
 		"gestures":   {"approve_pending", "reject_pending", "list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
 		"search":     {"search"},
+		"agenda":     {"agenda", "list_messages"},
 	}
 }
 
@@ -48,8 +49,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 55 {
-		t.Errorf("%d tools, want 55", len(got))
+	if len(got) != 57 {
+		t.Errorf("%d tools, want 57", len(got))
 	}
 }
 
