@@ -207,4 +207,3 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
-
