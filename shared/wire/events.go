@@ -31,6 +31,9 @@ type EventPatch struct {
 	Domain          Opt[string] `json:"domain,omitzero"`
 	ExpectedVersion *int64      `json:"expectedVersion,omitempty"`
 	Actor           string      `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // EventList is GET /api/events.

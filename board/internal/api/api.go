@@ -177,9 +177,14 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 		vc   *errs.VersionConflictError
 		un   *errs.UnavailableError
 		big  *http.MaxBytesError
+		hc   *errs.HumanChangeError
 		code = http.StatusInternalServerError
 	)
 	switch {
+	case errors.As(err, &hc):
+		// 400, not 409: 409 stays the answer to a stale expectedVersion.
+		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
+		return
 	case errors.As(err, &bad):
 		code = http.StatusBadRequest
 	case errors.As(err, &nf):

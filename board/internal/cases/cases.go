@@ -7,6 +7,7 @@ package cases
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -124,25 +126,62 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 	return c, nil
 }
 
-// Patch applies a partial update to one case node.
+// Patch applies a partial update to one case node. An agent's patch may
+// not change a field the person changed within the last day unless it says
+// override (see revert).
 func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
-	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) { return PatchTx(tx, id, p) })
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) {
+		c, before, err := patchTracked(tx, id, p)
+		if err != nil {
+			return nil, err
+		}
+		return c, guardHuman(tx, c, before, p.Override)
+	})
 }
 
-// PatchTx is Patch inside a write.
+// PatchTx is Patch inside a write, without the agent's revert check: an
+// approved proposal is the person's decision.
 func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
+	c, _, err := patchTracked(tx, id, p)
+	return c, err
+}
+
+// patchTracked applies p, stamps the fields a person changed, and returns
+// the case with its fields from before the patch.
+func patchTracked(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, map[string]json.RawMessage, error) {
 	c, ok := tx.Cases().Get(id)
 	if !ok {
-		return nil, errs.NotFound("case %s not found", id)
+		return nil, nil, errs.NotFound("case %s not found", id)
 	}
+	before := revert.Fields(c)
 	if err := applyPatch(tx, c, p, tx.Actor()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	if tx.Actor() == wire.ActorHuman {
+		if changed := revert.Changed(before, revert.Fields(c), revert.Untracked); len(changed) > 0 {
+			c.HumanEdits = revert.Stamp(c.HumanEdits, changed, tx.Now())
+			tx.Cases().Put(c)
+		}
+	}
+	return c, before, nil
+}
+
+// guardHuman refuses an agent's change to a field the person changed
+// recently, or logs the override when the write says override.
+func guardHuman(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, override bool) error {
+	over, err := revert.Check(tx.Actor(), override, c.ID, c.HumanEdits, before, c, revert.Untracked, tx.Now())
+	if err != nil {
+		return err
+	}
+	if over != nil {
+		activity.Log(c, tx.Actor(), "override", over.Overridden(), tx.Stamp())
+		tx.Cases().Put(c)
+	}
+	return nil
 }
 
 // PatchMany applies one patch to many case nodes, all or nothing; an error
-// names the offending id.
+// names the offending id. The agent's revert check holds for each node.
 func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
 	if len(field.CleanList(b.IDs)) == 0 {
@@ -153,7 +192,7 @@ func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBat
 		expected = b.Patch.ExpectedVersion
 	}
 	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
-		cs, err := PatchManyTx(tx, b)
+		cs, err := patchMany(tx, b, true)
 		out = cs
 		return err
 	})
@@ -162,18 +201,24 @@ func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBat
 
 // PatchManyTx is PatchMany inside a write: every id or none.
 func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
+	return patchMany(tx, b, false)
+}
+
+func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error) {
 	ids := field.CleanList(b.IDs)
 	if len(ids) == 0 {
 		return nil, errs.BadRequest("field 'ids' must list at least one case id")
 	}
 	var out []*wire.Case
 	for _, id := range ids {
-		c, ok := tx.Cases().Get(id)
-		if !ok {
-			return nil, errs.NotFound("case %s not found", id)
-		}
-		if err := applyPatch(tx, c, b.Patch, tx.Actor()); err != nil {
+		c, before, err := patchTracked(tx, id, b.Patch)
+		if err != nil {
 			return nil, prefixID(id, err)
+		}
+		if guard {
+			if err := guardHuman(tx, c, before, b.Override || b.Patch.Override); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, c)
 	}

@@ -47,3 +47,14 @@ func IsNotFound(err error) bool {
 	var nf *NotFoundError
 	return errors.As(err, &nf)
 }
+
+// HumanChangeError refuses an agent write that would change a field the
+// person changed within the last day (400): the agent should propose the
+// change instead, or pass override when the person asked for it.
+type HumanChangeError struct {
+	Record, Field, Actor, TS string
+}
+
+func (e *HumanChangeError) Error() string {
+	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead; send override: true only when they asked for it", e.Record, e.Field, e.TS)
+}
