@@ -6,6 +6,7 @@ package mcptool
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -59,9 +60,14 @@ type HandlerFunc func(ctx context.Context, a *Args) (string, error)
 
 // Handle adapts a HandlerFunc to mcp-go. A failure is a tool result flagged
 // as an error (not a protocol error), so the model reads the board's words.
+// The board's refusal to let the agent revert the person's recent change is
+// no failure: it comes back as a normal result saying what to do instead.
 func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		text, err := fn(ctx, ArgsOf(req))
+		if hc := client.HumanChangeOf(err); hc != nil {
+			return mcp.NewToolResultText(fmt.Sprintf("Not changed, the person's change stands (field %s, changed by the %s at %s). %v", hc.Field, hc.Actor, hc.TS, err)), nil
+		}
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}

@@ -47,4 +47,14 @@ func agendaFamily(t *testing.T, w *world) {
 	w.ok(t, "list_messages", map[string]any{"caseId": movers}, w.ids["message"], "End of the list.")
 	w.ok(t, "list_messages", map[string]any{"caseId": "CASE-999"}, "No messages match.")
 	w.s.Refused(t, "list_messages", map[string]any{"cursor": "garbage!"}, "'cursor'")
+
+	// The person moved desks by hand today: the agent's move back is refused
+	// as an answer the model acts on, and nothing changes.
+	desks := w.ids["desks"]
+	before := w.caseOf(t, desks).Case.Status
+	w.ok(t, "update_case", map[string]any{"id": desks, "status": "todo"},
+		"Not changed, the person's change stands (field status, changed by the human at", "propose")
+	if after := w.caseOf(t, desks).Case.Status; after != before {
+		t.Errorf("a refused update moved %s from %s to %s", desks, before, after)
+	}
 }
