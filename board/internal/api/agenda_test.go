@@ -98,3 +98,18 @@ func TestTimezonePreference(t *testing.T) {
 		t.Errorf("timezone %q after the patch", tz)
 	}
 }
+
+func TestChildInheritsItsParentsDomain(t *testing.T) {
+	b := newBoard(t)
+	ini := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Home", "kind": "initiative", "domain": "life"}).Get("case.id").String()
+	ws := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Garden", "kind": "workstream", "parentId": ini}).Get("case")
+	if ws.Get("domain").String() != "life" {
+		t.Errorf("a workstream under a life initiative is %s", ws.Get("domain"))
+	}
+	leaf := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Hedge", "parentId": ws.Get("id").String()}).Get("case.domain").String()
+	given := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Invoice", "parentId": ws.Get("id").String(), "domain": "work"}).Get("case.domain").String()
+	top := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Loose"}).Get("case.domain").String()
+	if leaf != "life" || given != "work" || top != "work" {
+		t.Errorf("leaf %s (want life), given %s (want work), top-level %s (want work)", leaf, given, top)
+	}
+}

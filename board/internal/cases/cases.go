@@ -99,6 +99,12 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 	if c.Status == "" {
 		c.Status = wire.LaneTodo
 	}
+	if c.Domain == "" && c.ParentID != "" {
+		// A node under a parent belongs where its parent does unless told.
+		if parent, ok := tx.Cases().Get(c.ParentID); ok {
+			c.Domain = parent.Domain
+		}
+	}
 	if c.Domain == "" {
 		c.Domain = wire.DomainWork
 	}
