@@ -57,3 +57,23 @@ func TestMessagesPaged(t *testing.T) {
 	b.fails(http.StatusBadRequest, "'limit'", "GET", "/api/messages?limit=ten", nil)
 	b.fails(http.StatusBadRequest, "'cursor'", "GET", "/api/messages?cursor=garbage!", nil)
 }
+
+func TestSearchFieldsReachNotesAndBodies(t *testing.T) {
+	b := newBoard(t)
+	c := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Move"}).Get("case.id").String()
+	b.must(http.StatusCreated, "POST", "/api/cases/"+c+"/notes", map[string]any{"text": "ask about the marimba"})
+	b.must(http.StatusCreated, "POST", "/api/cases/"+c+"/messages", map[string]any{"subject": "Quote", "body": "the marimba costs extra"})
+	ids := func(body map[string]any) []string {
+		return strList(b.must(http.StatusOK, "POST", "/api/search", body).Get("results.0.hits.#.id"))
+	}
+	if got := ids(map[string]any{"q": "marimba"}); len(got) != 0 {
+		t.Errorf("without fields the search changed: %v", got)
+	}
+	if diff := cmp.Diff([]string{c, "M-1"}, ids(map[string]any{"q": "marimba", "fields": []string{"body", "notes"}})); diff != "" {
+		t.Errorf("with fields (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"M-1"}, ids(map[string]any{"q": "marimba", "fields": []string{"body"}})); diff != "" {
+		t.Errorf("body only (-want +got)\n%s", diff)
+	}
+	b.fails(http.StatusBadRequest, "'fields'", "POST", "/api/search", map[string]any{"q": "marimba", "fields": []string{"subject"}})
+}

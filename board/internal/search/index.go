@@ -23,6 +23,10 @@ type entry struct {
 	tf         []uint16  // count of terms[i]
 	length     int       // tokens in the text
 
+	// extra is the longer text a request may ask for (a message's body, a
+	// case's notes), kept apart so a search without fields ranks as before.
+	extra bag
+
 	c *wire.Case
 	t *wire.Task
 	m *wire.Message
@@ -120,6 +124,11 @@ func Build(d *wire.Doc, prev *Index) *Index {
 func caseEntry(c *wire.Case) entry {
 	e := entry{Doc: searchdoc.Case(c), c: c}
 	e.analyse(c.Title)
+	notes := make([]string, 0, len(c.Notes))
+	for _, n := range c.Notes {
+		notes = append(notes, n.Text)
+	}
+	e.extra = bagOf(strings.Join(notes, "\n"))
 	return e
 }
 
@@ -132,6 +141,7 @@ func taskEntry(c *wire.Case, t *wire.Task) entry {
 func messageEntry(m *wire.Message) entry {
 	e := entry{Doc: searchdoc.Message(m), m: m}
 	e.analyse(m.Subject)
+	e.extra = bagOf(m.Body)
 	return e
 }
 
@@ -160,6 +170,47 @@ func (e *entry) analyse(title string) {
 		e.tf = append(e.tf, uint16(min(j-i, 65535)))
 		i = j
 	}
+}
+
+// bag is the term counts of a text, for the extra fields.
+type bag struct {
+	terms  []uint64 // sorted, unique
+	tf     []uint16
+	sig    [4]uint64
+	length int
+}
+
+func bagOf(text string) bag {
+	var b bag
+	if text == "" {
+		return b
+	}
+	var all []uint64
+	tokens(text, func(h uint64) { all = append(all, h) })
+	b.length = len(all)
+	slices.Sort(all)
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j] == all[i] {
+			j++
+		}
+		b.terms = append(b.terms, all[i])
+		b.sig[(all[i]>>6)&3] |= 1 << (all[i] & 63)
+		b.tf = append(b.tf, uint16(min(j-i, 65535)))
+		i = j
+	}
+	return b
+}
+
+// freq is how often term t occurs in the bag.
+func (b *bag) freq(t uint64) uint16 {
+	if b.sig[(t>>6)&3]&(1<<(t&63)) == 0 {
+		return 0
+	}
+	if i, ok := slices.BinarySearch(b.terms, t); ok {
+		return b.tf[i]
+	}
+	return 0
 }
 
 // tokens calls fn with the hash of each lowercased run of letters and

@@ -31,7 +31,10 @@ type Body struct {
 	Status          string   `json:"status"`
 	IncludeArchived bool     `json:"includeArchived"`
 	Semantic        *bool    `json:"semantic"`
-	Actor           string   `json:"actor,omitempty"` // tool clients stamp every body
+	// Fields names the longer texts the keyword path also reads: "body"
+	// (a message's body) and "notes" (a case's notes). Absent: neither.
+	Fields []string `json:"fields,omitempty"`
+	Actor  string   `json:"actor,omitempty"` // tool clients stamp every body
 }
 
 // Request is a parsed search: usable queries, k, filters, and whether the
@@ -41,7 +44,15 @@ type Request struct {
 	K        int
 	Filter   Filter
 	Semantic bool
+	Bodies   bool // messages match on their body too
+	Notes    bool // cases match on their notes too
 }
+
+// Extra fields the keyword path may read, named in Body.Fields.
+const (
+	FieldBody  = "body"
+	FieldNotes = "notes"
+)
 
 // InvalidError is a body that breaks a rule; the message says which.
 type InvalidError struct{ Msg string }
@@ -79,6 +90,16 @@ func Parse(b Body) (Request, error) {
 		return req, &InvalidError{Msg: err.Error()}
 	}
 	req.Filter = f
+	for _, name := range b.Fields {
+		switch strings.TrimSpace(name) {
+		case FieldBody:
+			req.Bodies = true
+		case FieldNotes:
+			req.Notes = true
+		default:
+			return req, invalid("field 'fields' may hold %q and %q, not %q", FieldBody, FieldNotes, name)
+		}
+	}
 	return req, nil
 }
 

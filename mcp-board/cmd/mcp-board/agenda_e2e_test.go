@@ -48,6 +48,11 @@ func agendaFamily(t *testing.T, w *world) {
 	w.ok(t, "list_messages", map[string]any{"caseId": "CASE-999"}, "No messages match.")
 	w.s.Refused(t, "list_messages", map[string]any{"cursor": "garbage!"}, "'cursor'")
 
+	// The search tool reads notes and email bodies.
+	w.ok(t, "add_note", map[string]any{"caseId": movers, "text": "The van needs a xylophone-sized crate"}, "")
+	w.ok(t, "search", map[string]any{"q": "xylophone"}, "[case] "+movers)
+	w.ok(t, "search", map[string]any{"q": "900", "types": []any{"message"}}, "[message] "+w.ids["message"])
+
 	// The person moved desks by hand today: the agent's move back is refused
 	// as an answer the model acts on, and nothing changes.
 	desks := w.ids["desks"]
