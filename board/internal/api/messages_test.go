@@ -77,3 +77,16 @@ func TestSearchFieldsReachNotesAndBodies(t *testing.T) {
 	}
 	b.fails(http.StatusBadRequest, "'fields'", "POST", "/api/search", map[string]any{"q": "marimba", "fields": []string{"subject"}})
 }
+
+func TestSearchGetReadsNotesWhenAsked(t *testing.T) {
+	b := newBoard(t)
+	c := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Move"}).Get("case.id").String()
+	b.must(http.StatusCreated, "POST", "/api/cases/"+c+"/notes", map[string]any{"text": "ask about the Marimba"})
+	if n := len(b.must(http.StatusOK, "GET", "/api/search?q=marimba", nil).Get("cases").Array()); n != 0 {
+		t.Errorf("without fields the scan found %d cases by their notes", n)
+	}
+	if got := b.must(http.StatusOK, "GET", "/api/search?q=marimba&fields=body,notes", nil).Get("cases.0.id").String(); got != c {
+		t.Errorf("with fields=notes: %q, want %s", got, c)
+	}
+	b.fails(http.StatusBadRequest, "query 'fields'", "GET", "/api/search?q=x&fields=subject", nil)
+}

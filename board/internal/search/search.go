@@ -90,17 +90,25 @@ func Parse(b Body) (Request, error) {
 		return req, &InvalidError{Msg: err.Error()}
 	}
 	req.Filter = f
-	for _, name := range b.Fields {
+	req.Bodies, req.Notes, err = ParseFields("field", b.Fields)
+	return req, err
+}
+
+// ParseFields reads the names of the extra fields to search (body, notes);
+// what names the parameter in a refusal ("field" for a body, "query" for a
+// URL).
+func ParseFields(what string, names []string) (bodies, notes bool, err error) {
+	for _, name := range names {
 		switch strings.TrimSpace(name) {
 		case FieldBody:
-			req.Bodies = true
+			bodies = true
 		case FieldNotes:
-			req.Notes = true
+			notes = true
 		default:
-			return req, invalid("field 'fields' may hold %q and %q, not %q", FieldBody, FieldNotes, name)
+			return false, false, invalid("%s 'fields' may hold %q and %q, not %q", what, FieldBody, FieldNotes, name)
 		}
 	}
-	return req, nil
+	return bodies, notes, nil
 }
 
 // Filter drops documents; the rules are the ones the sidecar applies too.
