@@ -9,7 +9,7 @@ import (
 
 const (
 	labelsDesc  = "Catalog label ids. Call list_labels first: an unknown id is refused, never dropped."
-	dueDesc     = "Due date: YYYY-MM-DD or an ISO datetime."
+	dueDesc     = "Due date: YYYY-MM-DD or an ISO datetime (without an offset: the board's time zone)."
 	domainDesc  = "Domain: work or life."
 	kindDesc    = "Tier: initiative (always a root), workstream (under an initiative, holds cases) or case (a leaf)."
 	expectDesc  = "Optional concurrency guard: the board refuses the write (409) when its version differs from this; re-read and retry."
