@@ -51,3 +51,30 @@ func TestFieldsReachBodiesAndNotes(t *testing.T) {
 		t.Errorf("an unknown field: %v", err)
 	}
 }
+
+// After a request with fields, the next snapshot's index carries the
+// analysis of unchanged records and analyses the new ones.
+func TestFieldsAcrossSnapshots(t *testing.T) {
+	m1 := &wire.Message{ID: "M-1", Subject: "Quote", Body: "the zeppelin hangar"}
+	d1 := &wire.Doc{Messages: []*wire.Message{m1}}
+	req, err := search.Parse(search.Body{Q: ptr("zeppelin"), Fields: []string{"body"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := func(ix *search.Index) []string {
+		out := []string{}
+		for _, h := range search.Rank(ix, req, nil).Results[0].Hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	ix1 := search.Build(d1, nil)
+	if diff := cmp.Diff([]string{"M-1"}, hits(ix1)); diff != "" {
+		t.Fatalf("first snapshot (-want +got)\n%s", diff)
+	}
+	d2 := &wire.Doc{Messages: []*wire.Message{m1, {ID: "M-2", Subject: "Re: quote", Body: "a second zeppelin"}},
+		Cases: []*wire.Case{{ID: "CASE-1", Title: "Hangar", Notes: []wire.Note{{Text: "zeppelin parking"}}}}}
+	if diff := cmp.Diff([]string{"M-1", "M-2"}, hits(search.Build(d2, ix1))); diff != "" {
+		t.Errorf("next snapshot (-want +got)\n%s", diff)
+	}
+}

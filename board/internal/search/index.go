@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,10 +23,6 @@ type entry struct {
 	sig        [4]uint64 // one bit per term (a 256-bit Bloom filter) to skip most lookups
 	tf         []uint16  // count of terms[i]
 	length     int       // tokens in the text
-
-	// extra is the longer text a request may ask for (a message's body, a
-	// case's notes), kept apart so a search without fields ranks as before.
-	extra bag
 
 	c *wire.Case
 	t *wire.Task
@@ -46,6 +43,15 @@ type Index struct {
 	caseAt map[*wire.Case]int
 	msgAt  map[*wire.Message]int
 	remAt  map[*wire.Reminder]int
+
+	// extra holds, aligned with entries, the longer texts a request may ask
+	// for (a message's body, a case's notes), kept apart so a search without
+	// fields ranks as before. It is analysed on the first request that asks
+	// (tokenizing every body would triple the cost of a build otherwise),
+	// and from then on carried to the next snapshot's index like entries.
+	extraOnce  sync.Once
+	extraReady atomic.Bool
+	extra      []bag
 }
 
 // Indexer keeps the index of the newest snapshot it was asked about.
@@ -110,6 +116,9 @@ func Build(d *wire.Doc, prev *Index) *Index {
 		}
 		ix.entries = append(ix.entries, reminderEntry(r))
 	}
+	if prev != nil && prev.extraReady.Load() {
+		ix.extraOnce.Do(func() { ix.buildExtra(prev) })
+	}
 	total := 0
 	for i := range ix.entries {
 		ix.byID[ix.entries[i].ID] = i
@@ -124,11 +133,6 @@ func Build(d *wire.Doc, prev *Index) *Index {
 func caseEntry(c *wire.Case) entry {
 	e := entry{Doc: searchdoc.Case(c), c: c}
 	e.analyse(c.Title)
-	notes := make([]string, 0, len(c.Notes))
-	for _, n := range c.Notes {
-		notes = append(notes, n.Text)
-	}
-	e.extra = bagOf(strings.Join(notes, "\n"))
 	return e
 }
 
@@ -141,7 +145,6 @@ func taskEntry(c *wire.Case, t *wire.Task) entry {
 func messageEntry(m *wire.Message) entry {
 	e := entry{Doc: searchdoc.Message(m), m: m}
 	e.analyse(m.Subject)
-	e.extra = bagOf(m.Body)
 	return e
 }
 
@@ -170,6 +173,57 @@ func (e *entry) analyse(title string) {
 		e.tf = append(e.tf, uint16(min(j-i, 65535)))
 		i = j
 	}
+}
+
+// extras returns the extra texts' bags, analysing them on first use.
+func (ix *Index) extras() []bag {
+	ix.extraOnce.Do(func() { ix.buildExtra(nil) })
+	return ix.extra
+}
+
+// buildExtra analyses every entry's extra text, reusing prev's analysis of
+// the records it shares.
+func (ix *Index) buildExtra(prev *Index) {
+	ix.extra = make([]bag, len(ix.entries))
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		switch {
+		case e.t != nil: // a task has no extra text
+		case e.m != nil:
+			if at, ok := prev.lookupMessage(e.m); ok {
+				ix.extra[i] = prev.extra[at]
+			} else {
+				ix.extra[i] = bagOf(e.m.Body)
+			}
+		case e.c != nil:
+			if at, ok := prev.lookupCase(e.c); ok {
+				ix.extra[i] = prev.extra[at]
+				continue
+			}
+			notes := make([]string, 0, len(e.c.Notes))
+			for _, n := range e.c.Notes {
+				notes = append(notes, n.Text)
+			}
+			ix.extra[i] = bagOf(strings.Join(notes, "\n"))
+		}
+	}
+	ix.extraReady.Store(true)
+}
+
+func (ix *Index) lookupMessage(m *wire.Message) (int, bool) {
+	if ix == nil {
+		return 0, false
+	}
+	at, ok := ix.msgAt[m]
+	return at, ok
+}
+
+func (ix *Index) lookupCase(c *wire.Case) (int, bool) {
+	if ix == nil {
+		return 0, false
+	}
+	at, ok := ix.caseAt[c]
+	return at, ok
 }
 
 // bag is the term counts of a text, for the extra fields.

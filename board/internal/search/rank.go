@@ -102,14 +102,18 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 	tfs := make([]uint16, 0, 256*nt)
 	df := make([]int, nt)
 	row := make([]uint16, nt)
+	var extra []bag
+	if req.Bodies || req.Notes {
+		extra = ix.extras()
+	}
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		any := false
-		extra := ix.wantsExtra(e, req)
+		wants := extra != nil && wantsExtra(e, req)
 		for k, t := range terms {
 			n := e.termFreq(t)
-			if extra {
-				n = uint16(min(int(n)+int(e.extra.freq(t)), math.MaxUint16))
+			if wants {
+				n = uint16(min(int(n)+int(extra[i].freq(t)), math.MaxUint16))
 			}
 			row[k] = n
 			if n > 0 {
@@ -146,8 +150,8 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 	for ci := range cands {
 		e := &ix.entries[cands[ci].at]
 		length := e.length
-		if ix.wantsExtra(e, req) {
-			length += e.extra.length
+		if extra != nil && wantsExtra(e, req) {
+			length += extra[cands[ci].at].length
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/avg)
 		var s float64
@@ -191,7 +195,7 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 
 // wantsExtra reports whether req asked for e's extra text (a message's
 // body, a case's notes).
-func (ix *Index) wantsExtra(e *entry, req Request) bool {
+func wantsExtra(e *entry, req Request) bool {
 	switch e.Type {
 	case searchdoc.TypeMessage:
 		return req.Bodies
