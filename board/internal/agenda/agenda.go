@@ -76,9 +76,10 @@ type Query struct {
 }
 
 // Build lists the items of q's range from the board's records: open tasks of
-// live cases, open reminders, and events. Overdue tasks and reminders (due
-// before now) appear only when the range has no start; an event is never
-// overdue, it is past. Items whose date does not parse are left out.
+// live cases, open reminders, and events. A range without a start begins
+// today and is led by every overdue task and reminder (due before now); a
+// range with one leaves out what came before it. An event is never overdue,
+// it is past. Items whose date does not parse are left out.
 func Build(d *wire.Doc, q Query) []wire.AgendaItem {
 	loc := q.Loc
 	if loc == nil {
