@@ -56,5 +56,7 @@ type HumanChangeError struct {
 }
 
 func (e *HumanChangeError) Error() string {
-	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead; send override: true only when they asked for it", e.Record, e.Field, e.TS)
+	// No word of override here: the agent reads this, and overriding is for
+	// when the person asked, which the API reference documents.
+	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead", e.Record, e.Field, e.TS)
 }
