@@ -74,6 +74,10 @@ type BoardError struct {
 	Method  string
 	Path    string
 	Message string // the board's own words, verbatim
+	// HumanChange is set when the board refused an agent write that would
+	// revert the person's recent change: an answer the agent acts on (by
+	// proposing instead), not a failure.
+	HumanChange *wire.HumanChange
 }
 
 // Error is the board's message verbatim, so the agent reads what the board
@@ -83,6 +87,27 @@ func (e *BoardError) Error() string {
 		return fmt.Sprintf("the board failed with status %d on %s %s: %s", e.Status, e.Method, e.Path, e.Message)
 	}
 	return e.Message
+}
+
+// HumanChangeOf is the person's change an agent write was refused over, or
+// nil when err is not that refusal.
+func HumanChangeOf(err error) *wire.HumanChange {
+	var be *BoardError
+	if errors.As(err, &be) {
+		return be.HumanChange
+	}
+	return nil
+}
+
+// Outcome is how a tool presents the board's refusal to revert the
+// person's recent change: as an answer the model acts on (propose the
+// change instead), not as a failure. ok is false for every other error.
+func (e *BoardError) Outcome() (text string, ok bool) {
+	if e.HumanChange == nil {
+		return "", false
+	}
+	hc := e.HumanChange
+	return fmt.Sprintf("Not changed, the person's change stands (field %s, changed by the %s at %s).", hc.Field, hc.Actor, hc.TS), true
 }
 
 // NotFound reports whether err is the board's 404.
@@ -172,7 +197,12 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 		return fmt.Errorf("read the board's answer to %s %s: %w", method, path, err)
 	}
 	if resp.StatusCode >= 400 {
-		return &BoardError{Status: resp.StatusCode, Method: method, Path: path, Message: errorText(resp.StatusCode, data)}
+		be := &BoardError{Status: resp.StatusCode, Method: method, Path: path, Message: errorText(resp.StatusCode, data)}
+		var reply wire.ErrorReply
+		if json.Unmarshal(data, &reply) == nil {
+			be.HumanChange = reply.HumanChange
+		}
+		return be
 	}
 	if out == nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -27,10 +28,10 @@ type MessageFilter struct {
 	CaseID     *string
 	ReminderID *string
 	Unread     bool
+	Unlinked   bool // neither a case nor a reminder
 }
 
-// Messages lists messages.
-func (c *Client) Messages(ctx context.Context, f MessageFilter) ([]wire.Message, error) {
+func (f MessageFilter) query() url.Values {
 	q := url.Values{}
 	if f.CaseID != nil {
 		q.Set("caseId", *f.CaseID)
@@ -41,7 +42,29 @@ func (c *Client) Messages(ctx context.Context, f MessageFilter) ([]wire.Message,
 	if f.Unread {
 		q.Set("unread", "1")
 	}
+	if f.Unlinked {
+		q.Set("unlinked", "1")
+	}
+	return q
+}
+
+// Messages lists every matching message, in store order.
+func (c *Client) Messages(ctx context.Context, f MessageFilter) ([]wire.Message, error) {
+	var out wire.MessageList
+	err := c.do(ctx, http.MethodGet, "/api/messages", f.query(), nil, &out)
+	return out.Messages, err
+}
+
+// Inbox is one page of matching messages, newest first. limit 0 means the
+// board's default page size; cursor "" starts at the newest. The reply's
+// NextCursor is "" on the last page.
+func (c *Client) Inbox(ctx context.Context, f MessageFilter, limit int, cursor string) (wire.MessageList, error) {
+	q := f.query()
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	q.Set("cursor", cursor) // present even when empty, so the answer is paged
 	var out wire.MessageList
 	err := c.do(ctx, http.MethodGet, "/api/messages", q, nil, &out)
-	return out.Messages, err
+	return out, err
 }

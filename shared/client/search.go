@@ -16,6 +16,9 @@ type SearchRequest struct {
 	Status          string   `json:"status,omitempty"`
 	IncludeArchived *bool    `json:"includeArchived,omitempty"`
 	Semantic        *bool    `json:"semantic,omitempty"`
+	// Fields names the longer texts the keyword path also reads: "body"
+	// (messages) and "notes" (cases).
+	Fields []string `json:"fields,omitempty"`
 }
 
 // SearchAnswer is the envelope of POST /api/search.

@@ -8,6 +8,7 @@ package mcptool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -173,15 +174,30 @@ func (s Server[D]) MCPServer(d D, sel Selection) (*server.MCPServer, error) {
 	return srv, nil
 }
 
+// An Outcome is an error the model should read as an answer rather than a
+// failure: the board's refusal to let the agent revert the person's recent
+// change is one (the client's BoardError implements it).
+type Outcome interface {
+	Outcome() (text string, ok bool)
+}
+
 // HandlerFunc is a tool's work: it returns the answer text or an error
 // whose message is shown to the model as a tool error.
 type HandlerFunc func(ctx context.Context, a *Args) (string, error)
 
 // Handle adapts a HandlerFunc to mcp-go. A failure is a tool result flagged
 // as an error (not a protocol error), so the model reads the board's words.
+// The board's refusal to let the agent revert the person's recent change is
+// no failure: it comes back as a normal result saying what to do instead.
 func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		text, err := fn(ctx, ArgsOf(req))
+		var out Outcome
+		if errors.As(err, &out) {
+			if text, ok := out.Outcome(); ok {
+				return mcp.NewToolResultText(text + " " + err.Error()), nil
+			}
+		}
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}

@@ -3,6 +3,7 @@ package mcptool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,5 +188,32 @@ func TestCheckerSpeaksLikeTheTool(t *testing.T) {
 	}
 	if err := check(map[string]any{"txt": "hi"}); err == nil || err.Error() != "echo: unknown argument txt: the accepted ones are text" {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestHumanChangeIsAnAnswerNotAFailure(t *testing.T) {
+	refused := &client.BoardError{Status: 400, Message: "CASE-1: the person changed 'status' at T; propose it instead",
+		HumanChange: &wire.HumanChange{Field: "status", Actor: "human", TS: "2026-11-24T09:00:00Z"}}
+	for _, tc := range []struct {
+		name    string
+		err     error
+		isError bool
+		want    string
+	}{
+		{"the revert refusal is a normal result", fmt.Errorf("update: %w", refused), false,
+			"Not changed, the person's change stands (field status, changed by the human at 2026-11-24T09:00:00Z). update: CASE-1: the person changed 'status' at T; propose it instead"},
+		{"any other refusal stays an error", &client.BoardError{Status: 400, Message: "field 'status' must be one of"}, true, "field 'status' must be one of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := mcptool.Handle(func(context.Context, *mcptool.Args) (string, error) { return "", tc.err })
+			res, err := h(context.Background(), mcp.CallToolRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Content[0].(mcp.TextContent).Text
+			if res.IsError != tc.isError || text != tc.want {
+				t.Errorf("got isError %v %q, want %v %q", res.IsError, text, tc.isError, tc.want)
+			}
+		})
 	}
 }

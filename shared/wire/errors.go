@@ -4,4 +4,14 @@ package wire
 // message that names the problem (the field, the id, the route).
 type ErrorReply struct {
 	Error string `json:"error"`
+	// HumanChange names the person's recent change an agent write would
+	// have reverted (a 400 the agent should answer with a proposal).
+	HumanChange *HumanChange `json:"humanChange,omitempty"`
+}
+
+// HumanChange is a field the person changed, by whom and when.
+type HumanChange struct {
+	Field string `json:"field"`
+	Actor string `json:"actor"`
+	TS    string `json:"ts"`
 }

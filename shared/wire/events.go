@@ -31,6 +31,9 @@ type EventPatch struct {
 	Domain          Opt[string] `json:"domain,omitzero"`
 	ExpectedVersion *int64      `json:"expectedVersion,omitempty"`
 	Actor           string      `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // EventList is GET /api/events.
@@ -46,4 +49,35 @@ type EventReply struct {
 	// Existing is set when a deduplicated create found an exact match.
 	Existing bool  `json:"existing,omitempty"`
 	Version  int64 `json:"version"`
+}
+
+// Agenda item kinds.
+const (
+	AgendaTask     = "task"
+	AgendaReminder = "reminder"
+	AgendaEvent    = "event"
+)
+
+// AgendaItem is one dated thing on the agenda: an open task, an open
+// reminder or an event.
+type AgendaItem struct {
+	Kind   string `json:"kind"` // task, reminder or event
+	ID     string `json:"id"`
+	CaseID string `json:"caseId,omitempty"`
+	Title  string `json:"title"`
+	// DueAt is a day (YYYY-MM-DD) for an all-day item, else an RFC 3339
+	// time with the board zone's offset.
+	DueAt   string `json:"dueAt"`
+	Overdue bool   `json:"overdue"`
+	AllDay  bool   `json:"allDay"`
+}
+
+// Agenda is GET /api/agenda: what is due in a range, sorted by time.
+type Agenda struct {
+	Today    string       `json:"today"`    // YYYY-MM-DD in the board's zone
+	Timezone string       `json:"timezone"` // the board's IANA zone name
+	From     string       `json:"from,omitempty"`
+	To       string       `json:"to"`
+	Items    []AgendaItem `json:"items"`
+	Version  int64        `json:"version"`
 }

@@ -1,9 +1,11 @@
 package wire
 
-// MessageList is GET /api/messages.
+// MessageList is GET /api/messages. NextCursor is set on a paged call
+// (limit or cursor given): the cursor of the next page, "" on the last.
 type MessageList struct {
-	Messages []Message `json:"messages"`
-	Version  int64     `json:"version"`
+	Messages   []Message `json:"messages"`
+	NextCursor *string   `json:"nextCursor,omitempty"`
+	Version    int64     `json:"version"`
 }
 
 // MessageReply is the answer of a message create or patch.

@@ -38,6 +38,9 @@ type ReminderPatch struct {
 	Tasks           Opt[[]ReminderTaskInput] `json:"tasks,omitzero"`
 	ExpectedVersion *int64                   `json:"expectedVersion,omitempty"`
 	Actor           string                   `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // ReminderList is GET /api/reminders.

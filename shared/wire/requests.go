@@ -89,6 +89,9 @@ type CasePatch struct {
 	ArchivedAt      Opt[string]   `json:"archivedAt,omitzero"`
 	ExpectedVersion *int64        `json:"expectedVersion,omitempty"`
 	Actor           string        `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // CaseBatch is the body of PATCH /api/cases: one patch for many ids.
@@ -97,6 +100,9 @@ type CaseBatch struct {
 	Patch           CasePatch `json:"patch"`
 	ExpectedVersion *int64    `json:"expectedVersion,omitempty"`
 	Actor           string    `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // TaskPatch is the body of PATCH /api/cases/{id}/tasks/{taskId}.
@@ -107,6 +113,9 @@ type TaskPatch struct {
 	Position  Opt[float64] `json:"position,omitzero"`
 	Completed Opt[bool]    `json:"completed,omitzero"`
 	Actor     string       `json:"actor,omitempty"`
+	// Override lets an agent write change a field the person changed within
+	// the last 24 hours; the case's log records it.
+	Override bool `json:"override,omitempty"`
 }
 
 // MessageInput is the body of POST /api/cases/{id}/messages and

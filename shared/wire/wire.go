@@ -42,6 +42,9 @@ type Case struct {
 	Position   *float64   `json:"position,omitempty"`
 	CreatedAt  string     `json:"createdAt"`
 	UpdatedAt  string     `json:"updatedAt"`
+	// HumanEdits is when the person last changed each field (RFC 3339), so
+	// an agent write does not revert a change of the last 24 hours.
+	HumanEdits map[string]string `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id; every stored collection has one.
@@ -59,6 +62,9 @@ type Task struct {
 	DueAt       string   `json:"dueAt,omitempty"`
 	Position    *float64 `json:"position,omitempty"`
 	CreatedAt   string   `json:"createdAt,omitempty"`
+	// HumanEdits is when the person last changed each field (RFC 3339), so
+	// an agent write does not revert a change of the last 24 hours.
+	HumanEdits map[string]string `json:"humanEdits,omitempty"`
 }
 
 // Note is a free-form entry on a case by a human or the agent.
@@ -148,6 +154,9 @@ type Event struct {
 	// CreatedBy is the actor who created it, for the Activity feed's
 	// lifecycle rows (an event has no log of its own).
 	CreatedBy string `json:"createdBy,omitempty"`
+	// HumanEdits is when the person last changed each field (RFC 3339), so
+	// an agent write does not revert a change of the last 24 hours.
+	HumanEdits map[string]string `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -172,6 +181,9 @@ type Reminder struct {
 	// log of its own).
 	CreatedBy   string `json:"createdBy,omitempty"`
 	CompletedBy string `json:"completedBy,omitempty"`
+	// HumanEdits is when the person last changed each field (RFC 3339), so
+	// an agent write does not revert a change of the last 24 hours.
+	HumanEdits map[string]string `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.

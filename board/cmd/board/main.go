@@ -40,6 +40,7 @@ type config struct {
 	principal    string // the person's own address, for trust derivation
 	timeouts     serve.Timeouts
 	maxConns     int // connections served at once; the rest wait in the kernel's queue
+	zone         *time.Location
 }
 
 func loadConfig(args []string) (config, error) {
@@ -87,6 +88,7 @@ func loadConfig(args []string) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.zone = machineZone(os.Getenv("TZ"))
 	for _, h := range strings.Split(hosts, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			cfg.allowedHosts = append(cfg.allowedHosts, h)
@@ -149,7 +151,7 @@ func run(log *slog.Logger, args []string) error {
 		return err
 	}
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
@@ -171,4 +173,22 @@ func run(log *slog.Logger, args []string) error {
 		log.Warn("board.shutdown", "err", err) // long-lived streams are cut
 	}
 	return st.Close()
+}
+
+// machineZone is the machine's time zone under its IANA name (TZ, else the
+// target of /etc/localtime), so the board can name it; UTC when neither
+// gives a name.
+func machineZone(tz string) *time.Location {
+	name := strings.TrimPrefix(tz, ":")
+	if name == "" {
+		if target, err := os.Readlink("/etc/localtime"); err == nil {
+			if _, after, ok := strings.Cut(target, "zoneinfo/"); ok {
+				name = after
+			}
+		}
+	}
+	if loc, err := time.LoadLocation(name); err == nil && name != "" && name != "Local" {
+		return loc
+	}
+	return time.UTC
 }

@@ -53,6 +53,12 @@ type Config struct {
 	// PrincipalEmail is the person's own address (SVC_PRINCIPAL_EMAIL); ""
 	// defers to the principalEmail board setting.
 	PrincipalEmail string
+	// Zone is the machine's time zone, the board's zone until the timezone
+	// preference names another; UTC when nil.
+	Zone *time.Location
+	// Now is the clock of the read routes that depend on today (the agenda);
+	// time.Now when nil.
+	Now func() time.Time
 }
 
 // API serves /api.
@@ -70,7 +76,9 @@ type API struct {
 
 	live *liveStream // GET /api/stream
 
-	gs *guardSide // the guard proxies and the trust push
+	gs   *guardSide // the guard proxies and the trust push
+	zone *time.Location
+	now  func() time.Time
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -80,6 +88,13 @@ func New(cfg Config) (*API, *mux.Router) {
 	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
 	if a.log == nil {
 		a.log = slog.Default()
+	}
+	a.zone, a.now = cfg.Zone, cfg.Now
+	if a.zone == nil {
+		a.zone = time.UTC
+	}
+	if a.now == nil {
+		a.now = time.Now
 	}
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
@@ -177,9 +192,14 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 		un   *errs.UnavailableError
 		big  *http.MaxBytesError
 		tl   *errs.TooLargeError
+		hc   *errs.HumanChangeError
 		code = http.StatusInternalServerError
 	)
 	switch {
+	case errors.As(err, &hc):
+		// 400, not 409: 409 stays the answer to a stale expectedVersion.
+		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
+		return
 	case errors.As(err, &bad):
 		code = http.StatusBadRequest
 	case errors.As(err, &nf):

@@ -275,15 +275,15 @@ func TestGuardProxiesWhenTheSidecarIsDown(t *testing.T) {
 	})
 }
 
-// at is a fixed time of day on one date, so orderings are plain to read.
-func at(hour int) string { return fmt.Sprintf("2026-03-02T%02d:00:00Z", hour) }
+// hourOn is a fixed time of day on one date, so orderings are plain to read.
+func hourOn(hour int) string { return fmt.Sprintf("2026-03-02T%02d:00:00Z", hour) }
 
 func inbound(from string, hour int) map[string]any {
-	return map[string]any{"source": "mail", "from": from, "subject": "hello", "receivedAt": at(hour)}
+	return map[string]any{"source": "mail", "from": from, "subject": "hello", "receivedAt": hourOn(hour)}
 }
 
 func outbound(hour int, to []string, cc ...string) map[string]any {
-	m := map[string]any{"source": "mail", "from": "me@home.org", "to": to, "subject": "re: hello", "receivedAt": at(hour), "outbound": true}
+	m := map[string]any{"source": "mail", "from": "me@home.org", "to": to, "subject": "re: hello", "receivedAt": hourOn(hour), "outbound": true}
 	if len(cc) > 0 {
 		m["cc"] = cc
 	}

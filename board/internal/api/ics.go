@@ -8,17 +8,17 @@ import (
 	"time"
 
 	"github.com/emersion/go-ical"
+	"github.com/opsboard/opsboard/board/internal/agenda"
 	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// floatingFormat is an iCalendar DATE-TIME without a zone: the board
-// stores wall-clock times, so the feed's times float.
-const floatingFormat = "20060102T150405"
-
 // GET /api/events.ics?from=&to=&caseId=&domain=: the events as an
-// iCalendar feed (RFC 5545) a calendar app can subscribe to. Times carry no
-// zone (floating), because the board stores wall-clock times.
+// iCalendar feed (RFC 5545) a calendar app can subscribe to. The board
+// stores wall-clock times in its own zone; the feed writes them in UTC (Z)
+// and names the zone in X-WR-TIMEZONE, so no VTIMEZONE block is needed and
+// every app places them at the same instant.
 func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	events, err := events.List(d, eventFilter(r))
@@ -27,7 +27,7 @@ func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body bytes.Buffer
-	if err := writeICS(&body, icsFeed(events, a.version)); err != nil {
+	if err := writeICS(&body, icsFeed(events, a.version, saved.Zone(d, a.zone))); err != nil {
 		// Every value is escaped or built from parsed times, so this is a
 		// bug, not bad input: a 500 rather than half a calendar.
 		a.fail(w, fmt.Errorf("encode the events feed: %w", err))
@@ -42,32 +42,34 @@ func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 // icsFeed builds the events as one VCALENDAR. Every TEXT value goes through
 // go-ical's escaping (after icsClean), and every date is formatted from a
 // parsed time, so no stored value can end a line or start a component.
-func icsFeed(events []*wire.Event, release string) *ical.Calendar {
+// Timed events are wall-clock times in loc, written in UTC.
+func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Calendar {
 	cal := ical.NewCalendar()
 	icsSetText(cal.Props, ical.PropVersion, "2.0")
 	icsSetText(cal.Props, ical.PropProductID, "-//opsboard//board "+release+"//EN")
 	icsSetText(cal.Props, ical.PropCalendarScale, "GREGORIAN")
 	icsSetText(cal.Props, "X-WR-CALNAME", "opsboard")
+	icsSetText(cal.Props, "X-WR-TIMEZONE", loc.String())
 	for _, e := range events {
-		day, err := time.Parse("2006-01-02", e.Date)
-		if err != nil {
+		start, allDay, ok := agenda.EventStart(e, loc)
+		if !ok {
 			continue // a hand-edited date that does not parse cannot be placed
 		}
 		ev := ical.NewEvent()
 		icsSetText(ev.Props, ical.PropUID, e.ID+"@opsboard")
 		ev.Props.SetDateTime(ical.PropDateTimeStamp, icsStamp(e.UpdatedAt))
-		if e.AllDay || e.StartTime == "" {
+		if allDay {
+			day := time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, time.UTC)
 			ev.Props.SetDate(ical.PropDateTimeStart, day)
 			ev.Props.SetDate(ical.PropDateTimeEnd, day.AddDate(0, 0, 1))
 		} else {
-			start := atClock(day, e.StartTime)
-			icsSetFloating(ev.Props, ical.PropDateTimeStart, start)
+			ev.Props.SetDateTime(ical.PropDateTimeStart, start.UTC())
 			if e.EndTime != "" && e.EndTime != e.StartTime {
-				end := atClock(day, e.EndTime)
+				end := atClock(start, e.EndTime)
 				if end.Before(start) {
-					end = end.AddDate(0, 0, 1) // ends after midnight
+					end = atClock(start.AddDate(0, 0, 1), e.EndTime) // ends after midnight
 				}
-				icsSetFloating(ev.Props, ical.PropDateTimeEnd, end)
+				ev.Props.SetDateTime(ical.PropDateTimeEnd, end.UTC())
 			}
 		}
 		icsSetText(ev.Props, ical.PropSummary, e.Title)
@@ -99,21 +101,14 @@ func icsSetText(props ical.Props, name, text string) {
 	props.Set(p)
 }
 
-// icsSetFloating sets a DATE-TIME property without a zone. go-ical's
-// SetDateTime would add a TZID or a Z.
-func icsSetFloating(props ical.Props, name string, t time.Time) {
-	p := ical.NewProp(name)
-	p.SetValueType(ical.ValueDateTime)
-	p.Value = t.Format(floatingFormat)
-	props.Set(p)
-}
-
+// atClock is hh:mm on day's date, on the wall clock of day's zone (so a
+// day with a DST change still lands on the written time).
 func atClock(day time.Time, hhmm string) time.Time {
 	t, err := time.Parse("15:04", hhmm)
 	if err != nil {
 		return day
 	}
-	return day.Add(time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute)
+	return time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), 0, 0, day.Location())
 }
 
 // icsStamp is an RFC 3339 timestamp in UTC, which go-ical writes with a Z.

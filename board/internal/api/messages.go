@@ -8,20 +8,40 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/messages?caseId=&reminderId=&unread=
+// GET /api/messages?caseId=&reminderId=&unread=&unlinked=&limit=&cursor=
+// With limit or cursor the answer is one page of the inbox, newest first,
+// with nextCursor; without either it is every matching message in store
+// order, as older callers expect.
 func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
-		_, byCase := q["caseId"]
-		_, byReminder := q["reminderId"]
-		unread := boolQuery(r, "unread")
+		f := messages.Filter{Unread: boolQuery(r, "unread"), Unlinked: boolQuery(r, "unlinked")}
+		if _, ok := q["caseId"]; ok {
+			f.CaseID = new(string)
+			*f.CaseID = q.Get("caseId")
+		}
+		if _, ok := q["reminderId"]; ok {
+			f.ReminderID = new(string)
+			*f.ReminderID = q.Get("reminderId")
+		}
+		_, paged := q["limit"]
+		if _, ok := q["cursor"]; ok || paged {
+			limit, err := intQuery(r, "limit", messages.DefaultLimit)
+			if err != nil {
+				return nil, err
+			}
+			page, next, err := messages.Page(d.Messages, f, q.Get("cursor"), limit)
+			if err != nil {
+				return nil, err
+			}
+			return wire.MessageList{Messages: values(page), NextCursor: &next, Version: d.Version}, nil
+		}
 		out := []*wire.Message{}
 		for _, m := range d.Messages {
-			if (byCase && m.CaseID != q.Get("caseId")) || (byReminder && m.ReminderID != q.Get("reminderId")) || (unread && m.Read) {
-				continue
+			if f.Match(m) {
+				out = append(out, m)
 			}
-			out = append(out, m)
 		}
 		return wire.MessageList{Messages: values(out), Version: d.Version}, nil
 	})

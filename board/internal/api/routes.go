@@ -26,6 +26,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/cases/{id}/notes", a.addNote).Methods(http.MethodPost)
 	r.HandleFunc("/cases/{id}/messages", a.addCaseMessage).Methods(http.MethodPost)
 	r.HandleFunc("/tree", a.tree).Methods(http.MethodGet)
+	r.HandleFunc("/agenda", a.agenda).Methods(http.MethodGet)
 	r.HandleFunc("/activity", a.activity).Methods(http.MethodGet)
 	r.HandleFunc("/search", a.searchGet).Methods(http.MethodGet)
 	r.HandleFunc("/search", a.searchPost).Methods(http.MethodPost)

@@ -50,11 +50,19 @@ func newSearcher(url string, log *slog.Logger) *searcher {
 	}
 }
 
-// GET /api/search?q=
+// GET /api/search?q=&fields=: fields=notes (comma-separated with body,
+// which the scan always reads) also matches cases on their notes.
 func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return search.Scan(d, r.URL.Query().Get("q")), nil
+		notes := false
+		if f := r.URL.Query().Get("fields"); f != "" {
+			var err error
+			if _, notes, err = search.ParseFields("query", strings.Split(f, ",")); err != nil {
+				return nil, errs.BadRequest("%s", err.Error())
+			}
+		}
+		return search.ScanFields(d, r.URL.Query().Get("q"), notes), nil
 	})
 }
 

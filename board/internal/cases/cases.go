@@ -7,6 +7,7 @@ package cases
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -97,6 +99,12 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 	if c.Status == "" {
 		c.Status = wire.LaneTodo
 	}
+	if c.Domain == "" && c.ParentID != "" {
+		// A node under a parent belongs where its parent does unless told.
+		if parent, ok := tx.Cases().Get(c.ParentID); ok {
+			c.Domain = parent.Domain
+		}
+	}
 	if c.Domain == "" {
 		c.Domain = wire.DomainWork
 	}
@@ -124,26 +132,68 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 	return c, nil
 }
 
-// Patch applies a partial update to one case node.
+// Patch applies a partial update to one case node. An agent's patch may
+// not change a field the person changed within the last day unless it says
+// override (see revert).
 func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
-	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) { return PatchTx(tx, id, p) })
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) {
+		c, before, err := patchTracked(tx, id, p, treeCheck(tx))
+		if err != nil {
+			return nil, err
+		}
+		return c, guardHuman(tx, c, before, p.Override)
+	})
 }
 
-// PatchTx is Patch inside a write.
+// PatchTx is Patch inside a write, without the agent's revert check: an
+// approved proposal is the person's decision.
 func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
+	c, _, err := patchTracked(tx, id, p, treeCheck(tx))
+	return c, err
+}
+
+// treeCheck judges a node's place in the tree of the write's draft at once.
+func treeCheck(tx *store.Tx) func(hierarchy.Node) string {
+	return func(n hierarchy.Node) string { return hierarchy.Violation(tx.Doc().Cases, n) }
+}
+
+// patchTracked applies p, stamps the fields a person changed, and returns
+// the case with its fields from before the patch. check judges the node's
+// place in the tree (a batch defers it until every node has moved).
+func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarchy.Node) string) (*wire.Case, map[string]json.RawMessage, error) {
 	c, ok := tx.Cases().Get(id)
 	if !ok {
-		return nil, errs.NotFound("case %s not found", id)
+		return nil, nil, errs.NotFound("case %s not found", id)
 	}
-	check := func(n hierarchy.Node) string { return hierarchy.Violation(tx.Doc().Cases, n) }
+	before := revert.Fields(c)
 	if err := applyPatch(tx, c, p, tx.Actor(), check); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	if tx.Actor() == wire.ActorHuman {
+		if changed := revert.Changed(before, revert.Fields(c), revert.Untracked); len(changed) > 0 {
+			c.HumanEdits = revert.Stamp(c.HumanEdits, changed, tx.Now())
+			tx.Cases().Put(c)
+		}
+	}
+	return c, before, nil
+}
+
+// guardHuman refuses an agent's change to a field the person changed
+// recently, or logs the override when the write says override.
+func guardHuman(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, override bool) error {
+	over, err := revert.Check(tx.Actor(), override, c.ID, c.HumanEdits, before, c, revert.Untracked, tx.Now())
+	if err != nil {
+		return err
+	}
+	if over != nil {
+		activity.Log(c, tx.Actor(), "override", over.Overridden(), tx.Stamp())
+		tx.Cases().Put(c)
+	}
+	return nil
 }
 
 // PatchMany applies one patch to many case nodes, all or nothing; an error
-// names the offending id.
+// names the offending id. The agent's revert check holds for each node.
 func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
 	if len(field.CleanList(b.IDs)) == 0 {
@@ -154,7 +204,7 @@ func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBat
 		expected = b.Patch.ExpectedVersion
 	}
 	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
-		cs, err := PatchManyTx(tx, b)
+		cs, err := patchMany(tx, b, true)
 		out = cs
 		return err
 	})
@@ -163,6 +213,10 @@ func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBat
 
 // PatchManyTx is PatchMany inside a write: every id or none.
 func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
+	return patchMany(tx, b, false)
+}
+
+func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error) {
 	ids := field.CleanList(b.IDs)
 	if len(ids) == 0 {
 		return nil, errs.BadRequest("field 'ids' must list at least one case id")
@@ -174,12 +228,14 @@ func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 	later := func(n hierarchy.Node) string { moved = append(moved, n); return "" }
 	var out []*wire.Case
 	for _, id := range ids {
-		c, ok := tx.Cases().Get(id)
-		if !ok {
-			return nil, errs.NotFound("case %s not found", id)
-		}
-		if err := applyPatch(tx, c, b.Patch, tx.Actor(), later); err != nil {
+		c, before, err := patchTracked(tx, id, b.Patch, later)
+		if err != nil {
 			return nil, prefixID(id, err)
+		}
+		if guard {
+			if err := guardHuman(tx, c, before, b.Override || b.Patch.Override); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, c)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -46,6 +47,7 @@ func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string
 			return err
 		}
 		t := &c.Tasks[i]
+		before := revert.Fields(t)
 		verb := "task_updated"
 		if p.Title.Set {
 			title := strings.TrimSpace(p.Title.V)
@@ -78,9 +80,17 @@ func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string
 				t.CompletedAt, verb = "", "task_reopened"
 			}
 		}
+		t.HumanEdits = revert.Track(actor, t.HumanEdits, before, t, revert.UntrackedTask, tx.Now())
+		over, err := revert.Check(actor, p.Override, t.ID, t.HumanEdits, before, t, revert.UntrackedTask, tx.Now())
+		if err != nil {
+			return err
+		}
 		out = *t
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
+		if over != nil {
+			activity.Log(c, actor, "override", t.ID+" "+over.Overridden(), tx.Stamp())
+		}
 		tx.Cases().Put(c)
 		return nil
 	})

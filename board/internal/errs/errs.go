@@ -57,3 +57,16 @@ func IsNotFound(err error) bool {
 	var nf *NotFoundError
 	return errors.As(err, &nf)
 }
+
+// HumanChangeError refuses an agent write that would change a field the
+// person changed within the last day (400): the agent should propose the
+// change instead, or pass override when the person asked for it.
+type HumanChangeError struct {
+	Record, Field, Actor, TS string
+}
+
+func (e *HumanChangeError) Error() string {
+	// No word of override here: the agent reads this, and overriding is for
+	// when the person asked, which the API reference documents.
+	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead", e.Record, e.Field, e.TS)
+}

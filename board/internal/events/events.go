@@ -5,6 +5,8 @@ package events
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -67,7 +70,24 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 // event_unlinked on the old case and event_linked on the new one; other
 // changes log event_updated on the linked case.
 func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.EventPatch) (*wire.Event, int64, error) {
-	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Event, error) { return PatchTx(tx, id, p) })
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Event, error) {
+		var before map[string]json.RawMessage
+		if e, ok := tx.Events().Get(id); ok {
+			before = revert.Fields(e)
+		}
+		e, err := PatchTx(tx, id, p)
+		if err != nil {
+			return nil, err
+		}
+		over, err := revert.Check(tx.Actor(), p.Override, e.ID, e.HumanEdits, before, e, revert.Untracked, tx.Now())
+		if err != nil {
+			return nil, err
+		}
+		if over != nil {
+			activity.OnCase(tx, e.CaseID, "override", e.ID+" "+over.Overridden())
+		}
+		return e, nil
+	})
 }
 
 // PatchTx is Patch inside a write.
@@ -114,10 +134,11 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 			return nil, err
 		}
 	}
-	if *e == old {
+	if reflect.DeepEqual(*e, old) {
 		return e, nil // nothing changed: no activity, updatedAt kept
 	}
 	e.UpdatedAt = tx.Stamp()
+	e.HumanEdits = revert.Track(tx.Actor(), e.HumanEdits, &old, e, revert.Untracked, tx.Now())
 	tx.Events().Put(e)
 	if e.CaseID != old.CaseID {
 		activity.OnCase(tx, old.CaseID, "event_unlinked", e.ID+" "+e.Title)

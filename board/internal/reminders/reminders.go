@@ -5,6 +5,7 @@ package reminders
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"slices"
 	"sort"
@@ -16,6 +17,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -120,7 +122,25 @@ func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTask
 // reminder_unlinked and reminder_linked on a relink, reminder_completed on
 // completion, reminder_updated on any other change.
 func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.ReminderPatch) (*wire.Reminder, int64, error) {
-	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Reminder, error) { return PatchTx(tx, id, p) })
+	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Reminder, error) {
+		var before map[string]json.RawMessage
+		if r, ok := tx.Reminders().Get(id); ok {
+			before = revert.Fields(r)
+		}
+		r, err := PatchTx(tx, id, p)
+		if err != nil {
+			return nil, err
+		}
+		over, err := revert.Check(tx.Actor(), p.Override, r.ID, r.HumanEdits, before, r, revert.Untracked, tx.Now())
+		if err != nil {
+			return nil, err
+		}
+		if over != nil {
+			// A reminder has no log of its own: the override lands on its node.
+			activity.OnCase(tx, r.CaseID, "override", r.ID+" "+over.Overridden())
+		}
+		return r, nil
+	})
 }
 
 // PatchTx is Patch inside a write.
@@ -199,6 +219,7 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		return r, nil // nothing changed: no activity, updatedAt kept
 	}
 	r.UpdatedAt = now
+	r.HumanEdits = revert.Track(tx.Actor(), r.HumanEdits, old, r, revert.Untracked, tx.Now())
 	tx.Reminders().Put(r)
 	detail := r.ID + " " + r.Title
 	if r.CaseID != old.CaseID {

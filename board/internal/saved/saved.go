@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -60,6 +62,12 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int
 			}
 			cur[k] = mergePatch(cur[k], val)
 		}
+		if tz, ok := cur["timezone"]; ok {
+			name, _ := tz.(string)
+			if _, err := LoadZone(name); err != nil {
+				return err
+			}
+		}
 		if view, ok := cur["view"]; ok {
 			sv, _ := view.(string)
 			if err := field.OneOf("view", sv, prefViews); err != nil {
@@ -78,6 +86,37 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int
 		return err
 	})
 	return out, v, err
+}
+
+// LoadZone reads an IANA time zone name (Europe/Berlin, UTC) for the
+// timezone preference, refusing an empty or unknown one.
+func LoadZone(name string) (*time.Location, error) {
+	if strings.TrimSpace(name) == "" || name == "Local" {
+		return nil, errs.BadRequest("field 'timezone' must be an IANA time zone name such as Europe/Berlin")
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, errs.BadRequest("field 'timezone': unknown time zone %q (use an IANA name such as Europe/Berlin)", name)
+	}
+	return loc, nil
+}
+
+// Zone is the board's time zone: the timezone preference when it names a
+// known zone, else def (the machine's zone). A date or time the board stores
+// without an offset is a wall-clock time in this zone.
+func Zone(d *wire.Doc, def *time.Location) *time.Location {
+	var p struct {
+		Timezone string `json:"timezone"`
+	}
+	if len(d.Prefs) > 0 && json.Unmarshal(d.Prefs, &p) == nil && p.Timezone != "" {
+		if loc, err := LoadZone(p.Timezone); err == nil {
+			return loc
+		}
+	}
+	if def == nil {
+		return time.UTC
+	}
+	return def
 }
 
 // mergePatch applies one RFC 7386 merge patch value to a target value.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -42,6 +43,15 @@ type Index struct {
 	caseAt map[*wire.Case]int
 	msgAt  map[*wire.Message]int
 	remAt  map[*wire.Reminder]int
+
+	// extra holds, aligned with entries, the longer texts a request may ask
+	// for (a message's body, a case's notes), kept apart so a search without
+	// fields ranks as before. It is analysed on the first request that asks
+	// (tokenizing every body would triple the cost of a build otherwise),
+	// and from then on carried to the next snapshot's index like entries.
+	extraOnce  sync.Once
+	extraReady atomic.Bool
+	extra      []bag
 }
 
 // Indexer keeps the index of the newest snapshot it was asked about.
@@ -106,6 +116,9 @@ func Build(d *wire.Doc, prev *Index) *Index {
 		}
 		ix.entries = append(ix.entries, reminderEntry(r))
 	}
+	if prev != nil && prev.extraReady.Load() {
+		ix.extraOnce.Do(func() { ix.buildExtra(prev) })
+	}
 	total := 0
 	for i := range ix.entries {
 		ix.byID[ix.entries[i].ID] = i
@@ -160,6 +173,98 @@ func (e *entry) analyse(title string) {
 		e.tf = append(e.tf, uint16(min(j-i, 65535)))
 		i = j
 	}
+}
+
+// extras returns the extra texts' bags, analysing them on first use.
+func (ix *Index) extras() []bag {
+	ix.extraOnce.Do(func() { ix.buildExtra(nil) })
+	return ix.extra
+}
+
+// buildExtra analyses every entry's extra text, reusing prev's analysis of
+// the records it shares.
+func (ix *Index) buildExtra(prev *Index) {
+	ix.extra = make([]bag, len(ix.entries))
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		switch {
+		case e.t != nil: // a task has no extra text
+		case e.m != nil:
+			if at, ok := prev.lookupMessage(e.m); ok {
+				ix.extra[i] = prev.extra[at]
+			} else {
+				ix.extra[i] = bagOf(e.m.Body)
+			}
+		case e.c != nil:
+			if at, ok := prev.lookupCase(e.c); ok {
+				ix.extra[i] = prev.extra[at]
+				continue
+			}
+			notes := make([]string, 0, len(e.c.Notes))
+			for _, n := range e.c.Notes {
+				notes = append(notes, n.Text)
+			}
+			ix.extra[i] = bagOf(strings.Join(notes, "\n"))
+		}
+	}
+	ix.extraReady.Store(true)
+}
+
+func (ix *Index) lookupMessage(m *wire.Message) (int, bool) {
+	if ix == nil {
+		return 0, false
+	}
+	at, ok := ix.msgAt[m]
+	return at, ok
+}
+
+func (ix *Index) lookupCase(c *wire.Case) (int, bool) {
+	if ix == nil {
+		return 0, false
+	}
+	at, ok := ix.caseAt[c]
+	return at, ok
+}
+
+// bag is the term counts of a text, for the extra fields.
+type bag struct {
+	terms  []uint64 // sorted, unique
+	tf     []uint16
+	sig    [4]uint64
+	length int
+}
+
+func bagOf(text string) bag {
+	var b bag
+	if text == "" {
+		return b
+	}
+	var all []uint64
+	tokens(text, func(h uint64) { all = append(all, h) })
+	b.length = len(all)
+	slices.Sort(all)
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j] == all[i] {
+			j++
+		}
+		b.terms = append(b.terms, all[i])
+		b.sig[(all[i]>>6)&3] |= 1 << (all[i] & 63)
+		b.tf = append(b.tf, uint16(min(j-i, 65535)))
+		i = j
+	}
+	return b
+}
+
+// freq is how often term t occurs in the bag.
+func (b *bag) freq(t uint64) uint16 {
+	if b.sig[(t>>6)&3]&(1<<(t&63)) == 0 {
+		return 0
+	}
+	if i, ok := slices.BinarySearch(b.terms, t); ok {
+		return b.tf[i]
+	}
+	return 0
 }
 
 // tokens calls fn with the hash of each lowercased run of letters and

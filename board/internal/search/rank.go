@@ -102,11 +102,19 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 	tfs := make([]uint16, 0, 256*nt)
 	df := make([]int, nt)
 	row := make([]uint16, nt)
+	var extra []bag
+	if req.Bodies || req.Notes {
+		extra = ix.extras()
+	}
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		any := false
+		wants := extra != nil && wantsExtra(e, req)
 		for k, t := range terms {
 			n := e.termFreq(t)
+			if wants {
+				n = uint16(min(int(n)+int(extra[i].freq(t)), math.MaxUint16))
+			}
 			row[k] = n
 			if n > 0 {
 				df[k]++
@@ -141,7 +149,11 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 	best := 0.0
 	for ci := range cands {
 		e := &ix.entries[cands[ci].at]
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(e.length)/avg)
+		length := e.length
+		if extra != nil && wantsExtra(e, req) {
+			length += extra[cands[ci].at].length
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/avg)
 		var s float64
 		for k, f := range tfs[ci*nt : (ci+1)*nt] {
 			if f > 0 {
@@ -179,6 +191,18 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 		hits[i] = ix.hit(c, q, semantic)
 	}
 	return hits
+}
+
+// wantsExtra reports whether req asked for e's extra text (a message's
+// body, a case's notes).
+func wantsExtra(e *entry, req Request) bool {
+	switch e.Type {
+	case searchdoc.TypeMessage:
+		return req.Bodies
+	case searchdoc.TypeCase:
+		return req.Notes
+	}
+	return false
 }
 
 // topK keeps the limit best candidates in a min-heap (worst at the root):

@@ -11,7 +11,11 @@ import (
 // messages (id, subject, from, to, cc, preview, body) and reminders (id,
 // title, detail, labels, task titles), in store order. Archived cases are
 // included: search still surfaces them. An empty q matches nothing.
-func Scan(d *wire.Doc, q string) Records {
+func Scan(d *wire.Doc, q string) Records { return ScanFields(d, q, false) }
+
+// ScanFields is Scan that, with notes, also matches a case on its notes'
+// text (message bodies are always scanned).
+func ScanFields(d *wire.Doc, q string, notes bool) Records {
 	out := emptyRecords()
 	q = strings.ToLower(strings.TrimSpace(q))
 	if q == "" {
@@ -26,7 +30,11 @@ func Scan(d *wire.Doc, q string) Records {
 		return false
 	}
 	for _, c := range d.Cases {
-		if has(c.ID, c.Title, c.Summary) || has(c.Tags...) || has(c.Labels...) {
+		match := has(c.ID, c.Title, c.Summary) || has(c.Tags...) || has(c.Labels...)
+		for i := 0; notes && !match && i < len(c.Notes); i++ {
+			match = has(c.Notes[i].Text)
+		}
+		if match {
 			out.Cases = append(out.Cases, c)
 		}
 		for _, t := range c.Tasks {

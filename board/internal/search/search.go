@@ -31,7 +31,10 @@ type Body struct {
 	Status          string   `json:"status"`
 	IncludeArchived bool     `json:"includeArchived"`
 	Semantic        *bool    `json:"semantic"`
-	Actor           string   `json:"actor,omitempty"` // tool clients stamp every body
+	// Fields names the longer texts the keyword path also reads: "body"
+	// (a message's body) and "notes" (a case's notes). Absent: neither.
+	Fields []string `json:"fields,omitempty"`
+	Actor  string   `json:"actor,omitempty"` // tool clients stamp every body
 }
 
 // Request is a parsed search: usable queries, k, filters, and whether the
@@ -41,7 +44,15 @@ type Request struct {
 	K        int
 	Filter   Filter
 	Semantic bool
+	Bodies   bool // messages match on their body too
+	Notes    bool // cases match on their notes too
 }
+
+// Extra fields the keyword path may read, named in Body.Fields.
+const (
+	FieldBody  = "body"
+	FieldNotes = "notes"
+)
 
 // InvalidError is a body that breaks a rule; the message says which.
 type InvalidError struct{ Msg string }
@@ -79,7 +90,25 @@ func Parse(b Body) (Request, error) {
 		return req, &InvalidError{Msg: err.Error()}
 	}
 	req.Filter = f
-	return req, nil
+	req.Bodies, req.Notes, err = ParseFields("field", b.Fields)
+	return req, err
+}
+
+// ParseFields reads the names of the extra fields to search (body, notes);
+// what names the parameter in a refusal ("field" for a body, "query" for a
+// URL).
+func ParseFields(what string, names []string) (bodies, notes bool, err error) {
+	for _, name := range names {
+		switch strings.TrimSpace(name) {
+		case FieldBody:
+			bodies = true
+		case FieldNotes:
+			notes = true
+		default:
+			return false, false, invalid("%s 'fields' may hold %q and %q, not %q", what, FieldBody, FieldNotes, name)
+		}
+	}
+	return bodies, notes, nil
 }
 
 // Filter drops documents; the rules are the ones the sidecar applies too.

@@ -23,7 +23,7 @@ func wantTools() []string {
 		"get_priorities", "add_priority", "update_priority", "remove_priority", "set_starred",
 		"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle",
 		"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
-		"search",
+		"search", "agenda", "list_messages",
 	}
 }
 
@@ -82,6 +82,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("priorities", func(t *testing.T) { prioritiesFamily(t, w) })
 	t.Run("archive restore merge", func(t *testing.T) { archiveFamily(t, w) })
 	t.Run("search", func(t *testing.T) { searchFamily(t, w) })
+	t.Run("agenda inbox", func(t *testing.T) { agendaFamily(t, w) })
 	t.Run("approvals", func(t *testing.T) { approvalsFamily(t, w) })
 	t.Run("views templates prefs", func(t *testing.T) { savedFamily(t, w) })
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })

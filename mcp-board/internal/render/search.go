@@ -43,9 +43,14 @@ func Search(ans wire.SearchEnvelope, single bool) string {
 	var b strings.Builder
 	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	engine := ans.Engine
-	if ans.Embedder != "" {
+	switch ans.Embedder {
+	case "":
+	case "hash":
+		engine += ", " + HashEmbedder
+	default:
 		engine += ", embedder " + ans.Embedder
 	}
+	ans, weak := withoutWeak(ans)
 	if single && len(ans.Results) == 1 {
 		res := ans.Results[0]
 		var others, rems []wire.SearchHit
@@ -81,12 +86,44 @@ func Search(ans wire.SearchEnvelope, single bool) string {
 			}
 		}
 	}
+	if weak > 0 {
+		line("%d weak semantic %s (cosine below %.2f) left out: not matches.", weak, plural(weak, "hit", "hits"), CosineFloor)
+	}
 	if total := hitCount(ans); total == 0 {
 		line("Nothing matches: create only after get_tree shows no home for it either.")
 	} else {
 		line("Update a matching record instead of creating a duplicate; restore an archived match and relink it.")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// HashEmbedder is what the search tool calls the sidecar's "hash" embedder:
+// feature hashing of words and trigrams, no language model.
+const HashEmbedder = "fuzzy matching, no model loaded"
+
+// CosineFloor is the cosine under which a hit found only by the semantic
+// engine is not shown as a match. On the seeded test corpus the hash
+// embedder gives unrelated queries at most 0.21 and related ones at least
+// 0.29; 0.25 lies between.
+const CosineFloor = 0.25
+
+// withoutWeak drops the hits whose only reason is a semantic cosine below
+// CosineFloor, and counts them.
+func withoutWeak(ans wire.SearchEnvelope) (wire.SearchEnvelope, int) {
+	weak := 0
+	results := make([]wire.QueryResult, len(ans.Results))
+	for i, res := range ans.Results {
+		results[i] = wire.QueryResult{Query: res.Query, Hits: make([]wire.SearchHit, 0, len(res.Hits))}
+		for _, h := range res.Hits {
+			if len(h.Why) == 1 && h.Why[0] == "semantic" && h.Cosine < CosineFloor {
+				weak++
+				continue
+			}
+			results[i].Hits = append(results[i].Hits, h)
+		}
+	}
+	ans.Results = results
+	return ans, weak
 }
 
 func hitCount(ans wire.SearchEnvelope) int {

@@ -9,7 +9,7 @@ import (
 
 const (
 	labelsDesc  = "Label ids (list_labels first)."
-	dueDesc     = "ISO date or datetime."
+	dueDesc     = "ISO date/datetime (no offset: board's zone)."
 	domainDesc  = ""
 	kindDesc    = ""
 	expectDesc  = "409 if the version moved."

@@ -29,6 +29,7 @@ func search(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		r := client.SearchRequest{
 			Q: a.Str("q"), Queries: a.Strs("queries"), K: a.IntOr("k", 0), Types: a.Strs("types"),
 			Domain: a.Str("domain"), Status: a.Str("status"), IncludeArchived: &includeArchived,
+			Fields: []string{"body", "notes"}, // a person expects words in a note or an email to be found
 		}
 		if s := a.OptBool("semantic"); s.Set {
 			r.Semantic = &s.V

@@ -59,7 +59,7 @@ func Server() mcptool.Server[*client.Client] {
 					listReminders, getReminder,
 					getPriorities,
 					listLabels,
-					search,
+					search, agenda, listMessages,
 				},
 				Write: []Constructor{
 					createCase, updateCase, updateCases, archiveCase, restoreCase, mergeCases,

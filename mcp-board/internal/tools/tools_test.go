@@ -28,6 +28,7 @@ func wantTools() map[string][]string {
 		"labels":     {"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle"},
 		"gestures":   {"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
 		"search":     {"search"},
+		"agenda":     {"agenda", "list_messages"},
 	}
 }
 
@@ -51,8 +52,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 53 {
-		t.Errorf("%d tools, want 53", len(got))
+	if len(got) != 55 {
+		t.Errorf("%d tools, want 55", len(got))
 	}
 }
 
@@ -194,9 +195,9 @@ func selected(t *testing.T, sel mcptool.Selection) []string {
 // --read-only keeps exactly the tools that say they only read.
 func TestToolsets(t *testing.T) {
 	want := map[string][]string{
-		SetCore: {"add_note", "add_priority", "add_task", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
+		SetCore: {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
 			"delete_reminder", "delete_task", "get_case", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
-			"list_initiatives", "list_labels", "list_pending", "list_reminders", "merge_cases", "propose", "regroup_cases", "remove_priority", "restore_case", "search",
+			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "regroup_cases", "remove_priority", "restore_case", "search",
 			"set_parent", "set_starred", "update_case", "update_cases", "update_message", "update_priority", "update_reminder", "update_task"},
 		SetLabels: {"list_label_bundles", "list_labels"},
 		SetSaved:  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},

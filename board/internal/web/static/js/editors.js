@@ -6,13 +6,14 @@ import { useState } from 'preact/hooks';
 import { html, Icon, Modal, CaseSelect, LabelPicker } from './ui.js';
 import { api, enc } from './api.js';
 import { setQuery } from './router.js';
-import { useCases, fail, toast, confirmDialog } from './state.js';
+import { useCases, fail, toast, confirmDialog, prefs } from './state.js';
 import { todayISO } from './format.js';
 
 // EventEditor creates an event (value without id) or edits one.
 /** @param {{ value: Partial<import('./types.js').CalendarEvent>, onClose: () => void }} props */
 export function EventEditor({ value, onClose }) {
   const { list } = useCases();
+  const zone = prefs.use().data?.prefs?.timezone; // unset: the machine's zone
   const isNew = !value.id;
   const [f, setF] = useState({
     title: value.title || '', date: value.date || todayISO(), allDay: !!value.allDay, startTime: value.startTime || '', endTime: value.endTime || '',
@@ -69,7 +70,8 @@ export function EventEditor({ value, onClose }) {
       <label class="field"><span>Date</span><input type="date" required value=${f.date} onInput=${set('date')} /></label>
       <label class="field check"><input type="checkbox" checked=${f.allDay} onChange=${set('allDay')} /><span>All day</span></label>
       ${!f.allDay ? html`<label class="field"><span>Starts</span><input type="time" value=${f.startTime} onInput=${set('startTime')} /></label>
-        <label class="field"><span>Ends</span><input type="time" value=${f.endTime} onInput=${set('endTime')} /></label>` : null}
+        <label class="field"><span>Ends</span><input type="time" value=${f.endTime} onInput=${set('endTime')} /></label>
+        <p class="muted small span2">Times are wall-clock times in the board's time zone${zone ? ' (' + zone + ')' : ''}.</p>` : null}
       <label class="field span2"><span>Location</span><input value=${f.location} onInput=${set('location')} /></label>
       <label class="field span2"><span>Description</span><textarea rows="3" value=${f.description} onInput=${set('description')}></textarea></label>
       <label class="field"><span>Linked case</span><${CaseSelect} label="Linked case" value=${f.caseId} cases=${list} none="Not linked" onChange=${(v) => setF({ ...f, caseId: v || '' })} /></label>

@@ -27,7 +27,8 @@ function hitsOf(r) {
 
 async function search(q) {
   try {
-    return await api.get('/api/search' + qs({ q }));
+    // Notes and email bodies too: a person expects to find what they wrote.
+    return await api.get('/api/search' + qs({ q, fields: 'body,notes' }));
   } catch (e) {
     if (e.status !== 404 && e.status !== 405) throw e;
     const r = await api.post('/api/command', { text: 'find ' + q });
