@@ -36,7 +36,7 @@ func TestCalendarFeedCannotBeInjected(t *testing.T) {
 	if !strings.HasSuffix(raw, "\r\n") {
 		t.Fatalf("the feed does not end with CRLF:\n%q", raw)
 	}
-	known := regexp.MustCompile(`^(BEGIN|END|VERSION|PRODID|CALSCALE|X-WR-CALNAME|UID|DTSTAMP|DTSTART|DTEND|SUMMARY|DESCRIPTION|LOCATION|CATEGORIES|CREATED|LAST-MODIFIED)[;:]`)
+	known := regexp.MustCompile(`^(BEGIN|END|VERSION|PRODID|CALSCALE|X-WR-CALNAME|X-WR-TIMEZONE|UID|DTSTAMP|DTSTART|DTEND|SUMMARY|DESCRIPTION|LOCATION|CATEGORIES|CREATED|LAST-MODIFIED)[;:]`)
 	for i, line := range strings.Split(strings.TrimSuffix(raw, "\r\n"), "\r\n") {
 		if strings.ContainsAny(line, "\r\n\x00\x1b") {
 			t.Errorf("line %d holds a raw control character: %q", i, line)
