@@ -15,6 +15,7 @@ type Health struct {
 const (
 	problemDocument = "document"
 	problemJournal  = "journal"
+	problemTree     = "tree"
 )
 
 type healthState struct {

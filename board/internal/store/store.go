@@ -46,6 +46,13 @@ type Config struct {
 	// Verify, when set, runs on the draft after every write and rejects the
 	// write when it fails; tests use it to assert whole-tree invariants.
 	Verify func(d *wire.Doc) error
+	// Check, when set, is the whole-document check a state built from a file
+	// must pass; its error names the offending records. A hand edit that
+	// fails it is refused like one that does not parse. A document that
+	// fails it at start still loads (there is no last good state to serve):
+	// the store reports itself degraded with the error until a later state
+	// passes.
+	Check func(d *wire.Doc) error
 }
 
 // Store is the board's state. Reads take the current snapshot and never wait
@@ -168,40 +175,21 @@ func (s *Store) unlock() {
 	}
 }
 
-// load builds the starting state: the document (or, when it is broken or
-// missing while history exists, the newest good snapshot) with the journal
-// replayed on top.
+// load builds the starting state: the document (or, when it is broken,
+// refused or missing while history exists, the newest good snapshot) with
+// the journal replayed on top.
 func (s *Store) load() error {
 	snaps := s.listSnapshots()
 	if len(snaps) > 0 {
 		s.snapVersion, s.snapTime = snaps[len(snaps)-1].version, snaps[len(snaps)-1].at
 	}
-	// The stamp is taken before the read: if the file changes in between, the
-	// stamps differ and the watcher looks again.
-	s.written = storefile.FileStamp(s.path)
-	d, err := storefile.ReadDoc(s.path)
-	fresh := false
-	switch {
-	case err == nil:
-		s.compacted.Store(d.Version)
-	case errors.Is(err, fs.ErrNotExist):
-		d = s.newestGoodSnapshot(snaps)
-		if d == nil {
-			d = storefile.New()
-			fresh = !fileExists(storefile.JournalPath(s.path)) && len(snaps) == 0
-		} else {
-			s.log.Warn("store.missing", "path", s.path, "restored_from_snapshot_version", d.Version)
-		}
-	default:
-		s.markBroken(err)
-		d = s.newestGoodSnapshot(snaps)
-		if d == nil {
-			d = storefile.New()
-		}
-	}
 	entries, ends, err := storefile.ReadJournalFile(storefile.JournalPath(s.path))
 	if err != nil {
 		return fmt.Errorf("replay journal: %w", err)
+	}
+	d, fresh, err := s.startingDoc(snaps, entries)
+	if err != nil {
+		return err
 	}
 	from := d.Version
 	storefile.Replay(d, entries)
@@ -210,6 +198,7 @@ func (s *Store) load() error {
 	if d.Version < s.snapVersion {
 		d.Version = s.snapVersion
 	}
+	s.noteTree(d)
 	j, err := openJournal(storefile.JournalPath(s.path), entries, ends, s.now, s.log)
 	if err != nil {
 		return err
@@ -221,6 +210,65 @@ func (s *Store) load() error {
 	s.visible.Store(d)
 	s.fresh = fresh
 	return nil
+}
+
+// startingDoc reads the document the journal replays onto. A document that
+// cannot be read (permissions, an I/O error) stops the start: serving an
+// empty board in its place would take writes that the next start loses. A
+// document that does not parse, or that the board refuses (a version it
+// cannot count on from, an older copy whose later writes the journal no
+// longer holds), is left in place and copied aside, and the newest good
+// snapshot stands in for it. fresh reports that nothing existed yet.
+func (s *Store) startingDoc(snaps []snapshotFile, entries []storefile.Entry) (d *wire.Doc, fresh bool, err error) {
+	// The stamp is taken before the read: if the file changes in between, the
+	// stamps differ and the watcher looks again.
+	s.written = storefile.FileStamp(s.path)
+	data, err := os.ReadFile(s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if d := s.newestGoodSnapshot(snaps); d != nil {
+			s.log.Warn("store.missing", "path", s.path, "restored_from_snapshot_version", d.Version)
+			return d, false, nil
+		}
+		return storefile.New(), !fileExists(storefile.JournalPath(s.path)) && len(snaps) == 0, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("cannot read %s: %w. The board does not start on a document it cannot read: fix its permissions or the disk, or move it aside to start from the newest snapshot and the journal", s.path, err)
+	}
+	d, err = storefile.Decode(data)
+	if err == nil {
+		err = checkNumbers(d)
+	}
+	if err == nil {
+		acked := s.snapVersion // what the board acknowledged, as far as its files tell
+		if n := len(entries); n > 0 {
+			acked = max(acked, entries[n-1].Version)
+		}
+		err = checkNotStale(d, acked, entries)
+	}
+	if err == nil {
+		s.compacted.Store(d.Version)
+		return d, false, nil
+	}
+	var refused *refusedError
+	if errors.As(err, &refused) {
+		s.refuse(refused.why, err)
+	} else {
+		s.markBroken(err)
+	}
+	if d = s.newestGoodSnapshot(snaps); d == nil {
+		d = storefile.New()
+	}
+	return d, false, nil
+}
+
+// noteTree runs the configured whole-document check on d and reports a
+// failure in the health report, or clears an earlier one.
+func (s *Store) noteTree(d *wire.Doc) {
+	if err := s.checkTree(d); err != nil {
+		s.health.set(problemTree, "the cases break the hierarchy ("+err.Error()+"); those nodes are shown detached until they are fixed")
+		return
+	}
+	s.health.clear(problemTree)
 }
 
 func fileExists(p string) bool {

@@ -1,0 +1,326 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// call sends one request to the daemon and returns the status and body. A
+// dropped connection fails the test: no route may panic.
+func (d *daemon) call(t *testing.T, method, path string, body any) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, d.url+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", method, path, err, d.stderr)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the answer: %v", method, path, err)
+	}
+	return resp.StatusCode, raw
+}
+
+// mustCall is call for a request that has to succeed; it decodes the answer
+// into out when out is not nil.
+func (d *daemon) mustCall(t *testing.T, method, path string, body, out any) {
+	t.Helper()
+	code, raw := d.call(t, method, path, body)
+	if code/100 != 2 {
+		t.Fatalf("%s %s: %d %s", method, path, code, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+}
+
+// createCase posts a case and returns it with the version that acknowledged it.
+func (d *daemon) createCase(t *testing.T, in wire.CaseCreate) (*wire.Case, int64) {
+	t.Helper()
+	var out struct {
+		Case    wire.Case `json:"case"`
+		Version int64     `json:"version"`
+	}
+	d.mustCall(t, http.MethodPost, "/api/cases", in, &out)
+	return &out.Case, out.Version
+}
+
+func (d *daemon) health(t *testing.T) wire.Health {
+	t.Helper()
+	var h wire.Health
+	d.mustCall(t, http.MethodGet, "/api/health", nil, &h)
+	return h
+}
+
+// titles lists the cases the daemon serves as "id title", sorted.
+func (d *daemon) titles(t *testing.T) []string {
+	t.Helper()
+	return caseTitles(listCases(t, d))
+}
+
+// waitCompacted waits until the document on disk holds the daemon's newest
+// version.
+func waitCompacted(t *testing.T, d *daemon, data string) {
+	t.Helper()
+	v := d.health(t).Version
+	testkit.Eventually(t, "the document to catch up with the journal", func() bool {
+		doc, err := storefile.ReadDoc(data)
+		return err == nil && doc.Version >= v
+	})
+}
+
+// stopDaemon ends the daemon with SIGTERM and checks it exited cleanly.
+func stopDaemon(t *testing.T, d *daemon) {
+	t.Helper()
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-d.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("still running 30 s after SIGTERM:\n%s", d.stderr)
+	}
+	if d.err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", d.err, d.stderr)
+	}
+}
+
+// editRaw rewrites the document in place, as an editor saves it, through a
+// generic JSON value, so an edit can put in what the board's types cannot
+// hold (a number where a string belongs).
+func editRaw(t *testing.T, data string, change func(m map[string]any)) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	change(m)
+	out, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// rawCase finds the case with id in a generic document.
+func rawCase(t *testing.T, m map[string]any, id string) map[string]any {
+	t.Helper()
+	for _, c := range m["cases"].([]any) {
+		if c := c.(map[string]any); c["id"] == id {
+			return c
+		}
+	}
+	t.Fatalf("no case %s in the document", id)
+	return nil
+}
+
+// waitHandled waits until the daemon has dealt with a hand edit: it either
+// loaded it (the version moved past from) or refused it (degraded).
+func waitHandled(t *testing.T, d *daemon, from int64) wire.Health {
+	t.Helper()
+	var h wire.Health
+	testkit.Eventually(t, "the hand edit to be loaded or refused", func() bool {
+		h = d.health(t)
+		return h.Degraded || h.Version != from
+	})
+	return h
+}
+
+// copiesHolding lists the copies set aside next to data that hold exactly want.
+func copiesHolding(t *testing.T, data string, want []byte) []string {
+	t.Helper()
+	var out []string
+	for name, got := range brokenCopies(t, data) {
+		if bytes.Equal(got, want) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// snapshotsIn lists the snapshot files beside data.
+func snapshotsIn(t *testing.T, data string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(filepath.Dir(data), "snapshots", "board-*.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var snapVersionOf = regexp.MustCompile(`-v(\d+)\.json\.gz$`)
+
+// newestSnapshotVersion is the highest version among the snapshot files.
+func newestSnapshotVersion(t *testing.T, data string) int64 {
+	t.Helper()
+	var v int64
+	for _, n := range snapshotsIn(t, data) {
+		if m := snapVersionOf.FindStringSubmatch(n); m != nil {
+			x, _ := strconv.ParseInt(m[1], 10, 64)
+			v = max(v, x)
+		}
+	}
+	return v
+}
+
+// forceSnapshot makes the daemon take a snapshot now: a clean of a case
+// created for it (changed after any snapshot, so the clean needs one).
+func forceSnapshot(t *testing.T, d *daemon, data string) {
+	t.Helper()
+	c, v := d.createCase(t, wire.CaseCreate{Title: "made to be cleaned", Status: "done"})
+	d.mustCall(t, http.MethodPost, "/api/cases/clean", wire.CaseClean{IDs: []string{c.ID}}, nil)
+	if got := newestSnapshotVersion(t, data); got < v {
+		t.Fatalf("no snapshot at or after v%d (newest v%d)", v, got)
+	}
+}
+
+// journalHolds reports whether any journal entry writes the case id.
+func journalHolds(t *testing.T, data, id string) bool {
+	t.Helper()
+	entries, _, err := storefile.ReadJournalFile(storefile.JournalPath(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		for _, c := range e.Cases {
+			if c.ID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// staleCopyOutOfTheJournal drives a fresh daemon to the state a stale hand
+// save is dangerous in: a copy of the document taken earlier, and writes
+// acknowledged after it that the journal no longer holds (a snapshot let the
+// journal be trimmed past them).
+func staleCopyOutOfTheJournal(t *testing.T, d *daemon, data string) (stale []byte, after *wire.Case) {
+	t.Helper()
+	for i := 0; i < 3; i++ {
+		d.createCase(t, wire.CaseCreate{Title: fmt.Sprintf("before the copy %d", i)})
+	}
+	waitCompacted(t, d, data)
+	stale, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ = d.createCase(t, wire.CaseCreate{Title: "acknowledged after the copy"})
+	forceSnapshot(t, d, data)
+	testkit.Eventually(t, "the journal to be trimmed past the write after the copy", func() bool {
+		return !journalHolds(t, data, after.ID)
+	})
+	return stale, after
+}
+
+// TestDaemonRecovery runs the real board binary against documents a person
+// or a failing disk can leave behind: each must neither lose an acknowledged
+// write silently nor take the board dark.
+func TestDaemonRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the daemon")
+	}
+	bin := testkit.GoBuild(t, t.TempDir(), "github.com/opsboard/opsboard/board/cmd/board")
+
+	t.Run("a stale hand save while running never undoes acknowledged writes", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		stale, after := staleCopyOutOfTheJournal(t, d, data)
+		want := d.titles(t)
+		from := d.health(t).Version
+		if err := os.WriteFile(data, stale, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h := waitHandled(t, d, from)
+		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+			t.Errorf("served cases after the stale save (-want +got)\n%s", diff)
+		}
+		if !h.Degraded || !strings.Contains(strings.Join(h.Problems, " "), "older") {
+			t.Errorf("health %+v, want degraded saying the file is older than the board", h)
+		}
+		if len(copiesHolding(t, data, stale)) != 1 {
+			t.Errorf("the stale file was not copied aside")
+		}
+		// The acknowledged write survives a restart too.
+		stopDaemon(t, d)
+		d = startDaemon(t, bin, data)
+		d.ready(t)
+		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+			t.Errorf("served cases after a restart on the stale file (-want +got)\n%s", diff)
+		}
+		if got := d.titles(t); !strings.Contains(strings.Join(got, "\n"), after.ID+" "+after.Title) {
+			t.Errorf("%s is gone", after.ID)
+		}
+	})
+
+	t.Run("a stale hand save while down never undoes acknowledged writes", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		stale, _ := staleCopyOutOfTheJournal(t, d, data)
+		want := d.titles(t)
+		acked := d.health(t).Version
+		stopDaemon(t, d)
+		if err := os.WriteFile(data, stale, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d = startDaemon(t, bin, data)
+		h := d.ready(t)
+		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+			t.Errorf("served cases after a start on the stale file (-want +got)\n%s", diff)
+		}
+		if v := int64(h["version"].(float64)); v < acked {
+			t.Errorf("started at version %d, below the acknowledged %d", v, acked)
+		}
+		if h["degraded"] != true || !strings.Contains(fmt.Sprint(h["problems"]), "older") {
+			t.Errorf("health %v, want degraded saying the file is older than the board", h)
+		}
+		if got, _ := os.ReadFile(data); !bytes.Equal(got, stale) {
+			t.Errorf("the stale file was replaced; it stays for the person to look at")
+		}
+		if len(copiesHolding(t, data, stale)) != 1 {
+			t.Errorf("the stale file was not copied aside")
+		}
+	})
+}
