@@ -3,10 +3,12 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -323,4 +325,99 @@ func TestDaemonRecovery(t *testing.T) {
 			t.Errorf("the stale file was not copied aside")
 		}
 	})
+	t.Run("a document the board cannot read stops the start with a clear message", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		d.createCase(t, wire.CaseCreate{Title: "written before the disk went bad"})
+		want := d.titles(t)
+		stopDaemon(t, d)
+		journal, err := os.ReadFile(storefile.JournalPath(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name  string
+			spoil func(t *testing.T) (adjust func(*exec.Cmd), undo func())
+		}{
+			{"permission denied", func(t *testing.T) (func(*exec.Cmd), func()) { return unreadableTo(t, bin, data) }},
+			{"a read error (a directory in its place)", func(t *testing.T) (func(*exec.Cmd), func()) {
+				if err := os.Rename(data, data+".saved"); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Mkdir(data, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				return nil, func() {
+					os.Remove(data)
+					os.Rename(data+".saved", data)
+				}
+			}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				adjust, undo := tc.spoil(t)
+				d := startDaemonWith(t, bin, data, adjust)
+				select {
+				case <-d.exited:
+				case <-time.After(30 * time.Second):
+					t.Fatalf("the board started on a document it cannot read:\n%s", d.stderr)
+				}
+				var exit *exec.ExitError
+				if !errors.As(d.err, &exit) || exit.ExitCode() == 0 {
+					t.Errorf("exit %v, want a non-zero status", d.err)
+				}
+				if msg := d.stderr.String(); !strings.Contains(msg, "cannot read "+data) {
+					t.Errorf("the board said %q, want it to name the document it cannot read", msg)
+				}
+				undo()
+				if copies := brokenCopies(t, data); len(copies) > 0 {
+					t.Errorf("an unreadable document was treated as a broken one: %v", copies)
+				}
+				if got, _ := os.ReadFile(storefile.JournalPath(data)); !bytes.Equal(got, journal) {
+					t.Errorf("the journal changed")
+				}
+				d = startDaemon(t, bin, data)
+				if h := d.ready(t); h["degraded"] == true {
+					t.Errorf("degraded once the document reads again: %v", h["problems"])
+				}
+				if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+					t.Errorf("cases once the document reads again (-want +got)\n%s", diff)
+				}
+				stopDaemon(t, d)
+			})
+		}
+	})
+}
+
+// unreadableTo makes the document unreadable to the daemon while everything
+// else in its directory stays usable. As root, which reads any file, the
+// daemon runs as nobody and the document stays root's own.
+func unreadableTo(t *testing.T, bin, data string) (adjust func(*exec.Cmd), undo func()) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(data, 0); err != nil {
+			t.Fatal(err)
+		}
+		return nil, func() { os.Chmod(data, 0o600) }
+	}
+	const nobody = 65534
+	for _, dir := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(bin)), filepath.Dir(filepath.Dir(data))} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Dir(data)
+	err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil || p == data {
+			return err
+		}
+		return os.Lchown(p, nobody, nobody)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adjust = func(cmd *exec.Cmd) {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	}
+	return adjust, func() {}
 }
