@@ -99,9 +99,10 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles)}
+	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Check: checkTree}
 	if cfg.verify {
-		scfg.Verify = func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+		scfg.Verify = checkTree
 	}
 	st, err := store.Open(scfg)
 	if err != nil {

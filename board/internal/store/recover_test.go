@@ -255,6 +255,105 @@ func staleCopyOutOfTheJournal(t *testing.T, d *daemon, data string) (stale []byt
 	return stale, after
 }
 
+// probe sends one request and reports the status, or the error when the
+// daemon dropped the connection instead of answering.
+func (d *daemon) probe(method, path string, body any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, d.url+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		return 0, err
+	}
+	return resp.StatusCode, nil
+}
+
+// readRoutesAnswer asks every read route, the tree under each served node
+// and both searches, and fails on a 5xx or a dropped connection.
+func readRoutesAnswer(t *testing.T, d *daemon, queries ...string) {
+	t.Helper()
+	paths := []string{
+		"/api/health", "/api/cases", "/api/cases?includeArchived=true", "/api/tree", "/api/tree?includeArchived=1",
+		"/api/activity", "/api/messages", "/api/unread-count", "/api/labels", "/api/labels/bundles", "/api/events",
+		"/api/events.ics", "/api/reminders", "/api/priorities", "/api/pending", "/api/prefs", "/api/views", "/api/templates",
+	}
+	for _, c := range listCases(t, d).Cases {
+		paths = append(paths, "/api/tree?rootId="+c.ID, "/api/cases/"+c.ID)
+	}
+	for _, q := range queries {
+		paths = append(paths, "/api/search?q="+q)
+	}
+	for _, p := range paths {
+		if code, err := d.probe(http.MethodGet, p, nil); err != nil || code >= 500 {
+			t.Errorf("GET %s: %d %v", p, code, err)
+		}
+	}
+	for _, semantic := range []bool{false, true} {
+		body := map[string]any{"queries": queries, "semantic": semantic}
+		if code, err := d.probe(http.MethodPost, "/api/search", body); err != nil || code != http.StatusOK {
+			t.Errorf("POST /api/search %v: %d %v", body, code, err)
+		}
+	}
+}
+
+// treeIDs lists every node of the tree the daemon serves, at any depth.
+func treeIDs(t *testing.T, d *daemon) []string {
+	t.Helper()
+	var reply wire.TreeReply
+	d.mustCall(t, http.MethodGet, "/api/tree?includeArchived=1", nil, &reply)
+	var out []string
+	var walk func(ns []*wire.TreeNode, depth int)
+	walk = func(ns []*wire.TreeNode, depth int) {
+		if depth > 10 {
+			t.Fatalf("the tree is deeper than any valid one: a cycle was followed")
+		}
+		for _, n := range ns {
+			out = append(out, n.ID)
+			walk(n.Children, depth+1)
+		}
+	}
+	walk(reply.Tree, 0)
+	sort.Strings(out)
+	return out
+}
+
+// caseIDs lists the ids of the cases the daemon serves, sorted.
+func caseIDs(t *testing.T, d *daemon) []string {
+	t.Helper()
+	var out []string
+	for _, c := range listCases(t, d).Cases {
+		out = append(out, c.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hierarchyFixture creates an initiative holding two workstreams, a case in
+// the first, and a top-level case.
+func hierarchyFixture(t *testing.T, d *daemon) (ini, ws1, ws2, leaf, top *wire.Case) {
+	t.Helper()
+	ini, _ = d.createCase(t, wire.CaseCreate{Title: "an initiative", Kind: "initiative"})
+	ws1, _ = d.createCase(t, wire.CaseCreate{Title: "first workstream", Kind: "workstream", ParentID: ini.ID})
+	ws2, _ = d.createCase(t, wire.CaseCreate{Title: "second workstream", Kind: "workstream", ParentID: ini.ID})
+	leaf, _ = d.createCase(t, wire.CaseCreate{Title: "a case in the first", ParentID: ws1.ID})
+	top, _ = d.createCase(t, wire.CaseCreate{Title: "a top-level case"})
+	return
+}
+
 // TestDaemonRecovery runs the real board binary against documents a person
 // or a failing disk can leave behind: each must neither lose an acknowledged
 // write silently nor take the board dark.
@@ -386,6 +485,109 @@ func TestDaemonRecovery(t *testing.T) {
 				stopDaemon(t, d)
 			})
 		}
+	})
+	t.Run("a hand edit that breaks the hierarchy is refused while running", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		ini, ws1, _, _, top := hierarchyFixture(t, d)
+		for _, tc := range []struct {
+			name string
+			edit func(m map[string]any)
+			say  string // the health problem names this
+		}{
+			{"a parentId cycle", func(m map[string]any) { rawCase(t, m, ini.ID)["parentId"] = ws1.ID }, ini.ID},
+			{"a self-parent", func(m map[string]any) { rawCase(t, m, top.ID)["parentId"] = top.ID }, top.ID},
+			{"duplicate ids", func(m map[string]any) {
+				dup := map[string]any{}
+				for k, v := range rawCase(t, m, top.ID) {
+					dup[k] = v
+				}
+				dup["title"] = "a second record under the same id"
+				m["cases"] = append(m["cases"].([]any), dup)
+			}, top.ID},
+			{"an empty id", func(m map[string]any) {
+				m["cases"] = append(m["cases"].([]any), map[string]any{"id": "", "title": "nameless", "kind": "case", "status": "todo", "domain": "work"})
+			}, "empty id"},
+			{"a wrong-typed field", func(m map[string]any) { rawCase(t, m, top.ID)["title"] = 5 }, "does not parse"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				waitCompacted(t, d, data)
+				good, err := os.ReadFile(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, wantTree := d.titles(t), treeIDs(t, d)
+				from := d.health(t).Version
+				edited := editRaw(t, data, tc.edit)
+				h := waitHandled(t, d, from)
+				if !h.Degraded || !strings.Contains(strings.Join(h.Problems, " "), tc.say) {
+					t.Errorf("health %+v, want degraded naming %q", h, tc.say)
+				}
+				if len(copiesHolding(t, data, edited)) != 1 {
+					t.Errorf("the edit was not copied aside")
+				}
+				if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+					t.Errorf("served cases changed (-want +got)\n%s", diff)
+				}
+				if diff := cmp.Diff(wantTree, treeIDs(t, d)); diff != "" {
+					t.Errorf("served tree changed (-want +got)\n%s", diff)
+				}
+				readRoutesAnswer(t, d, "nameless", top.ID)
+				// Writes go on meanwhile; putting the file right clears it.
+				c, cv := d.createCase(t, wire.CaseCreate{Title: "written while the edit is refused"})
+				if err := os.WriteFile(data, good, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				testkit.Eventually(t, "the repaired file to be picked up", func() bool {
+					h := d.health(t)
+					return !h.Degraded && h.Version > cv
+				})
+				if got := strings.Join(d.titles(t), "\n"); !strings.Contains(got, c.ID+" "+c.Title) {
+					t.Errorf("%s, written while the edit was refused, is gone", c.ID)
+				}
+			})
+		}
+	})
+
+	t.Run("a document that breaks the hierarchy at start loads, degraded, and every read route answers", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		_, ws1, ws2, leaf, top := hierarchyFixture(t, d)
+		stopDaemon(t, d)
+		editRaw(t, data, func(m map[string]any) {
+			rawCase(t, m, ws1.ID)["parentId"] = ws2.ID // a cycle of two workstreams
+			rawCase(t, m, ws2.ID)["parentId"] = ws1.ID
+			rawCase(t, m, top.ID)["parentId"] = top.ID
+			dup := map[string]any{}
+			for k, v := range rawCase(t, m, leaf.ID) {
+				dup[k] = v
+			}
+			dup["title"] = "a second record under the same id"
+			m["cases"] = append(m["cases"].([]any), dup, map[string]any{"id": "", "title": "nameless", "kind": "case", "status": "todo", "domain": "work"})
+		})
+		d = startDaemon(t, bin, data)
+		h := d.ready(t)
+		msg := fmt.Sprint(h["problems"])
+		if h["degraded"] != true {
+			t.Errorf("health %v, want degraded", h)
+		}
+		for _, id := range []string{ws1.ID, ws2.ID, top.ID, leaf.ID, "empty id"} {
+			if !strings.Contains(msg, id) {
+				t.Errorf("health problems %s do not name %s", msg, id)
+			}
+		}
+		// Every node is on the page: the ones whose parent cannot hold them
+		// show as detached, none is hidden.
+		if diff := cmp.Diff(caseIDs(t, d), treeIDs(t, d)); diff != "" {
+			t.Errorf("nodes missing from the tree (-cases +tree)\n%s", diff)
+		}
+		readRoutesAnswer(t, d, "nameless", leaf.ID, "workstream")
+		if _, v := d.createCase(t, wire.CaseCreate{Title: "writes go on"}); v == 0 {
+			t.Error("no version for a write")
+		}
+		stopDaemon(t, d)
 	})
 }
 
