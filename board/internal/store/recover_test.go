@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -586,6 +587,65 @@ func TestDaemonRecovery(t *testing.T) {
 		readRoutesAnswer(t, d, "nameless", leaf.ID, "workstream")
 		if _, v := d.createCase(t, wire.CaseCreate{Title: "writes go on"}); v == 0 {
 			t.Error("no version for a write")
+		}
+		stopDaemon(t, d)
+	})
+	t.Run("a hand-edited version or id counter that would overflow is refused", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		d.createCase(t, wire.CaseCreate{Title: "one"})
+		for _, tc := range []struct {
+			name string
+			edit func(m map[string]any)
+		}{
+			{"version", func(m map[string]any) { m["version"] = int64(math.MaxInt64) }},
+			{"id counter", func(m map[string]any) { m["counters"].(map[string]any)["CASE"] = int64(math.MaxInt64) }},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				waitCompacted(t, d, data)
+				good, err := os.ReadFile(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				from := d.health(t).Version
+				editRaw(t, data, tc.edit)
+				h := waitHandled(t, d, from)
+				c, v := d.createCase(t, wire.CaseCreate{Title: "after the edit"})
+				if v <= from || v > 1<<53 {
+					t.Errorf("a write after the edit got version %d, want just above %d", v, from)
+				}
+				if n, err := strconv.ParseInt(strings.TrimPrefix(c.ID, "CASE-"), 10, 64); err != nil || n <= 0 || n > 1<<53 {
+					t.Errorf("minted %s after the edit", c.ID)
+				}
+				if !h.Degraded || !strings.Contains(strings.Join(h.Problems, " "), "outside") {
+					t.Errorf("health %+v, want degraded saying the number is out of range", h)
+				}
+				if err := os.WriteFile(data, good, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				testkit.Eventually(t, "the repaired file to be picked up", func() bool {
+					h := d.health(t)
+					return !h.Degraded && h.Version > v
+				})
+			})
+		}
+		// The same at start: the board starts from the newest snapshot and
+		// the journal, degraded, and counts on from where it was.
+		want := d.titles(t)
+		acked := d.health(t).Version
+		stopDaemon(t, d)
+		editRaw(t, data, func(m map[string]any) { m["version"] = int64(math.MaxInt64) })
+		d = startDaemon(t, bin, data)
+		h := d.ready(t)
+		if h["degraded"] != true || !strings.Contains(fmt.Sprint(h["problems"]), "outside") {
+			t.Errorf("health %v, want degraded saying the version is out of range", h)
+		}
+		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
+			t.Errorf("served cases (-want +got)\n%s", diff)
+		}
+		if _, v := d.createCase(t, wire.CaseCreate{Title: "after the start"}); v <= acked || v > 1<<53 {
+			t.Errorf("a write after the start got version %d, want just above %d", v, acked)
 		}
 		stopDaemon(t, d)
 	})
