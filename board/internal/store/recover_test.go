@@ -649,6 +649,60 @@ func TestDaemonRecovery(t *testing.T) {
 		}
 		stopDaemon(t, d)
 	})
+	t.Run("a clean takes a safety snapshot only when the newest one lacks what it removes", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		clean := func(id string) {
+			t.Helper()
+			d.mustCall(t, http.MethodPost, "/api/cases/clean", wire.CaseClean{IDs: []string{id}}, nil)
+		}
+		old, _ := d.createCase(t, wire.CaseCreate{Title: "finished before the snapshot", Status: "done"})
+		mailed, _ := d.createCase(t, wire.CaseCreate{Title: "finished, mail came later", Status: "done"})
+		forceSnapshot(t, d, data)
+		n := len(snapshotsIn(t, data))
+		d.createCase(t, wire.CaseCreate{Title: "a write the clean does not touch"})
+
+		clean(old.ID)
+		if got := len(snapshotsIn(t, data)); got != n {
+			t.Errorf("%d snapshots after cleaning a case the newest snapshot holds as it was, want %d", got, n)
+		}
+
+		// A message linked after the snapshot goes with its case: the
+		// snapshot lacks it, so the clean takes one.
+		d.mustCall(t, http.MethodPost, "/api/cases/"+mailed.ID+"/messages", wire.MessageInput{Subject: "arrived after the snapshot", From: "a@example.com"}, nil)
+		clean(mailed.ID)
+		if got := len(snapshotsIn(t, data)); got != n+1 {
+			t.Errorf("%d snapshots after cleaning a case whose mail the snapshot lacks, want %d", got, n+1)
+		}
+
+		// A case changed since the newest snapshot needs one, holding it as
+		// it was when it was removed.
+		fresh, _ := d.createCase(t, wire.CaseCreate{Title: "finished after the snapshot", Status: "done"})
+		clean(fresh.ID)
+		snaps := snapshotsIn(t, data)
+		if len(snaps) != n+2 {
+			t.Fatalf("%d snapshots after cleaning a case changed since the newest, want %d", len(snaps), n+2)
+		}
+		newest := snaps[0]
+		for _, n := range snaps {
+			if snapVersionOf.FindStringSubmatch(n)[1] == strconv.FormatInt(newestSnapshotVersion(t, data), 10) {
+				newest = n
+			}
+		}
+		snap, err := readSnapshot(newest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(caseTitles(snap), "\n"), fresh.ID+" "+fresh.Title) {
+			t.Errorf("the newest snapshot lacks %s: %v", fresh.ID, caseTitles(snap))
+		}
+		for _, id := range []string{old.ID, mailed.ID, fresh.ID} {
+			if strings.Contains(strings.Join(d.titles(t), "\n"), id+" ") {
+				t.Errorf("%s was not cleaned", id)
+			}
+		}
+	})
 }
 
 // unreadableTo makes the document unreadable to the daemon while everything

@@ -79,6 +79,7 @@ type Store struct {
 	compacted   atomic.Int64 // version of the document on disk (written under compactMu)
 	snapVersion int64        // version of the newest snapshot
 	snapTime    time.Time    // when it was taken
+	snapDoc     *wire.Doc    // the state it holds, when this board wrote it; else nil
 	enc         docEncoder   // keeps record encodings between compactions
 
 	health healthState
