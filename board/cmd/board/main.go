@@ -82,6 +82,13 @@ func defaultDataPath() string {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "restore" {
+		if err := restore(os.Stdout, os.Args[2:], time.Now()); err != nil {
+			fmt.Fprintln(os.Stderr, "board restore:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
