@@ -567,6 +567,12 @@ func TestDaemonRecovery(t *testing.T) {
 			}
 			dup["title"] = "a second record under the same id"
 			m["cases"] = append(m["cases"].([]any), dup, map[string]any{"id": "", "title": "nameless", "kind": "case", "status": "todo", "domain": "work"})
+			// Records of the other collections without an id, or pointing
+			// at nodes that are not where they should be.
+			m["messages"] = []any{map[string]any{"id": "", "subject": "nameless mail", "caseId": ws1.ID}, map[string]any{"id": "M-1", "subject": "mail", "caseId": top.ID}}
+			m["reminders"] = []any{map[string]any{"id": "", "title": "nameless reminder", "caseId": ws2.ID, "tasks": []any{map[string]any{"id": "", "title": "t"}}}}
+			m["events"] = []any{map[string]any{"id": "", "title": "nameless event", "date": "2026-03-01", "caseId": ws1.ID}}
+			m["priorities"] = []any{map[string]any{"id": "", "text": "nameless priority", "caseId": ws1.ID}}
 		})
 		d = startDaemon(t, bin, data)
 		h := d.ready(t)
