@@ -187,3 +187,32 @@ func TestTreeShowsEveryNodeOfABrokenHierarchy(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCheck checks a valid tree of 100 initiatives, each with 10
+// workstreams of 10 cases (11,100 nodes): the check the board runs on every
+// file it loads, which must stay linear.
+func BenchmarkCheck(b *testing.B) {
+	var cases []*wire.Case
+	n := 0
+	next := func(kind wire.Kind, parent string) string {
+		n++
+		id := fmt.Sprintf("CASE-%d", n)
+		cases = append(cases, &wire.Case{ID: id, Kind: kind, ParentID: parent})
+		return id
+	}
+	for i := 0; i < 100; i++ {
+		ini := next(wire.KindInitiative, "")
+		for w := 0; w < 10; w++ {
+			ws := next(wire.KindWorkstream, ini)
+			for c := 0; c < 10; c++ {
+				next(wire.KindCase, ws)
+			}
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := Check(cases); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
