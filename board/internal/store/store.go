@@ -266,7 +266,7 @@ func (s *Store) startingDoc(snaps []snapshotFile, entries []storefile.Entry) (d 
 // failure in the health report, or clears an earlier one.
 func (s *Store) noteTree(d *wire.Doc) {
 	if err := s.checkTree(d); err != nil {
-		s.health.set(problemTree, "the cases break the hierarchy ("+err.Error()+"); those nodes are shown detached until they are fixed")
+		s.health.set(problemTree, "the cases break the hierarchy ("+err.Error()+"); every node is still shown, those in a cycle of parents as detached roots, until they are fixed")
 		return
 	}
 	s.health.clear(problemTree)
