@@ -814,6 +814,58 @@ func TestDaemonRecovery(t *testing.T) {
 		}
 		stopDaemon(t, d)
 	})
+	t.Run("a document that becomes unreadable while the board runs is reported", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "board.json")
+		d := startDaemon(t, bin, data)
+		d.ready(t)
+		d.createCase(t, wire.CaseCreate{Title: "one"})
+		waitCompacted(t, d, data)
+		stopDaemon(t, d)
+		// The daemon runs as a user the document can be taken from.
+		adjust, _ := unreadableTo(t, bin, data)
+		if adjust != nil {
+			if err := os.Lchown(data, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			os.Chmod(data, 0o600)
+		}
+		d = startDaemonWith(t, bin, data, adjust)
+		d.ready(t)
+		good, err := os.ReadFile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Someone saves the file and leaves it unreadable to the board.
+		if err := os.WriteFile(data, append(bytes.Clone(good), '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if adjust != nil {
+			err = os.Lchown(data, 0, 0)
+		} else {
+			err = os.Chmod(data, 0)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, "health to report the unreadable document", func() bool { return d.health(t).Degraded })
+		if msg := strings.Join(d.health(t).Problems, " "); !strings.Contains(msg, "cannot be read") {
+			t.Errorf("health %q does not say the document cannot be read", msg)
+		}
+		c, _ := d.createCase(t, wire.CaseCreate{Title: "written while the document is unreadable"})
+		if adjust != nil {
+			err = os.Lchown(data, 65534, 65534)
+		} else {
+			err = os.Chmod(data, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, "the readable document to be picked up", func() bool { return !d.health(t).Degraded })
+		if got := strings.Join(d.titles(t), "\n"); !strings.Contains(got, c.ID+" "+c.Title) {
+			t.Errorf("%s is gone: %s", c.ID, got)
+		}
+	})
 }
 
 // unreadableTo makes the document unreadable to the daemon while everything

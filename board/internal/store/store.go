@@ -76,6 +76,7 @@ type Store struct {
 
 	compactMu   sync.Mutex   // serializes compaction, reload and snapshot writes
 	written     string       // stamp of the document as the board last wrote or read it; "-" when absent
+	unreadable  string       // stamp of the document when it last could not be read
 	compacted   atomic.Int64 // version of the document on disk (written under compactMu)
 	snapVersion int64        // version of the newest snapshot
 	snapTime    time.Time    // when it was taken

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -103,7 +104,15 @@ func (s *Store) checkDocument() {
 		return
 	}
 	if err != nil {
-		s.log.Error("store.read_document", "err", err)
+		// Nothing is lost: writes go on into the journal, and compaction
+		// waits, since the file changed; but it must not go unnoticed. The
+		// compactor asks for another read every cycle, so fixing the
+		// permissions alone is noticed too.
+		if st != s.unreadable { // it is read again every cycle; say so once
+			s.log.Error("store.read_document", "err", err)
+			s.unreadable = st
+		}
+		s.health.set(problemDocument, fmt.Sprintf("%s cannot be read (%v); serving the current state and journaling every write. Fix its permissions or the disk to resume writing the document.", filepath.Base(s.path), err))
 		return
 	}
 	d, err := storefile.Decode(data)
