@@ -118,6 +118,13 @@ func defaultDataPath() string {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "restore" {
+		if err := restore(os.Stdout, os.Args[2:], time.Now()); err != nil {
+			fmt.Fprintln(os.Stderr, "board restore:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
@@ -135,9 +142,10 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles)}
+	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Check: checkTree}
 	if cfg.verify {
-		scfg.Verify = func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+		scfg.Verify = checkTree
 	}
 	// Bind first: a board that cannot listen (the port is taken) must fail
 	// before it creates, locks or seeds anything in the data directory.

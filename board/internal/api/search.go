@@ -16,6 +16,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/search"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // sidecarTimeout bounds the whole semantic call; past it the board answers
@@ -32,6 +33,8 @@ type searcher struct {
 	client *http.Client
 	index  search.Indexer
 	log    *slog.Logger
+	// rankFn ranks; search.Rank, replaced in tests to make it fail.
+	rankFn func(*search.Index, search.Request, *search.Semantic) search.Envelope
 
 	mu       sync.Mutex
 	lastFail string // why the last sidecar call failed; "" after a success
@@ -39,8 +42,9 @@ type searcher struct {
 
 func newSearcher(url string, log *slog.Logger) *searcher {
 	return &searcher{
-		url: strings.TrimRight(strings.TrimSpace(url), "/"),
-		log: log,
+		url:    strings.TrimRight(strings.TrimSpace(url), "/"),
+		log:    log,
+		rankFn: search.Rank,
 		client: &http.Client{
 			Timeout: sidecarTimeout,
 			// The sidecar is local: never through a proxy, never a redirect.
@@ -90,18 +94,43 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 }
 
 // rank ranks with the sidecar's answer and, should that go wrong in any
-// way, without it: search fails open.
-func (s *searcher) rank(ix *search.Index, req search.Request, sem *search.Semantic) (env search.Envelope) {
-	if sem == nil {
-		return search.Rank(ix, req, nil)
+// way, without it: search fails open. Should the keyword path fail too
+// (whatever a hand-edited document holds), the answer is an empty one, still
+// a 200, and the failure is logged.
+func (s *searcher) rank(ix *search.Index, req search.Request, sem *search.Semantic) search.Envelope {
+	if sem != nil {
+		env, err := s.tryRank(ix, req, sem)
+		if err == nil {
+			return env
+		}
+		s.noteFailure(fmt.Errorf("ranking the sidecar's answer: %w", err))
 	}
+	env, err := s.tryRank(ix, req, nil)
+	if err == nil {
+		return env
+	}
+	s.log.Error("search.keyword", "err", err)
+	return emptyEnvelope(req)
+}
+
+// tryRank runs the ranking and turns a panic into an error.
+func (s *searcher) tryRank(ix *search.Index, req search.Request, sem *search.Semantic) (env search.Envelope, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.noteFailure(fmt.Errorf("ranking the sidecar's answer: %v", p))
-			env = search.Rank(ix, req, nil)
+			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return search.Rank(ix, req, sem)
+	return s.rankFn(ix, req, sem), nil
+}
+
+// emptyEnvelope is a keyword answer with no hits for each query.
+func emptyEnvelope(req search.Request) search.Envelope {
+	env := search.Envelope{Engine: "keyword", Embedder: "none", Results: make([]search.QueryResult, len(req.Queries))}
+	for i, q := range req.Queries {
+		env.Results[i] = search.QueryResult{Query: q, Hits: []search.Hit{}}
+	}
+	env.Merged = search.Records{Cases: []*wire.Case{}, Tasks: []search.TaskRef{}, Messages: []*wire.Message{}, Reminders: []*wire.Reminder{}}
+	return env
 }
 
 // semantic asks the sidecar; nil means use the keyword path.

@@ -461,7 +461,8 @@ type CleanResult struct {
 
 // Clean purges done cases with their linked emails (an email also linked
 // to a reminder is kept and unlinked). Anything not done refuses the whole
-// clean. A snapshot is taken first.
+// clean. A snapshot is taken first, unless the newest snapshot already holds
+// every record the clean removes exactly as it removes it.
 func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (CleanResult, int64, error) {
 	ids = field.CleanList(ids)
 	if len(ids) == 0 {
@@ -483,24 +484,79 @@ func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (Cle
 			return CleanResult{}, 0, errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
 		}
 	}
-	if err := s.TakeSnapshot(); err != nil {
-		return CleanResult{}, 0, fmt.Errorf("snapshot before clean: %w", err)
-	}
-	var res CleanResult
-	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
-		for _, id := range ids { // re-checked inside the critical section
-			c, ok := tx.Cases().Get(id)
-			if !ok {
-				return errs.NotFound("case %s not found", id)
+	// Whether the snapshot covers the clean is decided inside the write, on
+	// the records it removes; when it does not, the snapshot is taken
+	// outside the write lock and the write tried again. Only a concurrent
+	// change to those very records makes a second round necessary.
+	for range cleanAttempts {
+		held := s.SnapshotState()
+		var res CleanResult
+		v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+			for _, id := range ids { // re-checked inside the critical section
+				c, ok := tx.Cases().Get(id)
+				if !ok {
+					return errs.NotFound("case %s not found", id)
+				}
+				if c.Status != wire.LaneDone {
+					return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+				}
 			}
-			if c.Status != wire.LaneDone {
-				return errs.BadRequest("%s is not done (status %s): clean purges done cases only", id, c.Status)
+			if !snapshotHolds(held, tx.Doc(), ids) {
+				return errSnapshotFirst
 			}
+			res = CleanResult{Removed: ids, MessagesRemoved: remove(tx, ids, true)}
+			return nil
+		})
+		if !errors.Is(err, errSnapshotFirst) {
+			return res, v, err
 		}
-		res = CleanResult{Removed: ids, MessagesRemoved: remove(tx, ids, true)}
-		return nil
-	})
-	return res, v, err
+		if err := s.TakeSnapshot(); err != nil {
+			return CleanResult{}, 0, fmt.Errorf("snapshot before clean: %w", err)
+		}
+	}
+	return CleanResult{}, 0, &errs.UnavailableError{Msg: "the cases to clean kept changing while the safety snapshot was taken; try again"}
+}
+
+// cleanAttempts bounds the rounds of snapshot-then-clean.
+const cleanAttempts = 3
+
+// errSnapshotFirst stops a clean the newest snapshot does not cover.
+var errSnapshotFirst = errors.New("snapshot first")
+
+// snapshotHolds reports whether snap (the newest snapshot's state, nil when
+// unknown) holds every record a clean of ids removes from cur, unchanged:
+// the cases and the messages it purges with them. Committed records are
+// immutable, so the same pointer means the same record.
+func snapshotHolds(snap, cur *wire.Doc, ids []string) bool {
+	if snap == nil {
+		return false
+	}
+	gone := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		gone[id] = true
+	}
+	held := map[any]bool{}
+	for _, c := range snap.Cases {
+		if gone[c.ID] {
+			held[c] = true
+		}
+	}
+	for _, m := range snap.Messages {
+		if gone[m.CaseID] {
+			held[m] = true
+		}
+	}
+	for _, c := range cur.Cases {
+		if gone[c.ID] && !held[c] {
+			return false
+		}
+	}
+	for _, m := range cur.Messages {
+		if gone[m.CaseID] && m.ReminderID == "" && !held[m] {
+			return false
+		}
+	}
+	return true
 }
 
 // remove deletes the given nodes and repairs everything that pointed at

@@ -38,12 +38,13 @@ func Violation(cases []*wire.Case, n Node) string {
 			parent = c
 		}
 	}
-	return violation(n, children, parent, func(id string) *wire.Case { return find(cases, id) })
+	return violation(n, parent, children, func(id string) *wire.Case { return find(cases, id) }, 0)
 }
 
-// violation is Violation once n's children and parent are known; find looks
-// up an ancestor by id.
-func violation(n Node, children []*wire.Case, parent *wire.Case, find func(id string) *wire.Case) string {
+// violation is Violation once n's parent and children are found; up finds
+// any other node by id. A positive maxUp bounds the walk up from the parent
+// that looks for a cycle.
+func violation(n Node, parent *wire.Case, children []*wire.Case, up func(id string) *wire.Case, maxUp int) string {
 	kind := n.Kind
 	if kind == "" {
 		kind = "case"
@@ -65,7 +66,7 @@ func violation(n Node, children []*wire.Case, parent *wire.Case, find func(id st
 		}
 		// Walk up; seen stops a cycle that a hand edit left above n.
 		seen := map[string]bool{}
-		for p := parent; p != nil && !seen[p.ID]; p = find(p.ParentID) {
+		for p, steps := parent, 0; p != nil && !seen[p.ID] && (maxUp <= 0 || steps < maxUp); p, steps = up(p.ParentID), steps+1 {
 			if p.ID == n.ID {
 				return fmt.Sprintf("moving %s under %s would make a cycle", n.ID, n.ParentID)
 			}
@@ -122,16 +123,78 @@ func ids(cs []*wire.Case) string {
 	return strings.Join(out, ", ")
 }
 
-// Check asserts every invariant over the whole tree: each node's kind and
-// parent must be allowed where it stands. It returns the first violation.
-func Check(cases []*wire.Case) error {
-	ix := NewIndex(cases)
+// Problem is one node that breaks the hierarchy, and why.
+type Problem struct {
+	ID  string
+	Msg string
+}
+
+// maxWalk bounds the walk up from a node when checking the whole tree: a
+// valid tree is three tiers deep, so a longer chain already breaks a rule at
+// some node on it, which the check reports there; the bound keeps a long
+// chain typed in by hand from costing quadratic time.
+const maxWalk = 4
+
+// Problems checks the whole tree in time linear in the number of nodes and
+// lists every node that breaks it, in stored order: an empty id, an id held
+// by more than one node, and whatever Violation says about a node where it
+// stands (a cycle, a self-parent, a missing parent, a kind out of place).
+func Problems(cases []*wire.Case) []Problem {
+	byID := make(map[string]*wire.Case, len(cases))
+	children := map[string][]*wire.Case{}
+	var out []Problem
+	reported := map[string]bool{}
 	for _, c := range cases {
-		if msg := ix.Violation(Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
-			return fmt.Errorf("%s", msg)
+		switch _, dup := byID[c.ID]; {
+		case c.ID == "":
+			out = append(out, Problem{ID: "", Msg: fmt.Sprintf("a node has an empty id (title %q)", c.Title)})
+		case dup && !reported[c.ID]:
+			reported[c.ID] = true
+			out = append(out, Problem{ID: c.ID, Msg: fmt.Sprintf("%s is the id of more than one node", c.ID)})
+		case !dup:
+			byID[c.ID] = c
+		}
+		if c.ParentID != "" && c.ParentID != c.ID {
+			children[c.ParentID] = append(children[c.ParentID], c)
 		}
 	}
-	return nil
+	up := func(id string) *wire.Case {
+		if id == "" {
+			return nil
+		}
+		return byID[id]
+	}
+	for _, c := range cases {
+		if c.ID == "" || byID[c.ID] != c || reported[c.ID] {
+			continue // reported above; its place cannot be told apart from its twin's
+		}
+		if msg := violation(Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}, up(c.ParentID), children[c.ID], up, maxWalk); msg != "" {
+			out = append(out, Problem{ID: c.ID, Msg: msg})
+		}
+	}
+	return out
+}
+
+// maxListed bounds how many problems Check's error spells out.
+const maxListed = 10
+
+// Check asserts every invariant over the whole tree: ids present and
+// unique, and each node's kind and parent allowed where it stands. Its error
+// starts with the first violation and lists every offending node.
+func Check(cases []*wire.Case) error {
+	ps := Problems(cases)
+	if len(ps) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, min(len(ps), maxListed)+1)
+	for i, p := range ps {
+		if i == maxListed {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(ps)-maxListed))
+			break
+		}
+		msgs = append(msgs, p.Msg)
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "; "))
 }
 
 // Rollup summarizes a node's non-archived descendant leaf cases at any
@@ -150,7 +213,9 @@ type TreeOptions struct {
 }
 
 // Tree builds the forest of case nodes in the cases' stored order. A node
-// whose parent is missing (or filtered out as archived) is shown as a root.
+// whose parent is missing (or filtered out as archived) is shown as a root,
+// and so is every node of a parent cycle or its own parent, which a hand
+// edit can leave: shown detached, never hidden or followed round forever.
 func Tree(cases []*wire.Case, opt TreeOptions) []*TreeNode {
 	nodes := make(map[string]*TreeNode, len(cases))
 	var order []*TreeNode
@@ -162,9 +227,19 @@ func Tree(cases []*wire.Case, opt TreeOptions) []*TreeNode {
 		nodes[c.ID] = n
 		order = append(order, n)
 	}
+	parentOf := func(n *TreeNode) *TreeNode {
+		if n.ParentID == "" {
+			return nil
+		}
+		if p := nodes[n.ParentID]; p != n {
+			return p
+		}
+		return nil
+	}
+	cyclic := inCycle(order, parentOf)
 	var roots []*TreeNode
 	for _, n := range order {
-		if p, ok := nodes[n.ParentID]; ok && n.ParentID != "" {
+		if p := parentOf(n); p != nil && !cyclic[n] {
 			p.Children = append(p.Children, n)
 			continue
 		}
@@ -186,6 +261,39 @@ func Tree(cases []*wire.Case, opt TreeOptions) []*TreeNode {
 		}
 	}
 	return out
+}
+
+// inCycle finds the nodes that lie on a cycle of parent links, visiting
+// each node once.
+func inCycle(order []*TreeNode, parentOf func(*TreeNode) *TreeNode) map[*TreeNode]bool {
+	const (
+		onPath = 1
+		done   = 2
+	)
+	state := make(map[*TreeNode]int8, len(order))
+	cyclic := map[*TreeNode]bool{}
+	var path []*TreeNode
+	for _, n := range order {
+		path = path[:0]
+		cur := n
+		for cur != nil && state[cur] == 0 {
+			state[cur] = onPath
+			path = append(path, cur)
+			cur = parentOf(cur)
+		}
+		if cur != nil && state[cur] == onPath { // the walk came back: cur and above it on the path form the cycle
+			for i := len(path) - 1; i >= 0; i-- {
+				cyclic[path[i]] = true
+				if path[i] == cur {
+					break
+				}
+			}
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+	return cyclic
 }
 
 // fill computes rollups bottom-up. Archived descendants never reach here

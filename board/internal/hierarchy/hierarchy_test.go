@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,6 +104,121 @@ func TestTreeRollups(t *testing.T) {
 	}
 }
 
+func TestProblemsListsEveryOffendingNode(t *testing.T) {
+	with := func(extra ...*wire.Case) []*wire.Case { return append(fixture(), extra...) }
+	for _, tc := range []struct {
+		name  string
+		cases []*wire.Case
+		want  []Problem
+	}{
+		{"a valid tree", fixture(), nil},
+		{"an empty id", with(&wire.Case{Title: "nameless", Kind: "case"}), []Problem{{"", `a node has an empty id (title "nameless")`}}},
+		{"a duplicate id, reported once", with(&wire.Case{ID: "CASE-4", Kind: "case"}, &wire.Case{ID: "CASE-4", Kind: "case"}),
+			[]Problem{{"CASE-4", "CASE-4 is the id of more than one node"}}},
+		{"a self-parent", with(&wire.Case{ID: "CASE-9", Kind: "case", ParentID: "CASE-9"}), []Problem{{"CASE-9", "CASE-9 cannot be its own parent"}}},
+		{"a cycle of two workstreams names both", with(
+			&wire.Case{ID: "CASE-10", Kind: "workstream", ParentID: "CASE-11"},
+			&wire.Case{ID: "CASE-11", Kind: "workstream", ParentID: "CASE-10"},
+		), []Problem{{"CASE-10", "moving CASE-10 under CASE-11 would make a cycle"}, {"CASE-11", "moving CASE-11 under CASE-10 would make a cycle"}}},
+		{"a missing parent and a case holding a node", with(
+			&wire.Case{ID: "CASE-12", Kind: "case", ParentID: "CASE-99"},
+			&wire.Case{ID: "CASE-13", Kind: "case", ParentID: "CASE-4"},
+		), []Problem{{"CASE-4", "CASE-4 has 1 children (CASE-13); a case cannot contain other nodes: move or detach them first"},
+			{"CASE-12", "parent CASE-99 not found"}, {"CASE-13", "parent CASE-4 is a case; only an initiative or a workstream can hold children"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Problems(tc.cases)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if err := Check(tc.cases); (err == nil) != (len(tc.want) == 0) {
+				t.Errorf("Check: %v, want an error: %v", err, len(tc.want) > 0)
+			}
+		})
+	}
+}
+
+func TestCheckNamesEveryOffendingNode(t *testing.T) {
+	cases := append(fixture(), &wire.Case{ID: "CASE-9", Kind: "case", ParentID: "CASE-9"}, &wire.Case{ID: "CASE-10", Kind: "workstream"})
+	err := Check(cases)
+	want := "CASE-9 cannot be its own parent; workstream CASE-10 needs a parent initiative: convert it to an initiative first or move it under another initiative"
+	if err == nil || err.Error() != want {
+		t.Errorf("Check: %v, want %q", err, want)
+	}
+}
+
+// ids of a forest, depth first, with the depth of each node.
+func forest(ns []*TreeNode, depth int, out *[]string) {
+	for _, n := range ns {
+		*out = append(*out, fmt.Sprintf("%d %s", depth, n.ID))
+		forest(n.Children, depth+1, out)
+	}
+}
+
+func TestTreeShowsEveryNodeOfABrokenHierarchy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cases []*wire.Case
+		want  []string
+	}{
+		{"a self-parent is a root", []*wire.Case{{ID: "CASE-1", Kind: "initiative", ParentID: "CASE-1"}, {ID: "CASE-2", ParentID: "CASE-1"}},
+			[]string{"0 CASE-1", "1 CASE-2"}},
+		{"a cycle shows detached, what hangs below stays below", []*wire.Case{
+			{ID: "CASE-1", Kind: "workstream", ParentID: "CASE-2"},
+			{ID: "CASE-2", Kind: "workstream", ParentID: "CASE-3"},
+			{ID: "CASE-3", Kind: "workstream", ParentID: "CASE-1"},
+			{ID: "CASE-4", ParentID: "CASE-2"},
+			{ID: "CASE-5"},
+		}, []string{"0 CASE-1", "0 CASE-2", "1 CASE-4", "0 CASE-3", "0 CASE-5"}},
+		{"a chain into a cycle hangs from it", []*wire.Case{
+			{ID: "CASE-3", Kind: "workstream", ParentID: "CASE-2"},
+			{ID: "CASE-1", Kind: "workstream", ParentID: "CASE-2"},
+			{ID: "CASE-2", Kind: "workstream", ParentID: "CASE-1"},
+		}, []string{"0 CASE-1", "0 CASE-2", "1 CASE-3"}},
+		{"duplicate ids both show", []*wire.Case{{ID: "CASE-1"}, {ID: "CASE-1"}}, []string{"0 CASE-1", "0 CASE-1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			forest(Tree(tc.cases, TreeOptions{}), 0, &got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			for _, c := range tc.cases {
+				if sub := Tree(tc.cases, TreeOptions{RootID: c.ID}); len(sub) != 1 {
+					t.Errorf("rootId %s: %d nodes", c.ID, len(sub))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCheck checks a valid tree of 100 initiatives, each with 10
+// workstreams of 10 cases (11,100 nodes): the check the board runs on every
+// file it loads, which must stay linear.
+func BenchmarkCheck(b *testing.B) {
+	var cases []*wire.Case
+	n := 0
+	next := func(kind wire.Kind, parent string) string {
+		n++
+		id := fmt.Sprintf("CASE-%d", n)
+		cases = append(cases, &wire.Case{ID: id, Kind: kind, ParentID: parent})
+		return id
+	}
+	for i := 0; i < 100; i++ {
+		ini := next(wire.KindInitiative, "")
+		for w := 0; w < 10; w++ {
+			ws := next(wire.KindWorkstream, ini)
+			for c := 0; c < 10; c++ {
+				next(wire.KindCase, ws)
+			}
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := Check(cases); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 func TestIndexPutMovesANode(t *testing.T) {
 	cases := fixture()
 	ix := NewIndex(cases)

@@ -36,7 +36,7 @@ func (ix *Index) Violation(n Node) string {
 	if n.ParentID != "" {
 		parent = ix.byID[n.ParentID]
 	}
-	return violation(n, children, parent, ix.find)
+	return violation(n, parent, children, ix.find, 0)
 }
 
 func (ix *Index) find(id string) *wire.Case {

@@ -288,6 +288,9 @@ func (e *entry) hasAll(terms []uint64) bool {
 // mentions reports whether the query names id as a whole token, as in
 // "status of case-12?" (but not "case-123").
 func mentions(q, id string) bool {
+	if id == "" { // a hand edit can leave a record without an id; it names nothing
+		return false
+	}
 	for from := 0; ; {
 		i := strings.Index(q[from:], id)
 		if i < 0 {

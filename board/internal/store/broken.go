@@ -11,19 +11,32 @@ import (
 // markBroken records that the document does not parse and copies it aside
 // (once per distinct content) before anything can replace it.
 func (s *Store) markBroken(cause error) {
+	s.refuse(fmt.Sprintf("does not parse (%v)", shortErr(cause)), cause)
+}
+
+// refuse records that the document on disk was not loaded, for the reason
+// why (it reads "board.json <why>"), and copies it aside once per distinct
+// content. The board serves the last good state and journals every write;
+// compaction leaves the file alone until the person fixes or deletes it.
+func (s *Store) refuse(why string, cause error) {
 	data, err := os.ReadFile(s.path)
 	aside := ""
 	if err == nil {
 		aside = s.copyAside(data)
 	}
-	msg := fmt.Sprintf("%s does not parse (%v); serving the last good state and journaling every write. ", filepath.Base(s.path), shortErr(cause))
+	msg := fmt.Sprintf("%s %s; serving the last good state and journaling every write. ", filepath.Base(s.path), why)
 	if aside != "" {
-		msg += "The broken file was copied to " + aside + ". "
+		msg += "The file was copied to " + aside + ". "
 	}
 	msg += "Fix the file or delete it to resume writing the document."
-	s.log.Error("store.document_broken", "path", s.path, "err", cause, "copy", aside)
+	s.log.Error("store.document_refused", "path", s.path, "why", why, "err", cause, "copy", aside)
 	s.health.set(problemDocument, msg)
 }
+
+// refusedError says why a document that parses is still not loaded.
+type refusedError struct{ why string }
+
+func (e *refusedError) Error() string { return e.why }
 
 func (s *Store) copyAside(data []byte) string {
 	base := filepath.Base(s.path) + ".broken-"

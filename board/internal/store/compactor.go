@@ -176,6 +176,9 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 		return false, nil // leave the person's broken file alone until they fix or remove it
 	}
 	d := s.visible.Load()
+	if s.health.has(problemTree) && d.Version != s.compacted.Load() {
+		s.noteTree(d) // writes since may have mended the hierarchy
+	}
 	if d.Version != s.compacted.Load() || s.written == "-" {
 		switch err := s.replaceDocument(d); {
 		case errors.Is(err, errChangedOnDisk):

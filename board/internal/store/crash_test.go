@@ -36,11 +36,21 @@ type daemon struct {
 
 func startDaemon(t *testing.T, bin, data string) *daemon {
 	t.Helper()
+	return startDaemonWith(t, bin, data, nil)
+}
+
+// startDaemonWith is startDaemon with a chance to adjust the command (run it
+// as another user) before it starts.
+func startDaemonWith(t *testing.T, bin, data string, adjust func(*exec.Cmd)) *daemon {
+	t.Helper()
 	addr := testkit.FreeAddr(t)
 	d := &daemon{url: "http://" + addr, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
 	d.cmd = exec.Command(bin)
 	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
 	d.cmd.Stderr = d.stderr
+	if adjust != nil {
+		adjust(d.cmd)
+	}
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

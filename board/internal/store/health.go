@@ -20,6 +20,7 @@ const (
 	problemJournalDamaged = "journal-damaged"
 	problemJournalLost    = "journal-lost"
 	problemDiskFull       = "disk-full"
+	problemTree           = "tree"
 )
 
 type healthState struct {

@@ -25,11 +25,26 @@ const (
 
 // TakeSnapshot writes a snapshot of the newest durable state now, whatever
 // the schedule says; destructive operations (clean) call it first. It writes
-// nothing when the newest snapshot already holds that state.
+// nothing when the newest snapshot this board wrote holds that very state.
 func (s *Store) TakeSnapshot() error {
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
-	return s.snapshotNowLocked()
+	d := s.visible.Load()
+	if d == s.snapDoc {
+		return nil
+	}
+	return s.writeSnapshot(d)
+}
+
+// SnapshotState is the state the newest snapshot holds, when this board
+// wrote that snapshot; nil when it is not known (none written since the
+// board started). Records are immutable once committed, so a record of the
+// current state that is the very pointer found here has not changed since
+// the snapshot. Do not mutate what it holds.
+func (s *Store) SnapshotState() *wire.Doc {
+	s.compactMu.Lock()
+	defer s.compactMu.Unlock()
+	return s.snapDoc
 }
 
 func (s *Store) snapshotNowLocked() error {
@@ -139,7 +154,7 @@ func (s *Store) writeSnapshot(d *wire.Doc) error {
 		return err
 	}
 	if d.Version >= s.snapVersion {
-		s.snapVersion, s.snapTime = d.Version, now
+		s.snapVersion, s.snapTime, s.snapDoc = d.Version, now, d
 	}
 	s.pruneSnapshots(now)
 	return nil

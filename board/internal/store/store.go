@@ -59,6 +59,13 @@ type Config struct {
 	// Verify, when set, runs on the draft after every write and rejects the
 	// write when it fails; tests use it to assert whole-tree invariants.
 	Verify func(d *wire.Doc) error
+	// Check, when set, is the whole-document check a state built from a file
+	// must pass; its error names the offending records. A hand edit that
+	// fails it is refused like one that does not parse. A document that
+	// fails it at start still loads (there is no last good state to serve):
+	// the store reports itself degraded with the error until a later state
+	// passes.
+	Check func(d *wire.Doc) error
 }
 
 // Store is the board's state. Reads take the current snapshot and never wait
@@ -91,6 +98,8 @@ type Store struct {
 	compacted   atomic.Int64  // version of the document on disk (written under compactMu)
 	snapVersion int64         // version of the newest snapshot
 	snapTime    time.Time     // when it was taken
+	unreadable  string        // stamp of the document when it last could not be read
+	snapDoc     *wire.Doc     // the state the newest snapshot holds, when this board wrote it; else nil
 	enc         docEncoder    // keeps record encodings between compactions
 
 	health healthState
@@ -209,48 +218,23 @@ func (s *Store) unlock() {
 	}
 }
 
-// load builds the starting state: the document (or, when it is broken or
-// missing while history exists, the newest good earlier copy) with the
-// journal replayed on top, checked against the high-water mark.
+// load builds the starting state: the document (or, when it is broken,
+// refused or missing while history exists, the newest good earlier copy)
+// with the journal replayed on top, checked against the high-water mark.
 func (s *Store) load() error {
 	s.cleanSnapshotTemps()
 	snaps := s.listSnapshots()
 	if len(snaps) > 0 {
 		s.snapVersion, s.snapTime = snaps[len(snaps)-1].version, snaps[len(snaps)-1].at
 	}
-	// The stamp is taken before the read: if the file changes in between, the
-	// stamps differ and the watcher looks again.
-	s.written = storefile.FileStamp(s.path)
-	d, err := storefile.ReadDoc(s.path)
-	fresh := false
-	switch {
-	case err == nil:
-		s.compacted.Store(d.Version)
-		s.own, s.ownVersion = s.written, d.Version
-		s.docSize.Store(fileSize(s.path))
-	case errors.Is(err, fs.ErrNotExist):
-		d = s.newestGoodCopy(snaps, 0)
-		if d == nil {
-			d = storefile.New()
-			fresh = !fileExists(storefile.JournalPath(s.path)) && len(snaps) == 0
-		} else {
-			s.log.Warn("store.missing", "path", s.path, "restored_from_version", d.Version)
-		}
-	default:
-		s.markBroken(err)
-		d = s.newestGoodCopy(snaps, 0)
-		if d == nil {
-			d = storefile.New()
-		}
-	}
 	hw, err := ReadHighWater(s.path)
 	if err != nil {
 		s.log.Error("store.highwater", "err", err) // the journal's versions still count
 	}
 	jpath := storefile.JournalPath(s.path)
-	scan, err := storefile.ScanJournalFile(jpath, d.Version)
+	d, fresh, scan, err := s.startingDoc(snaps, jpath, hw)
 	if err != nil {
-		return fmt.Errorf("replay journal: %w", err)
+		return err
 	}
 	// A journal started anew while the board ran (its file was deleted)
 	// begins above the document: the snapshot taken then bridges the two.
@@ -289,6 +273,7 @@ func (s *Store) load() error {
 	if d.Version < s.snapVersion {
 		d.Version = s.snapVersion
 	}
+	s.noteTree(d)
 	hwf, err := openHighWater(s.path, HighWater{Acked: d.Version, Version: d.Version, Counters: d.Counters})
 	if err != nil {
 		return err
@@ -376,6 +361,97 @@ func fileSize(p string) int64 {
 		return 0
 	}
 	return fi.Size()
+}
+
+// startingDoc reads the document the journal replays onto, and scans the
+// journal above it. A document that cannot be read (permissions, an I/O
+// error) stops the start: serving an empty board in its place would take
+// writes that the next start loses. A document that does not parse, or
+// that the board refuses (a version it cannot count on from, an older copy
+// whose later writes the journal no longer holds), is left in place and
+// copied aside, and the newest good earlier copy stands in for it. fresh
+// reports that nothing existed yet.
+func (s *Store) startingDoc(snaps []snapshotFile, jpath string, hw HighWater) (d *wire.Doc, fresh bool, scan *storefile.Scan, err error) {
+	scanFrom := func(d *wire.Doc) (*storefile.Scan, error) {
+		sc, err := storefile.ScanJournalFile(jpath, d.Version)
+		if err != nil {
+			return nil, fmt.Errorf("replay journal: %w", err)
+		}
+		return sc, nil
+	}
+	standIn := func() (*wire.Doc, bool, *storefile.Scan, error) {
+		d := s.newestGoodCopy(snaps, 0)
+		if d == nil {
+			d = storefile.New()
+		}
+		sc, err := scanFrom(d)
+		return d, false, sc, err
+	}
+	// The stamp is taken before the read: if the file changes in between, the
+	// stamps differ and the watcher looks again.
+	s.written = storefile.FileStamp(s.path)
+	data, err := os.ReadFile(s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d := s.newestGoodCopy(snaps, 0)
+		if d == nil {
+			d = storefile.New()
+			fresh = !fileExists(jpath) && len(snaps) == 0
+		} else {
+			s.log.Warn("store.missing", "path", s.path, "restored_from_version", d.Version)
+		}
+		sc, err := scanFrom(d)
+		return d, fresh, sc, err
+	case err != nil:
+		return nil, false, nil, fmt.Errorf("cannot read %s: %w. The board does not start on a document it cannot read: fix its permissions or the disk, or move it aside to start from the newest snapshot and the journal", s.path, err)
+	}
+	d, err = storefile.Decode(data)
+	if err == nil {
+		err = checkNumbers(d)
+	}
+	if err == nil {
+		if scan, err = scanFrom(d); err != nil {
+			return nil, false, nil, err
+		}
+		// What the board acknowledged, as far as its files tell. A journal
+		// started anew while the board ran begins above the document; load
+		// bridges the two through the snapshot taken then, so that gap is
+		// no sign of a stale document.
+		acked := max(s.snapVersion, hw.Acked, scan.Last())
+		if !s.bridgeable(snaps, d, scan) {
+			err = checkNotStale(d, acked, scan.Entries)
+		}
+	}
+	if err == nil {
+		s.compacted.Store(d.Version)
+		s.own, s.ownVersion = s.written, d.Version
+		s.docSize.Store(int64(len(data)))
+		return d, false, scan, nil
+	}
+	var refused *refusedError
+	if errors.As(err, &refused) {
+		s.refuse(refused.why, err)
+	} else {
+		s.markBroken(err)
+	}
+	return standIn()
+}
+
+// bridgeable reports whether the journal begins above d with a gap that an
+// earlier copy (the snapshot taken when the journal was started anew) fills.
+func (s *Store) bridgeable(snaps []snapshotFile, d *wire.Doc, scan *storefile.Scan) bool {
+	gaps := scan.Gaps(d.Version)
+	return len(gaps) > 0 && gaps[0].From == d.Version+1 && s.newestGoodCopy(snaps, gaps[0].To) != nil
+}
+
+// noteTree runs the configured whole-document check on d and reports a
+// failure in the health report, or clears an earlier one.
+func (s *Store) noteTree(d *wire.Doc) {
+	if err := s.checkTree(d); err != nil {
+		s.health.set(problemTree, "the cases break the hierarchy ("+err.Error()+"); every node is still shown, those in a cycle of parents as detached roots, until they are fixed")
+		return
+	}
+	s.health.clear(problemTree)
 }
 
 func fileExists(p string) bool {

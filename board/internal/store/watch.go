@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -103,24 +104,43 @@ func (s *Store) checkDocument() {
 		return
 	}
 	if err != nil {
-		s.log.Error("store.read_document", "err", err)
+		// Nothing is lost: writes go on into the journal, and compaction
+		// waits, since the file changed; but it must not go unnoticed. The
+		// compactor asks for another read every cycle, so fixing the
+		// permissions alone is noticed too.
+		if st != s.unreadable { // it is read again every cycle; say so once
+			s.log.Error("store.read_document", "err", err)
+			s.unreadable = st
+		}
+		s.health.set(problemDocument, fmt.Sprintf("%s cannot be read (%v); serving the current state and journaling every write. Fix its permissions or the disk to resume writing the document.", filepath.Base(s.path), err))
 		return
 	}
 	d, err := storefile.Decode(data)
-	if err != nil {
+	if err == nil {
+		err = checkNumbers(d)
+	}
+	if err == nil {
+		err = s.reload(d)
+	}
+	var refused *refusedError
+	switch {
+	case errors.As(err, &refused):
+		s.refuse(refused.why, err)
+	case errors.Is(err, errReload):
+		// s.written still differs from the file, so the compactor's next
+		// cycle asks for another look.
+		s.log.Error("store.reload", "err", err)
+		return
+	case err != nil:
 		s.markBroken(err)
+	}
+	if err != nil {
 		s.written = st
-		// A restart on the broken file starts from the newest snapshot plus
+		// A restart on the refused file starts from the newest snapshot plus
 		// the journal: make that snapshot hold what is being served now.
 		if err := s.snapshotNowLocked(); err != nil {
 			s.log.Error("store.snapshot", "err", err)
 		}
-		return
-	}
-	if err := s.reload(d); err != nil {
-		// s.written still differs from the file, so the compactor's next
-		// cycle asks for another look.
-		s.log.Error("store.reload", "err", err)
 		return
 	}
 	s.health.clear(problemDocument)
@@ -136,9 +156,15 @@ func (s *Store) checkDocument() {
 	}
 }
 
+// errReload marks a reload that failed for a reason of the board's own (the
+// journal could not be read or written), not of the file: it is retried.
+var errReload = errors.New("reload")
+
 // reload makes a hand-edited document the new state: the journal's entries
 // newer than the file are replayed on top, and the version continues from the
-// highest one seen so every client refetches.
+// highest one seen so every client refetches. It refuses (a *refusedError) a
+// file older than the board's state whose later writes the journal no longer
+// holds, and a state that fails the configured whole-document check.
 func (s *Store) reload(d *wire.Doc) error {
 	s.writeMu.Lock()
 	if s.closed.Load() {
@@ -149,14 +175,22 @@ func (s *Store) reload(d *wire.Doc) error {
 	// write can queue while writeMu is held.
 	if err := s.settle(); err != nil {
 		s.writeMu.Unlock()
-		return err
+		return fmt.Errorf("%w: %w", errReload, err)
 	}
 	entries, _, err := storefile.ReadJournalFile(storefile.JournalPath(s.path))
 	if err != nil {
 		s.writeMu.Unlock()
+		return fmt.Errorf("%w: %w", errReload, err)
+	}
+	if err := checkNotStale(d, s.head.Version, entries); err != nil {
+		s.writeMu.Unlock()
 		return err
 	}
 	storefile.Replay(d, entries)
+	if err := s.checkTree(d); err != nil {
+		s.writeMu.Unlock()
+		return &refusedError{"breaks the case hierarchy (" + err.Error() + ")"}
+	}
 	for k, v := range s.head.Counters { // an id is never reused, whatever the edit did
 		if v > d.Counters[k] {
 			d.Counters[k] = v
@@ -166,15 +200,16 @@ func (s *Store) reload(d *wire.Doc) error {
 	line, err := storefile.AppendEntry(nil, &storefile.Entry{Version: d.Version, Counters: d.Counters})
 	if err != nil {
 		s.writeMu.Unlock()
-		return err
+		return fmt.Errorf("%w: %w", errReload, err)
 	}
 	s.head = d
 	s.idx = buildIndexes(d)
 	done := s.j.enqueue(line, d)
 	s.writeMu.Unlock()
 	if err := <-done; err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errReload, err)
 	}
+	s.health.clear(problemTree)
 	s.log.Info("store.reloaded", "path", s.path, "version", d.Version)
 	return nil
 }
