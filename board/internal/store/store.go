@@ -413,14 +413,9 @@ func (s *Store) startingDoc(snaps []snapshotFile, jpath string, hw HighWater) (d
 		if scan, err = scanFrom(d); err != nil {
 			return nil, false, nil, err
 		}
-		// What the board acknowledged, as far as its files tell. A journal
-		// started anew while the board ran begins above the document; load
-		// bridges the two through the snapshot taken then, so that gap is
-		// no sign of a stale document.
+		// What the board acknowledged, as far as its files tell.
 		acked := max(s.snapVersion, hw.Acked, scan.Last())
-		if !s.bridgeable(snaps, d, scan) {
-			err = checkNotStale(d, acked, scan.Entries)
-		}
+		err = checkNotStale(d, acked, scan.Entries)
 	}
 	if err == nil {
 		s.compacted.Store(d.Version)
@@ -435,13 +430,6 @@ func (s *Store) startingDoc(snaps []snapshotFile, jpath string, hw HighWater) (d
 		s.markBroken(err)
 	}
 	return standIn()
-}
-
-// bridgeable reports whether the journal begins above d with a gap that an
-// earlier copy (the snapshot taken when the journal was started anew) fills.
-func (s *Store) bridgeable(snaps []snapshotFile, d *wire.Doc, scan *storefile.Scan) bool {
-	gaps := scan.Gaps(d.Version)
-	return len(gaps) > 0 && gaps[0].From == d.Version+1 && s.newestGoodCopy(snaps, gaps[0].To) != nil
 }
 
 // noteTree runs the configured whole-document check on d and reports a
