@@ -146,7 +146,7 @@ func Scan(ctx context.Context, r *bufio.Reader, base int64, partialLast bool, fn
 	var (
 		cur     []byte
 		curOff  int64 = -1
-		blank   bool // the last line read was empty
+		blank   bool  // the last line read was empty
 		endedNL = true
 	)
 	emit := func(end int64) error {
