@@ -7,16 +7,24 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// block elements end a line of text.
-var block = map[atom.Atom]bool{
+// para elements stand apart from the text around them by a blank line.
+var para = map[atom.Atom]bool{
 	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
-	atom.Br: true, atom.Dd: true, atom.Div: true, atom.Dl: true, atom.Dt: true,
-	atom.Fieldset: true, atom.Figcaption: true, atom.Figure: true, atom.Footer: true,
-	atom.Form: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true,
-	atom.H5: true, atom.H6: true, atom.Header: true, atom.Hr: true, atom.Li: true,
-	atom.Main: true, atom.Nav: true, atom.Ol: true, atom.P: true, atom.Pre: true,
-	atom.Section: true, atom.Table: true, atom.Tr: true, atom.Ul: true, atom.Body: true,
+	atom.Div: true, atom.Dl: true, atom.Fieldset: true, atom.Figure: true,
+	atom.Footer: true, atom.Form: true, atom.H1: true, atom.H2: true, atom.H3: true,
+	atom.H4: true, atom.H5: true, atom.H6: true, atom.Header: true, atom.Main: true,
+	atom.Nav: true, atom.Ol: true, atom.P: true, atom.Pre: true, atom.Section: true,
+	atom.Table: true, atom.Ul: true, atom.Body: true,
 }
+
+// line elements start and end on a line of their own.
+var line = map[atom.Atom]bool{
+	atom.Li: true, atom.Tr: true, atom.Dt: true, atom.Dd: true, atom.Hr: true,
+	atom.Figcaption: true, atom.Caption: true,
+}
+
+// cell elements are set apart from their neighbours by a space.
+var cell = map[atom.Atom]bool{atom.Td: true, atom.Th: true}
 
 // dropped elements hold no readable text.
 var dropped = map[atom.Atom]bool{
@@ -55,9 +63,7 @@ func HTMLText(src string) string {
 			if skip > 0 {
 				continue
 			}
-			if block[a] {
-				b.newline()
-			}
+			b.open(a)
 			if a == atom.Li {
 				b.text("- ")
 			}
@@ -92,9 +98,7 @@ func HTMLText(src string) string {
 					b.text(" (" + url + ")")
 				}
 			}
-			if block[a] {
-				b.newline()
-			}
+			b.close(a)
 		}
 	}
 }
@@ -135,13 +139,41 @@ func (t *textBuilder) text(s string) {
 	}
 }
 
-func (t *textBuilder) newline() {
-	t.space = false
-	if t.sb.Len() == 0 || t.newlines >= 2 {
-		return
+// open and close put the breaks an element asks for around its text.
+func (t *textBuilder) open(a atom.Atom) {
+	switch {
+	case a == atom.Br:
+		// Each <br> ends a line; two in a row make a blank line.
+		t.space = false
+		if t.sb.Len() > 0 && t.newlines < 2 {
+			t.sb.WriteByte('\n')
+			t.newlines++
+		}
+	case para[a]:
+		t.newline(2)
+	case line[a]:
+		t.newline(1)
 	}
-	t.sb.WriteByte('\n')
-	t.newlines++
+}
+
+func (t *textBuilder) close(a atom.Atom) {
+	switch {
+	case para[a]:
+		t.newline(2)
+	case line[a]:
+		t.newline(1)
+	case cell[a]:
+		t.space = true
+	}
+}
+
+// newline ends the text so far with at least n line ends (none at the start).
+func (t *textBuilder) newline(n int) {
+	t.space = false
+	for t.sb.Len() > 0 && t.newlines < n {
+		t.sb.WriteByte('\n')
+		t.newlines++
+	}
 }
 
 func (t *textBuilder) String() string {

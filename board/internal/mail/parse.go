@@ -120,7 +120,7 @@ func addresses(h gomail.Header, key string) []address {
 // bareAddr takes the address out of `Name <addr>` or a lone token with an @.
 func bareAddr(s string) string {
 	if i := strings.LastIndexByte(s, '<'); i >= 0 {
-		if j := strings.IndexByte(s[i:], '>'); j > 0 {
+		if j := strings.IndexByte(s[i:], '>'); j > 0 && strings.Contains(s[i:i+j], "@") {
 			return strings.ToLower(strings.TrimSpace(s[i+1 : i+j]))
 		}
 	}

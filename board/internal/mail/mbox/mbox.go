@@ -77,7 +77,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 	}
 	ino := inode(fi)
 	start := w.Offset
-	if w.Inode != ino || start > fi.Size() || (start > 0 && !startsMessage(f, start)) {
+	if w.Inode != ino || start > fi.Size() || (start > 0 && start < fi.Size() && !startsMessage(f, start)) {
 		start = 0
 	}
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
