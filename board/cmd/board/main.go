@@ -37,34 +37,49 @@ type config struct {
 	searchURL    string
 	guardURL     string // the guard sidecar; "" runs without one
 	principal    string // the person's own address, for trust derivation
+	// ingestInterval is the scheduled mail ingest's period ("" defers to
+	// the ingestInterval preference; off when neither is set).
+	ingestInterval string
 }
 
 func loadConfig(args []string) (config, error) {
-	cfg := config{
-		addr:      envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
-		data:      envOr("SVC_BOARD_DATA", defaultDataPath()),
-		verify:    os.Getenv("SVC_BOARD_VERIFY") == "1",
-		searchURL: envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
-		guardURL:  envOr("SVC_GUARD_URL", "http://127.0.0.1:8009"),
-		principal: os.Getenv("SVC_PRINCIPAL_EMAIL"),
+	fs := flag.NewFlagSet("board", flag.ContinueOnError)
+	cfg, finish := configFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return *cfg, err
+	}
+	finish()
+	return *cfg, nil
+}
+
+// configFlags defines the daemon's settings on fs, defaulting from the
+// environment; `board ingest` shares them to find the same board. Call
+// finish after parsing.
+func configFlags(fs *flag.FlagSet) (cfg *config, finish func()) {
+	cfg = &config{
+		addr:           envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
+		data:           envOr("SVC_BOARD_DATA", defaultDataPath()),
+		verify:         os.Getenv("SVC_BOARD_VERIFY") == "1",
+		searchURL:      envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
+		guardURL:       envOr("SVC_GUARD_URL", "http://127.0.0.1:8009"),
+		principal:      os.Getenv("SVC_PRINCIPAL_EMAIL"),
+		ingestInterval: os.Getenv("SVC_INGEST_INTERVAL"),
 	}
 	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
-	fs := flag.NewFlagSet("board", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.searchURL, "search-url", cfg.searchURL, "semantic search sidecar (SVC_SEARCH_URL)")
 	fs.StringVar(&cfg.guardURL, "guard-url", cfg.guardURL, "guard sidecar (SVC_GUARD_URL)")
 	fs.StringVar(&cfg.principal, "principal", cfg.principal, "your own email address, for sender trust (SVC_PRINCIPAL_EMAIL; else the principalEmail setting)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
-	}
-	for _, h := range strings.Split(hosts, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.allowedHosts = append(cfg.allowedHosts, h)
+	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
+	return cfg, func() {
+		for _, h := range strings.Split(hosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				cfg.allowedHosts = append(cfg.allowedHosts, h)
+			}
 		}
 	}
-	return cfg, nil
 }
 
 func envOr(name, def string) string {
@@ -89,6 +104,9 @@ func defaultDataPath() string {
 
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if len(os.Args) > 1 && os.Args[1] == "ingest" {
+		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
+	}
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
 		fmt.Fprintln(os.Stderr, "board:", err)
@@ -128,6 +146,7 @@ func run(log *slog.Logger, args []string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path())
+	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String())
 	select {
 	case err := <-errc:
 		st.Close()
