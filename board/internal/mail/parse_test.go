@@ -204,3 +204,51 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParse parses one multipart/alternative message with an attachment.
+func BenchmarkParse(b *testing.B) {
+	raw := crlf(
+		"From: =?UTF-8?Q?Ana_L=C3=B3pez?= <ana@example.com>",
+		"To: me@example.org",
+		"Subject: Q4 numbers",
+		"Date: Mon, 23 Nov 2026 09:15:00 +0100",
+		"Message-ID: <q4-1@example.com>",
+		`Content-Type: multipart/mixed; boundary="m"`,
+		"",
+		"--m",
+		`Content-Type: multipart/alternative; boundary="b1"`,
+		"",
+		"--b1",
+		"Content-Type: text/plain; charset=utf-8",
+		"",
+		strings.Repeat("Plain numbers here.\r\n", 20),
+		"--b1",
+		"Content-Type: text/html; charset=utf-8",
+		"",
+		strings.Repeat("<p>HTML numbers here.</p>\r\n", 20),
+		"--b1--",
+		"--m",
+		`Content-Type: application/pdf; name="report.pdf"`,
+		"Content-Transfer-Encoding: base64",
+		"",
+		base64.StdEncoding.EncodeToString([]byte(pdf)),
+		"--m--")
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if m, err := Parse(raw); err != nil || len(m.Attachments) != 1 {
+			b.Fatalf("Parse: %v, %d attachments", err, len(m.Attachments))
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkHTMLText reduces an HTML-only newsletter-sized body.
+func BenchmarkHTMLText(b *testing.B) {
+	src := "<html><head><style>p{}</style></head><body>" +
+		strings.Repeat(`<div><h2>Item</h2><p>Some text with <a href="https://example.com/x">a link</a>.</p></div>`, 50) +
+		"</body></html>"
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		HTMLText(src)
+	}
+}

@@ -63,6 +63,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		}
 	}
 	slices.Sort(todo)
+	wm := taken.Appender()
 	for _, n := range todo {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -74,8 +75,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		if err != nil {
 			return err
 		}
-		taken[n] = struct{}{}
-		if err := fn(m, taken.Encode()); err != nil {
+		if err := fn(m, wm.Add(n)); err != nil {
 			return err
 		}
 	}

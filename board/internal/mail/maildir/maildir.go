@@ -87,6 +87,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		}
 	}
 	slices.Sort(todo)
+	wm := taken.Appender()
 	for _, u := range todo {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -101,8 +102,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		if err != nil {
 			return err
 		}
-		taken[u] = struct{}{}
-		if err := fn(m, taken.Encode()); err != nil {
+		if err := fn(m, wm.Add(u)); err != nil {
 			return err
 		}
 	}

@@ -146,3 +146,33 @@ func TestErrors(t *testing.T) {
 		t.Errorf("bad watermark: %v, want ErrBadWatermark", err)
 	}
 }
+
+// BenchmarkRead reads a Maildir of 10,000 messages from the start; the watermark
+// each message gets holds every name taken so far.
+func BenchmarkRead(b *testing.B) {
+	const n = 10000
+	dir := b.TempDir()
+	for _, sub := range []string{"new", "cur", "tmp"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range n {
+		raw := fmt.Sprintf("From: s%d@example.com\r\nSubject: m%d\r\nMessage-ID: <m%d@example.com>\r\n\r\nbody %d\r\n", i, i, i, i)
+		name := fmt.Sprintf("17000%05d.M%dP1.host:2,S", i, i)
+		if err := os.WriteFile(filepath.Join(dir, "cur", name), []byte(raw), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := New(dir)
+	for b.Loop() {
+		count := 0
+		if err := s.Read(context.Background(), "", func(mail.Mail, string) error { count++; return nil }); err != nil {
+			b.Fatal(err)
+		}
+		if count != n {
+			b.Fatalf("read %d, want %d", count, n)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "msgs/s")
+}

@@ -52,3 +52,29 @@ func (s Set) Encode() string {
 	b, _ := json.Marshal(wire{Taken: names}) // a []string always marshals
 	return string(b)
 }
+
+// Appender builds the watermark as names are taken, one at a time. Each call
+// copies the text once instead of sorting and encoding the whole set again, so
+// a first read of a folder of 10,000 files stays fast. Names added after the
+// start follow the sorted ones in the order taken.
+type Appender struct {
+	buf   []byte // the watermark without its closing "]}"
+	empty bool
+}
+
+// Appender starts from the set as it is now.
+func (s Set) Appender() *Appender {
+	enc := s.Encode()
+	return &Appender{buf: []byte(enc[:len(enc)-2]), empty: len(s) == 0}
+}
+
+// Add takes one more name and returns the watermark that includes it.
+func (a *Appender) Add(name string) string {
+	if !a.empty {
+		a.buf = append(a.buf, ',')
+	}
+	a.empty = false
+	q, _ := json.Marshal(name) // a string always marshals
+	a.buf = append(a.buf, q...)
+	return string(a.buf) + "]}"
+}
