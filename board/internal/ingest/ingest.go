@@ -267,8 +267,7 @@ func (p *pipeline) count(in wire.MessageInput, to node) {
 // choice); flagged, the guard files a quarantine record and the mail stays
 // off the board.
 func (p *pipeline) screen(ctx context.Context, s SourceConfig, m mail.Mail, in wire.MessageInput) (scan string, flagged bool) {
-	if p.o.Guard == nil {
-		p.guardDown = true
+	if p.o.Guard == nil { // no guard configured: as if disabled
 		return wire.ScanUnscanned, false
 	}
 	rep, err := p.o.Guard.Scan(ctx, wire.ScanRequest{From: in.From, Subject: in.Subject, Body: in.Body, ThreadID: in.ThreadID,
