@@ -37,7 +37,7 @@
 //	maildir.New(dir string)                  // dir holds new/ and cur/
 //	mbox.New(path string)                    // an mboxrd file
 //	emlfolder.New(dir string)                // a folder of *.eml files
-//	imapsource.New(imapsource.Options{Host, Port, User, Password, Mailbox, TLS *tls.Config})
+//	imapsource.New(imapsource.Options{Host, Port, User, Password, Mailbox, TLS *tls.Config, Timeout})
 //	                                         // TLS nil = system roots; Mailbox "" = INBOX
 //
 // Watermarks are opaque strings (JSON text inside), safe to store as a JSON string:

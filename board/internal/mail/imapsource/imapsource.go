@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -36,6 +37,10 @@ type Options struct {
 	// TLS is the client TLS configuration; nil trusts the system roots. Tests
 	// pass one whose RootCAs hold their own certificate.
 	TLS *tls.Config
+	// Timeout bounds the dial and the TLS handshake; one minute when 0. After
+	// that the IMAP client gives each response 30 seconds, and cancelling the
+	// context ends any wait at once.
+	Timeout time.Duration
 }
 
 // Source is one IMAP mailbox.
@@ -50,6 +55,9 @@ func New(opt Options) *Source {
 	}
 	if opt.Mailbox == "" {
 		opt.Mailbox = "INBOX"
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = time.Minute
 	}
 	return &Source{opt: opt}
 }
@@ -87,7 +95,7 @@ type session struct {
 
 func (s *Source) open(ctx context.Context) (*session, error) {
 	addr := net.JoinHostPort(s.opt.Host, strconv.Itoa(s.opt.Port))
-	var d net.Dialer
+	d := net.Dialer{Timeout: s.opt.Timeout}
 	raw, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("imap dial %s: %w", addr, err)
@@ -100,10 +108,12 @@ func (s *Source) open(ctx context.Context) (*session, error) {
 		cfg.ServerName = s.opt.Host
 	}
 	conn := tls.Client(raw, cfg)
+	_ = conn.SetDeadline(time.Now().Add(s.opt.Timeout))
 	if err := conn.HandshakeContext(ctx); err != nil {
 		raw.Close()
 		return nil, fmt.Errorf("imap tls %s: %w", addr, err)
 	}
+	_ = conn.SetDeadline(time.Time{}) // from here the client sets its own per response
 	c := imapclient.New(conn, nil)
 	// A cancelled context closes the connection, which ends any command waiting.
 	stop := context.AfterFunc(ctx, func() { c.Close() })

@@ -235,3 +235,53 @@ func TestRefusals(t *testing.T) {
 		t.Error("a missing mailbox read without error")
 	}
 }
+
+func TestSilentServerGivesUpWithTheContext(t *testing.T) {
+	cert, pool := selfSigned(t)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Finish the handshake, then never send the IMAP greeting.
+			_ = c.(*tls.Conn).Handshake()
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	src := New(Options{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, User: "u", Password: "p",
+		TLS: &tls.Config{RootCAs: pool}})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- src.Read(ctx, "", func(mail.Mail, string) error { return nil }) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Read from a server that never answers = %v, want the context's deadline", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Read did not give up on a silent server")
+	}
+}
+
+func TestCancelledContext(t *testing.T) {
+	srv := startServer(t)
+	srv.deliver(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error {
+		cancel()
+		return nil
+	})
+	if err != nil {
+		t.Errorf("cancel after the last message: %v", err)
+	}
+	if err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read with a cancelled context = %v, want context.Canceled", err)
+	}
+}
