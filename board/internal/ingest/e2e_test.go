@@ -439,7 +439,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestIngestKilledHalfwayResumes(t *testing.T) {
 	d := startBoard(t, "")
-	const n = 3000
+	const n = 6000
 	mails := make([]string, n)
 	for i := range mails {
 		mails[i] = msg(map[string]string{"Message-ID": fmt.Sprintf("<k%d@big.example>", i), "From": fmt.Sprintf("s%d@big.example", i%50),
