@@ -48,11 +48,12 @@ type daemon struct {
 	env  []string
 }
 
-func startBoard(t *testing.T, guardURL string) *daemon {
+func startBoard(t *testing.T, guardURL string, env ...string) *daemon {
 	t.Helper()
 	dir := t.TempDir()
 	d := &daemon{t: t, Addr: testkit.FreeAddr(t), Dir: dir, Data: filepath.Join(dir, "board.json")}
 	d.env = append(os.Environ(), "SVC_BOARD_ADDR="+d.Addr, "SVC_BOARD_DATA="+d.Data, "SVC_GUARD_URL="+guardURL, "SVC_INGEST_INTERVAL=")
+	d.env = append(d.env, env...)
 	cmd := exec.Command(boardBin)
 	cmd.Env = d.env
 	stderr := &testkit.SyncBuffer{}
@@ -473,5 +474,19 @@ func TestIngestKilledHalfwayResumes(t *testing.T) {
 	// one save interval, copies the board drops) rather than from the top.
 	if f := rep.Get("fetched").Int(); f > int64(n-mid+100) || rep.Get("new").Int() > int64(n-mid) {
 		t.Errorf("the re-run fetched %d and added %d; %d were left", f, rep.Get("new").Int(), n-mid)
+	}
+}
+
+func TestScheduledIngestInsideTheDaemon(t *testing.T) {
+	d := startBoard(t, "", "SVC_INGEST_INTERVAL=1s")
+	writeMaildir(t, filepath.Join(d.Dir, "Maildir"), msg(map[string]string{"Message-ID": "<sched@x.example>", "From": "a@x.example",
+		"Subject": "on its own", "Date": "Mon, 2 Mar 2026 10:00:00 +0000"}, "Hello.\r\n"))
+	d.sources(t, map[string]any{"name": "home", "kind": "maildir", "path": "Maildir"})
+	testkit.Eventually(t, "the daemon ingests on its interval", func() bool {
+		return len(d.call("GET", "/api/activity?category=ingest", nil).Get("activity").Array()) > 0
+	})
+	ms := d.messages()
+	if len(ms) != 1 || ms[0].Get("messageId").String() != "sched@x.example" || ms[0].Get("source").String() != "home" {
+		t.Errorf("messages after a scheduled run: %v", ms)
 	}
 }
