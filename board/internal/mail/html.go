@@ -40,6 +40,7 @@ func HTMLText(src string) string {
 	z := html.NewTokenizer(strings.NewReader(src))
 	var b textBuilder
 	skip := 0 // depth inside dropped elements
+	pre := 0  // depth inside <pre>, where spacing is kept
 	var href []string
 	var linkText []int // b.len() where each open link's text starts
 	for {
@@ -48,7 +49,11 @@ func HTMLText(src string) string {
 		case html.ErrorToken:
 			return b.String()
 		case html.TextToken:
-			if skip == 0 {
+			switch {
+			case skip > 0:
+			case pre > 0:
+				b.verbatim(string(z.Text()))
+			default:
 				b.text(string(z.Text()))
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -64,6 +69,9 @@ func HTMLText(src string) string {
 				continue
 			}
 			b.open(a)
+			if a == atom.Pre && tt == html.StartTagToken {
+				pre++
+			}
 			if a == atom.Li {
 				b.text("- ")
 			}
@@ -97,6 +105,9 @@ func HTMLText(src string) string {
 				if url != "" && !strings.HasPrefix(url, "#") && strings.TrimSpace(b.since(start)) != url {
 					b.text(" (" + url + ")")
 				}
+			}
+			if a == atom.Pre && pre > 0 {
+				pre--
 			}
 			b.close(a)
 		}
@@ -137,6 +148,21 @@ func (t *textBuilder) text(s string) {
 	if s == "- " {
 		t.space = true
 	}
+}
+
+// verbatim adds preformatted text as it is, line ends included.
+func (t *textBuilder) verbatim(s string) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.TrimPrefix(s, "\n") // HTML drops a newline right after <pre>
+	if s == "" {
+		return
+	}
+	if t.space && t.newlines == 0 && t.sb.Len() > 0 {
+		t.sb.WriteByte(' ')
+	}
+	t.space = false
+	t.sb.WriteString(s)
+	t.newlines = len(s) - len(strings.TrimRight(s, "\n"))
 }
 
 // open and close put the breaks an element asks for around its text.

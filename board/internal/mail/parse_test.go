@@ -226,6 +226,7 @@ func TestHTMLText(t *testing.T) {
 		{"scripts and styles are dropped", "<style>b{}</style>x<script>var s='<p>'</script>y", "xy"},
 		{"entities are decoded", "<p>Fish &amp; chips &lt;3</p>", "Fish & chips <3"},
 		{"table rows are lines", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", "a b\nc"},
+		{"pre keeps its spacing", "<p>code:</p><pre>\n  a := 1\n  b  = 2\n</pre><p>end</p>", "code:\n\n  a := 1\n  b  = 2\n\nend"},
 		{"broken markup still reads", "<p>open <b>bold", "open bold"},
 	}
 	for _, tt := range tests {
@@ -235,6 +236,17 @@ func TestHTMLText(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzHTMLText(f *testing.F) {
+	f.Add("<p>a<pre>b\n c</pre><a href=x>y</a></p>")
+	f.Add("<script><pre></script></pre><li>")
+	f.Fuzz(func(t *testing.T, src string) {
+		out := HTMLText(src)
+		if strings.Contains(out, "\n\n\n") && !strings.Contains(strings.ToLower(src), "pre") {
+			t.Errorf("more than one blank line in a row: %q", out)
+		}
+	})
 }
 
 func FuzzParse(f *testing.F) {
