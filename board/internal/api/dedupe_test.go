@@ -80,6 +80,13 @@ func TestIngestRunsAreSystemRowsInTheFeed(t *testing.T) {
 		b.must(201, "POST", "/api/ingest-runs", map[string]any{"fetched": i, "new": 1, "routed": map[string]any{"inbox": 1}}, "x-actor", "system")
 	}
 	b.fails(400, "field 'new'", "POST", "/api/ingest-runs", map[string]any{"new": -1})
+	errs := make([]string, 30)
+	for i := range errs {
+		errs[i] = fmt.Sprint("bad mail ", i)
+	}
+	if got := b.must(201, "POST", "/api/ingest-runs", map[string]any{"errors": errs}).Get("run.errors").Array(); len(got) != 21 || got[20].String() != "and 10 more" {
+		t.Errorf("a run with 30 errors kept %v", got)
+	}
 	feed := b.must(200, "GET", "/api/activity?category=ingest&limit=500", nil).Get("activity").Array()
 	if len(feed) != 200 {
 		t.Fatalf("%d ingest rows, want the newest 200", len(feed))
@@ -87,7 +94,7 @@ func TestIngestRunsAreSystemRowsInTheFeed(t *testing.T) {
 	if a := feed[0].Get("actor").String(); a != "system" || feed[0].Get("verb").String() != "ingest_run" {
 		t.Errorf("row %s, want a system ingest_run", feed[0].Raw)
 	}
-	if d := feed[len(feed)-1].Get("detail").String(); d == "" || d[:6] != "RUN-6 " {
-		t.Errorf("oldest kept row %q, want RUN-6 (the first five dropped)", d)
+	if d := feed[len(feed)-1].Get("detail").String(); d == "" || d[:6] != "RUN-7 " {
+		t.Errorf("oldest kept row %q, want RUN-7 (the first six of 206 dropped)", d)
 	}
 }

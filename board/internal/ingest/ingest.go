@@ -470,8 +470,8 @@ func messageInput(s SourceConfig, m mail.Mail) wire.MessageInput {
 	return in
 }
 
-// threadOf is the thread's first Message-ID as the headers name it, else
-// the mail's own.
+// threadOf is the thread's first Message-ID as the reply headers name it;
+// "" for a mail that answers none (its own Message-ID names it already).
 func threadOf(m mail.Mail) string {
 	switch {
 	case len(m.References) > 0:
@@ -479,7 +479,7 @@ func threadOf(m mail.Mail) string {
 	case m.InReplyTo != "":
 		return dedupe.MessageID(m.InReplyTo)
 	}
-	return dedupe.MessageID(m.MessageID)
+	return ""
 }
 
 // preview is the first line-folded 160 characters of a body.

@@ -5,6 +5,7 @@ package ingestlog
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,9 @@ import (
 
 // MaxRuns is how many run reports the board keeps.
 const MaxRuns = 200
+
+// MaxErrors is how many error lines a stored report keeps.
+const MaxErrors = 20
 
 // RecordTx stores run with a fresh id and the write's time, and drops the
 // oldest reports beyond MaxRuns.
@@ -32,6 +36,10 @@ func RecordTx(tx *store.Tx, run wire.IngestRun) (*wire.IngestRun, error) {
 	}
 	if run.Errors == nil {
 		run.Errors = []string{}
+	}
+	if len(run.Errors) > MaxErrors { // a run over a broken mailbox must not bloat the document
+		more := len(run.Errors) - MaxErrors
+		run.Errors = append(run.Errors[:MaxErrors:MaxErrors], fmt.Sprintf("and %d more", more))
 	}
 	run.ID, run.At = tx.NextID("RUN"), tx.Stamp()
 	tx.IngestRuns().Put(&run)
