@@ -238,3 +238,27 @@ func BenchmarkRead(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+func FuzzScan(f *testing.F) {
+	f.Add("From a\n\nx\n>From y\n\nFrom b\r\n\r\nz\r\n\r\n", false)
+	f.Add("junk\nFrom a\nhalf", true)
+	f.Fuzz(func(t *testing.T, text string, partialLast bool) {
+		last := int64(-1)
+		err := Scan(context.Background(), bufio.NewReaderSize(strings.NewReader(text), 16), 0, partialLast, func(off, end int64, raw []byte) error {
+			if off <= last || end <= off || end > int64(len(text)) {
+				t.Fatalf("bad span %d..%d after %d in %d bytes", off, end, last, len(text))
+			}
+			if !strings.HasPrefix(text[off:], "From ") {
+				t.Fatalf("message at %d does not start with a From line", off)
+			}
+			if int64(len(raw)) > end-off {
+				t.Fatalf("message longer than its span")
+			}
+			last = off
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("Scan: %v", err)
+		}
+	})
+}
