@@ -32,6 +32,9 @@
 //		Get(ctx context.Context, ref string) (Mail, error)
 //	}
 //
+//	var ErrNotFound     // Get: the source no longer holds that message (errors.Is)
+//	var ErrBadWatermark // Read: the watermark was not written by this kind of source
+//
 // Sources (each in its own package, all returning a mail.Source):
 //
 //	maildir.New(dir string)                  // dir holds new/ and cur/
@@ -46,4 +49,7 @@
 // restarts from the top), IMAP the UIDVALIDITY and the last UID (a new UIDVALIDITY
 // restarts). A message that fails to parse is still delivered: Parse keeps what it can
 // (Raw is always set), so a broken mail cannot stall a source.
+//
+// An mbox Ref is only an offset: after the file is rewritten, Get may find another
+// message there, so a replay should check that the Message-ID is the one it expects.
 package mail
