@@ -97,7 +97,9 @@ func startsMessage(f *os.File, off int64) bool {
 	return string(buf[:n]) == "From "
 }
 
-// Get returns the message whose "From " line is at byte offset ref.
+// Get returns the message whose "From " line is at byte offset ref. After the
+// file is rewritten another message may start there; callers that replay check
+// its Message-ID.
 func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	off, err := strconv.ParseInt(ref, 10, 64)
 	if err != nil || off < 0 {
