@@ -165,9 +165,10 @@ func (p *pipeline) loadBlocked(ctx context.Context) {
 	}
 }
 
-// inFlight is how many creates a source keeps open on the board at once:
-// the board makes concurrent writes durable with one shared fsync, so a
-// few in flight multiply the rate of a sequential run.
+// inFlight is how many messages a source keeps between screen and durable
+// at once: the board makes concurrent writes durable with one shared fsync
+// and the guard scans in parallel, so a few in flight multiply the rate of
+// a sequential run.
 const inFlight = 8
 
 // readSource reads one source from its watermark and keeps the watermark of
@@ -188,7 +189,7 @@ func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) er
 		p.mu.Unlock()
 		seq := f.start()
 		post := p.prepare(ctx, s, m, false)
-		if post == nil { // a copy, a drop or a dry run: nothing to wait for
+		if post == nil { // a copy or a blocked sender: nothing to wait for
 			return f.finish(seq, watermark, nil)
 		}
 		f.sem <- struct{}{}
@@ -292,52 +293,52 @@ func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, relea
 	return nil
 }
 
-// prepare runs dedupe, screen and route for one message, in read order,
-// and returns the create that links it (nil when nothing is to be written).
-// The create fails only when the board cannot take mail at all; a message
-// the board refuses is reported and skipped, so one bad mail cannot stall
-// its source.
+// prepare runs dedupe and route for one message, in read order, and
+// returns the rest of its path to run while later messages are read: the
+// screen, then the create that links it (nil when nothing is left to do).
+// Routing comes before the screen because it reads headers only, so the
+// guard's scans can overlap while replies still find their thread. The
+// create fails only when the board cannot take mail at all; a message the
+// board refuses is reported and skipped, so one bad mail cannot stall its
+// source.
 func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
 	in := messageInput(s, m)
 	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
 	p.mu.Lock()
-	known := p.router.keys[key]
-	if known {
+	defer p.mu.Unlock()
+	if p.router.keys[key] {
 		p.rep.Duplicates++ // known before the screen: a copy is not scanned twice
-	}
-	blocked := !released && (p.blocked[address(m.FromAddr)] || p.blocked[address(m.From)])
-	if blocked {
-		p.rep.Blocked++
-	}
-	p.mu.Unlock()
-	if known || blocked {
 		return nil
 	}
-	if released {
-		in.Scan = wire.ScanReleased
-	} else {
-		scan, flagged := p.screen(ctx, s, m, in)
-		if flagged {
-			p.mu.Lock()
-			p.rep.Quarantined++
-			p.mu.Unlock()
-			return nil
-		}
-		in.Scan = scan
+	if !released && (p.blocked[address(m.FromAddr)] || p.blocked[address(m.From)]) {
+		p.rep.Blocked++
+		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	to := p.router.route(m.InReplyTo, m.References, in.ThreadID, in.From)
 	// Taken now, before the create answers, so a copy or a reply read
-	// while it is in flight already finds it.
+	// while this one is in flight already finds it.
 	planned := wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt,
 		MessageID: dedupe.MessageID(in.MessageID), ThreadID: in.ThreadID, CaseID: to.caseID, ReminderID: to.reminderID}
 	p.router.add(&planned)
-	if p.o.DryRun {
-		p.count(in, to)
-		return nil
-	}
 	return func() error {
+		if released {
+			in.Scan = wire.ScanReleased
+		} else {
+			scan, flagged := p.screen(ctx, s, m, in)
+			if flagged {
+				p.mu.Lock()
+				p.rep.Quarantined++
+				p.mu.Unlock()
+				return nil
+			}
+			in.Scan = scan
+		}
+		if p.o.DryRun {
+			p.mu.Lock()
+			p.count(in, to)
+			p.mu.Unlock()
+			return nil
+		}
 		msg, existing, err := p.o.Board.AddMessage(ctx, wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID})
 		p.mu.Lock()
 		defer p.mu.Unlock()
