@@ -324,7 +324,7 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 		if released {
 			in.Scan = wire.ScanReleased
 		} else {
-			scan, flagged := p.screen(ctx, s, m, in)
+			scan, flagged := p.screen(ctx, s, m, in, to.caseID)
 			if flagged {
 				p.mu.Lock()
 				p.rep.Quarantined++
@@ -379,12 +379,12 @@ func (p *pipeline) count(in wire.MessageInput, to node) {
 // mail goes in unscanned as data (the mail path fails open on an outage by
 // choice); flagged, the guard files a quarantine record and the mail stays
 // off the board.
-func (p *pipeline) screen(ctx context.Context, s SourceConfig, m mail.Mail, in wire.MessageInput) (scan string, flagged bool) {
+func (p *pipeline) screen(ctx context.Context, s SourceConfig, m mail.Mail, in wire.MessageInput, caseID string) (scan string, flagged bool) {
 	if p.o.Guard == nil { // no guard configured: as if disabled
 		return wire.ScanUnscanned, false
 	}
 	rep, err := p.o.Guard.Scan(ctx, wire.ScanRequest{From: in.From, Subject: in.Subject, Body: in.Body, ThreadID: in.ThreadID,
-		MessageID: in.MessageID, Record: !p.o.DryRun, Source: s.Name, SourceRef: m.Ref})
+		MessageID: in.MessageID, CaseID: caseID, Record: !p.o.DryRun, Source: s.Name, SourceRef: m.Ref})
 	switch {
 	case err != nil:
 		p.mu.Lock()
