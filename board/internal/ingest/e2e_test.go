@@ -321,6 +321,13 @@ func TestIngestRoutesDedupesAndNeverWritesTwice(t *testing.T) {
 	if code != 1 || partial.Get("new").Int() != 1 || !strings.Contains(partial.Get("errors").Raw, "gone") {
 		t.Errorf("a failing source: code %d %s", code, partial.Raw)
 	}
+	// --source reads only the named one; an unknown name is an error.
+	if only, code := d.ingest("--source", "home"); code != 0 || only.Get("errors").Raw != "[]" {
+		t.Errorf("--source home: code %d %s", code, only.Raw)
+	}
+	if none, code := d.ingest("--source", "nope"); code != 1 || !strings.Contains(none.Get("errors").Raw, "no source named") {
+		t.Errorf("--source nope: code %d %s", code, none.Raw)
+	}
 }
 
 func TestIngestExitsOneWhenTheBoardIsDown(t *testing.T) {

@@ -153,8 +153,7 @@ func (p *pipeline) loadBlocked(ctx context.Context) {
 		return
 	}
 	list, err := p.o.Guard.Trust(ctx)
-	if err != nil {
-		p.guardDown = true
+	if err != nil { // the report says so once a scan fails too
 		p.o.Logger.Warn("ingest.guard", "err", err)
 		return
 	}
