@@ -19,16 +19,17 @@ import (
 // and the singleton fields it replaced. Replaying entries in order over the
 // document they were written after reproduces the state exactly.
 type Entry struct {
-	Version    int64            `json:"v"`
-	Cases      []*wire.Case     `json:"cases,omitempty"`
-	Messages   []*wire.Message  `json:"messages,omitempty"`
-	Events     []*wire.Event    `json:"events,omitempty"`
-	Reminders  []*wire.Reminder `json:"reminders,omitempty"`
-	Priorities []*wire.Priority `json:"priorities,omitempty"`
-	Labels     []*wire.LabelDef `json:"labels,omitempty"`
-	Proposals  []*wire.Proposal `json:"pending,omitempty"`
-	Views      []*wire.View     `json:"views,omitempty"`
-	Templates  []*wire.Template `json:"templates,omitempty"`
+	Version    int64             `json:"v"`
+	Cases      []*wire.Case      `json:"cases,omitempty"`
+	Messages   []*wire.Message   `json:"messages,omitempty"`
+	Events     []*wire.Event     `json:"events,omitempty"`
+	Reminders  []*wire.Reminder  `json:"reminders,omitempty"`
+	Priorities []*wire.Priority  `json:"priorities,omitempty"`
+	Labels     []*wire.LabelDef  `json:"labels,omitempty"`
+	Proposals  []*wire.Proposal  `json:"pending,omitempty"`
+	Views      []*wire.View      `json:"views,omitempty"`
+	Templates  []*wire.Template  `json:"templates,omitempty"`
+	IngestRuns []*wire.IngestRun `json:"ingestRuns,omitempty"`
 	// Deleted maps a collection name (the Doc's JSON field) to removed ids.
 	Deleted      map[string][]string `json:"deleted,omitempty"`
 	Counters     map[string]int64    `json:"counters,omitempty"`
@@ -120,6 +121,7 @@ func Apply(d *wire.Doc, e *Entry) {
 	d.Proposals = upsert(d.Proposals, e.Proposals)
 	d.Views = upsert(d.Views, e.Views)
 	d.Templates = upsert(d.Templates, e.Templates)
+	d.IngestRuns = upsert(d.IngestRuns, e.IngestRuns)
 	for coll, ids := range e.Deleted {
 		switch coll {
 		case "cases":
@@ -140,6 +142,8 @@ func Apply(d *wire.Doc, e *Entry) {
 			d.Views = remove(d.Views, ids)
 		case "templates":
 			d.Templates = remove(d.Templates, ids)
+		case "ingestRuns":
+			d.IngestRuns = remove(d.IngestRuns, ids)
 		}
 	}
 	if e.Counters != nil {
@@ -226,6 +230,7 @@ func coalesce(entries []Entry, version int64) []Entry {
 		m.Proposals = append(m.Proposals, e.Proposals...)
 		m.Views = append(m.Views, e.Views...)
 		m.Templates = append(m.Templates, e.Templates...)
+		m.IngestRuns = append(m.IngestRuns, e.IngestRuns...)
 		if e.Counters != nil {
 			m.Counters = e.Counters
 		}

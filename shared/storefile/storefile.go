@@ -82,6 +82,7 @@ func normalize(d *wire.Doc) {
 	d.Proposals = dropNil(d.Proposals)
 	d.Views = dropNil(d.Views)
 	d.Templates = dropNil(d.Templates)
+	d.IngestRuns = dropNil(d.IngestRuns)
 	for _, c := range d.Cases {
 		if c.Domain == "" {
 			c.Domain = "work"
@@ -153,6 +154,9 @@ func Counters(d *wire.Doc) map[string]int64 {
 	}
 	for _, t := range d.Templates {
 		see(t.ID)
+	}
+	for _, r := range d.IngestRuns {
+		see(r.ID)
 	}
 	return out
 }

@@ -10,7 +10,11 @@ type MessageList struct {
 
 // MessageReply is the answer of a message create or patch.
 type MessageReply struct {
-	Message Message `json:"message"`
+	// Existing is true when the board already held this mail (same
+	// Message-ID, or same sender, recipients, date and body): the answer is
+	// that record and nothing was written.
+	Existing bool    `json:"existing,omitempty"`
+	Message  Message `json:"message"`
 	// Trust is set when the write linked the message to a node and the
 	// board pushed the senders it derived to the guard.
 	Trust   *TrustPush `json:"trust,omitempty"`
@@ -21,4 +25,10 @@ type MessageReply struct {
 type UnreadCount struct {
 	Count   int   `json:"count"`
 	Version int64 `json:"version"`
+}
+
+// IngestRunReply is the answer of POST /api/ingest-runs.
+type IngestRunReply struct {
+	Run     IngestRun `json:"run"`
+	Version int64     `json:"version"`
 }

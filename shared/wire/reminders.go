@@ -68,6 +68,8 @@ type ReminderReply struct {
 // ReminderMessageReply is the answer of POST /api/reminders/{id}/messages:
 // the new email and the reminder it is linked to.
 type ReminderMessageReply struct {
+	// Existing is true when the board already held this mail (see MessageReply).
+	Existing bool     `json:"existing,omitempty"`
 	Message  Message  `json:"message"`
 	Reminder Reminder `json:"reminder"`
 	// Trust is what the trust push to the guard did (see MessageReply).

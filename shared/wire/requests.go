@@ -132,6 +132,9 @@ type MessageInput struct {
 	Read       bool      `json:"read,omitempty"`
 	Outbound   bool      `json:"outbound,omitempty"`
 	URL        string    `json:"url,omitempty"`
+	MessageID  string    `json:"messageId,omitempty"`
+	ThreadID   string    `json:"threadId,omitempty"`
+	Scan       string    `json:"scan,omitempty"`
 	Actor      string    `json:"actor,omitempty"`
 }
 

@@ -132,10 +132,52 @@ type Message struct {
 	ReminderID string    `json:"reminderId,omitempty"`
 	Outbound   bool      `json:"outbound,omitempty"`
 	URL        string    `json:"url,omitempty"`
+	// MessageID is the mail's Message-ID header: the dedupe key when set.
+	MessageID string `json:"messageId,omitempty"`
+	// ThreadID is the Message-ID of the thread's first mail, from the
+	// In-Reply-To and References headers, or the mail's own.
+	ThreadID string `json:"threadId,omitempty"`
+	// Scan is how the guard screened the mail on the way in (ScanClean,
+	// ScanUnscanned, ScanReleased); empty for a message not ingested.
+	Scan string `json:"scan,omitempty"`
 }
 
 // Key is the record's id.
 func (m *Message) Key() string { return m.ID }
+
+// Scan outcomes of an ingested message.
+const (
+	ScanClean     = "clean"     // the guard screened it and found nothing
+	ScanUnscanned = "unscanned" // the guard was disabled or unreachable
+	ScanReleased  = "released"  // a person released it from quarantine
+)
+
+// IngestRun is the report of one mail ingest run, kept so the Activity feed
+// shows each run as one system row.
+type IngestRun struct {
+	ID          string       `json:"id"`
+	At          string       `json:"at"`
+	Fetched     int          `json:"fetched"`
+	New         int          `json:"new"`
+	Duplicates  int          `json:"duplicates"`
+	Quarantined int          `json:"quarantined"`
+	Blocked     int          `json:"blocked"`
+	Unscanned   int          `json:"unscanned"`
+	Replayed    int          `json:"replayed,omitempty"`
+	Routed      IngestRouted `json:"routed"`
+	Errors      []string     `json:"errors"`
+	Sources     []string     `json:"sources,omitempty"`
+}
+
+// IngestRouted counts where the new messages of a run went.
+type IngestRouted struct {
+	Case     int `json:"case"`
+	Reminder int `json:"reminder"`
+	Inbox    int `json:"inbox"`
+}
+
+// Key is the record's id.
+func (r *IngestRun) Key() string { return r.ID }
 
 // Event is a calendar event, optionally linked to a case node.
 type Event struct {
@@ -307,4 +349,6 @@ type Doc struct {
 	Prefs     json.RawMessage  `json:"prefs,omitempty"`
 	Views     []*View          `json:"views,omitempty"`
 	Templates []*Template      `json:"templates,omitempty"`
+	// IngestRuns are the reports of the last mail ingest runs (the newest 200).
+	IngestRuns []*IngestRun `json:"ingestRuns,omitempty"`
 }

@@ -41,19 +41,38 @@ type config struct {
 	timeouts     serve.Timeouts
 	maxConns     int // connections served at once; the rest wait in the kernel's queue
 	zone         *time.Location
+	// ingestInterval is the scheduled mail ingest's period ("" defers to
+	// the ingestInterval preference; off when neither is set).
+	ingestInterval string
 }
 
 func loadConfig(args []string) (config, error) {
-	cfg := config{
-		addr:      envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
-		data:      envOr("SVC_BOARD_DATA", defaultDataPath()),
-		verify:    os.Getenv("SVC_BOARD_VERIFY") == "1",
-		searchURL: envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
-		guardURL:  envOr("SVC_GUARD_URL", "http://127.0.0.1:8009"),
-		principal: os.Getenv("SVC_PRINCIPAL_EMAIL"),
+	fs := flag.NewFlagSet("board", flag.ContinueOnError)
+	cfg, finish, err := configFlags(fs)
+	if err != nil {
+		return *cfg, err
+	}
+	if err := fs.Parse(args); err != nil {
+		return *cfg, err
+	}
+	finish()
+	return *cfg, nil
+}
+
+// configFlags defines the daemon's settings on fs, defaulting from the
+// environment; `board ingest` shares them to find the same board. Call
+// finish after parsing.
+func configFlags(fs *flag.FlagSet) (cfg *config, finish func(), err error) {
+	cfg = &config{
+		addr:           envOr("SVC_BOARD_ADDR", "127.0.0.1:3000"),
+		data:           envOr("SVC_BOARD_DATA", defaultDataPath()),
+		verify:         os.Getenv("SVC_BOARD_VERIFY") == "1",
+		searchURL:      envOr("SVC_SEARCH_URL", "http://127.0.0.1:8008"),
+		guardURL:       envOr("SVC_GUARD_URL", "http://127.0.0.1:8009"),
+		principal:      os.Getenv("SVC_PRINCIPAL_EMAIL"),
+		ingestInterval: os.Getenv("SVC_INGEST_INTERVAL"),
 	}
 	hosts := os.Getenv("SVC_BOARD_ALLOWED_HOSTS")
-	var err error
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
@@ -63,17 +82,16 @@ func loadConfig(args []string) (config, error) {
 	} {
 		if v := os.Getenv(d.env); v != "" {
 			if *d.dst, err = time.ParseDuration(v); err != nil {
-				return cfg, fmt.Errorf("%s=%q: %w", d.env, v, err)
+				return cfg, nil, fmt.Errorf("%s=%q: %w", d.env, v, err)
 			}
 		}
 	}
 	cfg.maxConns = serve.ConnLimit()
 	if v := os.Getenv("SVC_BOARD_MAX_CONNS"); v != "" {
 		if cfg.maxConns, err = strconv.Atoi(v); err != nil || cfg.maxConns < 1 {
-			return cfg, fmt.Errorf("SVC_BOARD_MAX_CONNS=%q is not a positive number", v)
+			return cfg, nil, fmt.Errorf("SVC_BOARD_MAX_CONNS=%q is not a positive number", v)
 		}
 	}
-	fs := flag.NewFlagSet("board", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_BOARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.searchURL, "search-url", cfg.searchURL, "semantic search sidecar (SVC_SEARCH_URL)")
@@ -85,16 +103,15 @@ func loadConfig(args []string) (config, error) {
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", cfg.timeouts.Idle, "how long an idle keep-alive connection stays open, 0 for 60s (SVC_BOARD_IDLE_TIMEOUT)")
 	fs.IntVar(&cfg.maxConns, "max-conns", cfg.maxConns, "connections served at once; default min(512, open-file limit - 128) (SVC_BOARD_MAX_CONNS)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
-	}
-	cfg.zone = machineZone(os.Getenv("TZ"))
-	for _, h := range strings.Split(hosts, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.allowedHosts = append(cfg.allowedHosts, h)
+	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
+	return cfg, func() {
+		cfg.zone = machineZone(os.Getenv("TZ"))
+		for _, h := range strings.Split(hosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				cfg.allowedHosts = append(cfg.allowedHosts, h)
+			}
 		}
-	}
-	return cfg, nil
+	}, nil
 }
 
 func envOr(name, def string) string {
@@ -126,6 +143,9 @@ func main() {
 		return
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if len(os.Args) > 1 && os.Args[1] == "ingest" {
+		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
+	}
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
 		fmt.Fprintln(os.Stderr, "board:", err)
@@ -168,6 +188,7 @@ func run(log *slog.Logger, args []string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path(), "max_conns", cfg.maxConns)
+	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String())
 	select {
 	case err := <-errc:
 		st.Close()

@@ -56,6 +56,8 @@ func Category(verb string) string {
 		return "reminders"
 	case verb == "kind_changed", verb == "parent_changed", strings.HasPrefix(verb, "merged_"), verb == "child_detached", verb == "child_adopted":
 		return "hierarchy"
+	case strings.HasPrefix(verb, "ingest_"):
+		return "ingest"
 	case verb == "labels_changed":
 		return "labels"
 	case verb == "starred", verb == "unstarred":
@@ -111,6 +113,19 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 	return out
 }
 
+// RunSummary is the feed's line for a mail ingest run.
+func RunSummary(r *wire.IngestRun) string {
+	s := fmt.Sprintf("%s mail ingest: %d fetched, %d new, %d duplicates, %d quarantined, %d blocked, %d unscanned; to a case %d, a reminder %d, the Inbox %d",
+		r.ID, r.Fetched, r.New, r.Duplicates, r.Quarantined, r.Blocked, r.Unscanned, r.Routed.Case, r.Routed.Reminder, r.Routed.Inbox)
+	if r.Replayed > 0 {
+		s += fmt.Sprintf("; %d released from quarantine", r.Replayed)
+	}
+	if len(r.Errors) > 0 {
+		s += fmt.Sprintf("; %d errors", len(r.Errors))
+	}
+	return s
+}
+
 // Query filters the feed: entries at or after Since (a timestamp compared as
 // a string), by one actor and one category; "" means any. Limit bounds the
 // rows, newest first.
@@ -140,6 +155,12 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 	for _, row := range Lifecycle(d) {
 		if cat := Category(row.Verb); keep(row.Activity, cat) {
 			out = append(out, wire.ActivityEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
+		}
+	}
+	for _, r := range d.IngestRuns { // one system row per mail ingest run
+		act := wire.Activity{Actor: wire.ActorSystem, Verb: "ingest_run", TS: r.At, Detail: RunSummary(r)}
+		if cat := Category(act.Verb); keep(act, cat) {
+			out = append(out, wire.ActivityEntry{Activity: act, Category: cat})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].TS > out[j].TS })

@@ -316,6 +316,11 @@ func actorOf(r *http.Request, bodyActor string) string {
 	if strings.EqualFold(r.Header.Get("x-actor"), wire.ActorAgent) || strings.EqualFold(bodyActor, wire.ActorAgent) {
 		return wire.ActorAgent
 	}
+	// The board's own jobs (the mail ingest) write as the system; only the
+	// header says so, so a body cannot claim it.
+	if strings.EqualFold(r.Header.Get("x-actor"), wire.ActorSystem) {
+		return wire.ActorSystem
+	}
 	return wire.ActorHuman
 }
 

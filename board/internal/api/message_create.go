@@ -9,7 +9,8 @@ import (
 )
 
 // POST /api/messages: a message linked to a case, a reminder, both or
-// neither; a link pushes the derived senders to the guard.
+// neither; a link pushes the derived senders to the guard. The same mail
+// again answers 200 with the record already held and writes nothing.
 func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 	var in wire.MessageCreate
 	if err := decode(w, r, &in); err != nil {
@@ -17,6 +18,10 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, v, err := messages.Add(r.Context(), a.store, actorOf(r, in.Actor), in)
+	if ex, ok := messages.AsExisting(err); ok {
+		a.reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
+		return
+	}
 	if err != nil {
 		a.fail(w, err)
 		return

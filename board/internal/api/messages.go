@@ -67,6 +67,10 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, v, err := messages.AddToCase(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if ex, ok := messages.AsExisting(err); ok {
+		a.reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
+		return
+	}
 	if err != nil {
 		a.fail(w, err)
 		return

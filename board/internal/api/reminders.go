@@ -91,6 +91,10 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rem, m, v, err := messages.AddToReminder(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	if ex, ok := messages.AsExisting(err); ok {
+		a.reply(w, http.StatusOK, wire.ReminderMessageReply{Message: *ex.Message, Reminder: *rem, Existing: true, Version: ex.Version})
+		return
+	}
 	if err != nil {
 		a.fail(w, err)
 		return

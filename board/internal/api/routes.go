@@ -34,6 +34,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/messages", a.listMessages).Methods(http.MethodGet)
 	r.HandleFunc("/messages", a.createMessage).Methods(http.MethodPost)
 	r.HandleFunc("/messages/{id}", a.patchMessage).Methods(http.MethodPatch)
+	r.HandleFunc("/ingest-runs", a.createIngestRun).Methods(http.MethodPost)
 	r.HandleFunc("/unread-count", a.unreadCount).Methods(http.MethodGet)
 
 	r.HandleFunc("/labels", a.listLabels).Methods(http.MethodGet)

@@ -12,7 +12,9 @@ import (
 
 // Add creates a message linked to the case and/or the reminder the input
 // names (neither leaves it in the inbox only). A case link logs
-// message_linked on the case, as a link through the case does.
+// message_linked on the case, as a link through the case does. When the
+// board already holds the same mail it writes nothing and fails with
+// *Existing.
 func Add(ctx context.Context, s *store.Store, actor string, in wire.MessageCreate) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
@@ -29,7 +31,7 @@ func Add(ctx context.Context, s *store.Store, actor string, in wire.MessageCreat
 				return errs.NotFound("Reminder %s not found", remID)
 			}
 		}
-		m, err := New(tx, in.MessageInput)
+		m, err := newOrExisting(tx, in.MessageInput)
 		if err != nil {
 			return err
 		}

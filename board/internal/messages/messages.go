@@ -5,9 +5,13 @@ package messages
 
 import (
 	"context"
+	"errors"
+	netmail "net/mail"
 	"strings"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/dedupe"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -17,13 +21,22 @@ import (
 // New builds a message record from an input, keeping url only when it
 // is an absolute http or https URL.
 func New(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
+	if t, err := netmail.ParseDate(in.ReceivedAt); err == nil {
+		in.ReceivedAt = t.UTC().Format(time.RFC3339) // a mail header's RFC 2822 date
+	}
 	if err := field.CheckDate("receivedAt", in.ReceivedAt); err != nil {
 		return nil, err
+	}
+	switch in.Scan {
+	case "", wire.ScanClean, wire.ScanUnscanned, wire.ScanReleased:
+	default:
+		return nil, errs.BadRequest("field 'scan' must be clean, unscanned or released, not %q", in.Scan)
 	}
 	m := &wire.Message{
 		ID: tx.NextID("M"), Source: in.Source, From: strings.TrimSpace(in.From), To: in.To, Cc: in.Cc,
 		Subject: in.Subject, Preview: in.Preview, Body: in.Body, ReceivedAt: in.ReceivedAt,
 		Read: in.Read, Outbound: in.Outbound, URL: field.SafeURL(in.URL),
+		MessageID: dedupe.MessageID(in.MessageID), ThreadID: dedupe.MessageID(in.ThreadID), Scan: in.Scan,
 	}
 	if m.ReceivedAt == "" {
 		m.ReceivedAt = tx.Stamp()
@@ -34,7 +47,39 @@ func New(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
 	return m, nil
 }
 
-// AddToCase creates a message linked to a case.
+// Existing is the answer of a create that found the same mail already on
+// the board (see package dedupe): that record, unchanged, and the version
+// the board was at.
+type Existing struct {
+	Message *wire.Message
+	Version int64
+}
+
+func (e *Existing) Error() string { return "message exists as " + e.Message.ID }
+
+// newOrExisting builds the message for in, or fails with *Existing when the
+// board already holds the same mail. It runs inside the write, so two
+// copies of one mail arriving at once still make one record.
+func newOrExisting(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
+	m, err := New(tx, in)
+	if err != nil {
+		return nil, err
+	}
+	if old, ok := tx.MessageByKey(dedupe.Key(m)); ok {
+		return nil, &Existing{Message: old, Version: tx.Doc().Version}
+	}
+	return m, nil
+}
+
+// AsExisting reports whether err says the mail was already on the board.
+func AsExisting(err error) (*Existing, bool) {
+	var e *Existing
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// AddToCase creates a message linked to a case. When the board already
+// holds the same mail it writes nothing and fails with *Existing.
 func AddToCase(ctx context.Context, s *store.Store, actor, caseID string, in wire.MessageInput) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
@@ -42,7 +87,7 @@ func AddToCase(ctx context.Context, s *store.Store, actor, caseID string, in wir
 		if !ok {
 			return errs.NotFound("case %s not found", caseID)
 		}
-		m, err := New(tx, in)
+		m, err := newOrExisting(tx, in)
 		if err != nil {
 			return err
 		}
@@ -119,6 +164,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.Message
 
 // AddToReminder creates a message linked to a reminder. It logs no
 // activity: a reminder has no log, and the linked case is not involved.
+// When the board already holds the same mail it fails with *Existing.
 func AddToReminder(ctx context.Context, s *store.Store, actor, id string, in wire.MessageInput) (*wire.Reminder, *wire.Message, int64, error) {
 	var (
 		rem *wire.Reminder
@@ -129,13 +175,14 @@ func AddToReminder(ctx context.Context, s *store.Store, actor, id string, in wir
 		if !ok {
 			return errs.NotFound("reminder %s not found", id)
 		}
-		m, err := New(tx, in)
+		rem = r // the answer names the reminder for an existing mail too
+		m, err := newOrExisting(tx, in)
 		if err != nil {
 			return err
 		}
 		m.ReminderID = r.ID
 		tx.Messages().Put(m)
-		rem, msg = r, m
+		msg = m
 		return nil
 	})
 	return rem, msg, v, err

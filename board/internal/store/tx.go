@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/dedupe"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -26,6 +27,9 @@ type Tx struct {
 	proposals  Table[*wire.Proposal]
 	views      Table[*wire.View]
 	templates  Table[*wire.Template]
+	ingestRuns Table[*wire.IngestRun]
+
+	ix *indexes // the head's indexes; nil for a scratch write
 
 	countersDirty, sourcesDirty, prefsDirty bool
 }
@@ -42,6 +46,7 @@ func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 	tx.proposals = newTable("pending", &d.Proposals, shallow)
 	tx.views = newTable("views", &d.Views, shallow)
 	tx.templates = newTable("templates", &d.Templates, shallow)
+	tx.ingestRuns = newTable("ingestRuns", &d.IngestRuns, shallow)
 	return tx
 }
 
@@ -50,7 +55,10 @@ func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 // store keeps them in step with its head: only writes read or change them,
 // under the write lock.
 type indexes struct {
-	cases, messages, events, reminders, priorities, labels, proposals, views, templates index
+	cases, messages, events, reminders, priorities, labels, proposals, views, templates, ingestRuns index
+	// messageKeys maps a message's dedupe key to its id. An entry may be
+	// stale (the message was deleted): a lookup checks the record it finds.
+	messageKeys map[string]string
 }
 
 // index maps a record id to its position in its collection.
@@ -61,7 +69,16 @@ func buildIndexes(d *wire.Doc) *indexes {
 		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
 		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
 		proposals: indexOf(d.Proposals), views: indexOf(d.Views), templates: indexOf(d.Templates),
+		ingestRuns: indexOf(d.IngestRuns), messageKeys: messageKeysOf(d.Messages),
 	}
+}
+
+func messageKeysOf(list []*wire.Message) map[string]string {
+	out := make(map[string]string, len(list))
+	for _, m := range list {
+		out[dedupe.Key(m)] = m.ID
+	}
+	return out
 }
 
 func indexOf[T storefile.Keyed](list []T) index {
@@ -82,7 +99,7 @@ type collection interface {
 
 // collections are the draft's tables, in the document's order.
 func (tx *Tx) collections() []collection {
-	return []collection{&tx.cases, &tx.messages, &tx.events, &tx.reminders, &tx.priorities, &tx.labels, &tx.proposals, &tx.views, &tx.templates}
+	return []collection{&tx.cases, &tx.messages, &tx.events, &tx.reminders, &tx.priorities, &tx.labels, &tx.proposals, &tx.views, &tx.templates, &tx.ingestRuns}
 }
 
 // of is the index of the collection called name (the journal's name for it).
@@ -106,12 +123,15 @@ func (ix *indexes) of(name string) *index {
 		return &ix.views
 	case "templates":
 		return &ix.templates
+	case "ingestRuns":
+		return &ix.ingestRuns
 	}
 	return nil // a collection without an index is scanned instead
 }
 
 // useIndexes lets the tables find records of the head through ix.
 func (tx *Tx) useIndexes(ix *indexes) {
+	tx.ix = ix
 	for _, c := range tx.collections() {
 		c.useIndex(ix)
 	}
@@ -133,6 +153,38 @@ func (tx *Tx) commitIndexes() {
 	for _, c := range tx.collections() {
 		c.commit()
 	}
+	if tx.ix != nil {
+		for _, m := range tx.messages.dirty {
+			tx.ix.messageKeys[dedupe.Key(m)] = m.ID
+		}
+	}
+}
+
+// MessageByKey finds the message whose dedupe key (see package dedupe) is
+// key, through an index rather than a scan of every message.
+func (tx *Tx) MessageByKey(key string) (*wire.Message, bool) {
+	for _, m := range tx.messages.dirty {
+		if dedupe.Key(m) == key {
+			return shallow(m), true
+		}
+	}
+	if tx.ix == nil { // a scratch write: no index to use
+		for _, m := range tx.d.Messages {
+			if dedupe.Key(m) == key {
+				return shallow(m), true
+			}
+		}
+		return nil, false
+	}
+	id, ok := tx.ix.messageKeys[key]
+	if !ok {
+		return nil, false
+	}
+	m, ok := tx.messages.get(id)
+	if !ok || dedupe.Key(m) != key {
+		return nil, false
+	}
+	return shallow(m), true
 }
 
 // Now is the write's time, one value for the whole write.
@@ -191,6 +243,9 @@ func (tx *Tx) Proposals() *Table[*wire.Proposal] { return &tx.proposals }
 // Views are the saved views of the draft.
 func (tx *Tx) Views() *Table[*wire.View] { return &tx.views }
 
+// IngestRuns are the reports of the mail ingest runs in the draft.
+func (tx *Tx) IngestRuns() *Table[*wire.IngestRun] { return &tx.ingestRuns }
+
 // Templates are the case templates of the draft.
 func (tx *Tx) Templates() *Table[*wire.Template] { return &tx.templates }
 
@@ -212,6 +267,7 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 	e.Proposals = tx.proposals.changed(e)
 	e.Views = tx.views.changed(e)
 	e.Templates = tx.templates.changed(e)
+	e.IngestRuns = tx.ingestRuns.changed(e)
 	if tx.countersDirty {
 		e.Counters = tx.d.Counters
 	}

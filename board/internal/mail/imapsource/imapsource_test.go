@@ -1,0 +1,287 @@
+package imapsource
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/opsboard/opsboard/board/internal/mail"
+)
+
+// selfSigned makes a certificate for 127.0.0.1 and a pool that trusts it.
+func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "imap test"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+}
+
+type server struct {
+	user *imapmemserver.User
+	port int
+	pool *x509.CertPool
+}
+
+// startServer runs the in-memory IMAP server over TLS on a loopback port.
+func startServer(t *testing.T) *server {
+	t.Helper()
+	cert, pool := selfSigned(t)
+	mem := imapmemserver.New()
+	user := imapmemserver.NewUser("me@example.org", "s3cret")
+	if err := user.Create("INBOX", nil); err != nil {
+		t.Fatal(err)
+	}
+	mem.AddUser(user)
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps:   imap.CapSet{imap.CapIMAP4rev1: {}},
+		Logger: testLogger{t},
+	})
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	return &server{user: user, port: ln.Addr().(*net.TCPAddr).Port, pool: pool}
+}
+
+type testLogger struct{ t *testing.T }
+
+func (l testLogger) Printf(format string, args ...any) { l.t.Logf("imap server: "+format, args...) }
+
+func (s *server) deliver(t *testing.T, i int) {
+	t.Helper()
+	raw := fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nSubject: m%d\r\nMessage-ID: <m%d@example.com>\r\n"+
+		"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i)
+	if _, err := s.user.Append("INBOX", bytes.NewReader([]byte(raw)), &imap.AppendOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (s *server) source(password string) *Source {
+	return New(Options{Host: "127.0.0.1", Port: s.port, User: "me@example.org", Password: password,
+		TLS: &tls.Config{RootCAs: s.pool}})
+}
+
+type seen struct{ Ref, MessageID, Body string }
+
+func readAll(t *testing.T, s *Source, after string) ([]seen, string) {
+	t.Helper()
+	var got []seen
+	wm := after
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := s.Read(ctx, after, func(m mail.Mail, w string) error {
+		got = append(got, seen{m.Ref, m.MessageID, m.Body})
+		wm = w
+		return nil
+	}); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return got, wm
+}
+
+func TestSource(t *testing.T) {
+	srv := startServer(t)
+	src := srv.source("s3cret")
+
+	if got, wm := readAll(t, src, ""); len(got) != 0 || wm != "" {
+		t.Errorf("empty mailbox gave %v, watermark %q", got, wm)
+	}
+
+	srv.deliver(t, 1)
+	srv.deliver(t, 2)
+	got, wm := readAll(t, src, "")
+	want := []seen{{"1:1", "m1@example.com", "body 1"}, {"1:2", "m2@example.com", "body 2"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("first read (-want +got):\n%s", diff)
+	}
+	if wm != `{"uidValidity":1,"uid":2}` {
+		t.Errorf("watermark = %s", wm)
+	}
+	if again, _ := readAll(t, src, wm); len(again) != 0 {
+		t.Errorf("re-read gave %v, want nothing", again)
+	}
+
+	srv.deliver(t, 3)
+	got, wm = readAll(t, src, wm)
+	if diff := cmp.Diff([]seen{{"1:3", "m3@example.com", "body 3"}}, got); diff != "" {
+		t.Errorf("after a delivery (-want +got):\n%s", diff)
+	}
+
+	ctx := context.Background()
+	if m, err := src.Get(ctx, "1:2"); err != nil || m.MessageID != "m2@example.com" || m.Ref != "1:2" {
+		t.Errorf("Get(1:2) = %+v, %v", m, err)
+	}
+	for _, bad := range []string{"1:99", "7:1", "x", "1:0"} {
+		if _, err := src.Get(ctx, bad); !errors.Is(err, mail.ErrNotFound) {
+			t.Errorf("Get(%q) = %v, want ErrNotFound", bad, err)
+		}
+	}
+
+	// Reading marks nothing as seen.
+	if st, err := srv.user.Status("INBOX", &imap.StatusOptions{NumUnseen: true}); err != nil || *st.NumUnseen != 3 {
+		t.Errorf("unseen after reading = %v, %v; want 3", st.NumUnseen, err)
+	}
+
+	// The mailbox is re-created: UIDVALIDITY changes and reading restarts.
+	if err := srv.user.Delete("INBOX"); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.user.Create("INBOX", nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.deliver(t, 4)
+	got, wm = readAll(t, src, wm)
+	if diff := cmp.Diff([]seen{{"2:1", "m4@example.com", "body 4"}}, got); diff != "" {
+		t.Errorf("after UIDVALIDITY change (-want +got):\n%s", diff)
+	}
+	if wm != `{"uidValidity":2,"uid":1}` {
+		t.Errorf("watermark = %s", wm)
+	}
+	if _, err := src.Get(ctx, "1:2"); !errors.Is(err, mail.ErrNotFound) {
+		t.Errorf("Get of an old-validity ref = %v, want ErrNotFound", err)
+	}
+}
+
+func TestResumeAfterStop(t *testing.T) {
+	srv := startServer(t)
+	for i := 1; i <= 3; i++ {
+		srv.deliver(t, i)
+	}
+	src := srv.source("s3cret")
+	boom := errors.New("killed")
+	var kept string
+	err := src.Read(context.Background(), "", func(m mail.Mail, w string) error {
+		if m.MessageID == "m2@example.com" {
+			return boom
+		}
+		kept = w
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Read = %v, want the callback's error", err)
+	}
+	got, _ := readAll(t, src, kept)
+	if len(got) != 2 || got[0].Ref != "1:2" || got[1].Ref != "1:3" {
+		t.Errorf("resume gave %v, want 1:2 and 1:3", got)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	srv := startServer(t)
+	srv.deliver(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	nop := func(mail.Mail, string) error { return nil }
+
+	if err := srv.source("wrong").Read(ctx, "", nop); err == nil {
+		t.Error("a wrong password was accepted")
+	}
+	// Without the test's CA the system roots do not trust the certificate.
+	untrusted := New(Options{Host: "127.0.0.1", Port: srv.port, User: "me@example.org", Password: "s3cret"})
+	var unknown x509.UnknownAuthorityError
+	if err := untrusted.Read(ctx, "", nop); !errors.As(err, &unknown) {
+		t.Errorf("self-signed certificate without trust: %v, want an unknown-authority error", err)
+	}
+	if err := srv.source("s3cret").Read(ctx, "garbage", nop); !errors.Is(err, mail.ErrBadWatermark) {
+		t.Errorf("bad watermark: %v", err)
+	}
+	missing := New(Options{Host: "127.0.0.1", Port: srv.port, User: "me@example.org", Password: "s3cret",
+		Mailbox: "Archive", TLS: &tls.Config{RootCAs: srv.pool}})
+	if err := missing.Read(ctx, "", nop); err == nil {
+		t.Error("a missing mailbox read without error")
+	}
+}
+
+func TestSilentServerGivesUpWithTheContext(t *testing.T) {
+	cert, pool := selfSigned(t)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Finish the handshake, then never send the IMAP greeting.
+			_ = c.(*tls.Conn).Handshake()
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	src := New(Options{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, User: "u", Password: "p",
+		TLS: &tls.Config{RootCAs: pool}})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- src.Read(ctx, "", func(mail.Mail, string) error { return nil }) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Read from a server that never answers = %v, want the context's deadline", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Read did not give up on a silent server")
+	}
+}
+
+func TestCancelledContext(t *testing.T) {
+	srv := startServer(t)
+	srv.deliver(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error {
+		cancel()
+		return nil
+	})
+	if err != nil {
+		t.Errorf("cancel after the last message: %v", err)
+	}
+	if err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read with a cancelled context = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,298 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // decode non-UTF-8 bodies and headers
+	gomail "github.com/emersion/go-message/mail"
+)
+
+// maxDepth bounds how deep nested multiparts are walked, so a hostile message
+// cannot make the parser recurse without end.
+const maxDepth = 16
+
+// Parse reads one RFC 5322 message. It keeps whatever it can: a malformed header
+// line is skipped, an unknown charset leaves the text as it is, a broken part is
+// left out. The error is non-nil only when not even a header could be read; the
+// returned Mail then still carries Raw and the bytes as Body. Parse never panics.
+func Parse(raw []byte) (m Mail, err error) {
+	defer func() {
+		// A library bug must not take an ingest run down; the message is still
+		// delivered with its raw bytes.
+		if r := recover(); r != nil {
+			m = Mail{Raw: raw, Body: string(raw)}
+			err = fmt.Errorf("parse mail: panic: %v", r)
+		}
+	}()
+	m.Raw = raw
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil && !lenient(err) {
+		e, err = message.Read(bytes.NewReader(sanitize(raw)))
+	}
+	if err != nil && !lenient(err) {
+		m.Body = normalize(string(raw))
+		return m, fmt.Errorf("parse mail: %w", err)
+	}
+	readHeader(&m, gomail.Header{Header: e.Header})
+	var w walker
+	w.walk(e, 0)
+	m.Attachments = w.attachments
+	switch {
+	case w.plain != "":
+		m.Body = normalize(w.plain)
+	case w.html != "":
+		m.Body = HTMLText(w.html)
+	}
+	return m, nil
+}
+
+// lenient reports whether err from go-message still came with a usable entity.
+func lenient(err error) bool {
+	return message.IsUnknownCharset(err) || message.IsUnknownEncoding(err)
+}
+
+func readHeader(m *Mail, h gomail.Header) {
+	m.MessageID = firstID(h.Get("Message-Id"))
+	m.InReplyTo = firstID(h.Get("In-Reply-To"))
+	m.References = ids(strings.Join(h.Values("References"), " "))
+	m.Subject = decodeText(h, "Subject")
+	if t, err := h.Date(); err == nil {
+		m.Date = t
+	}
+	from := addresses(h, "From")
+	if len(from) > 0 {
+		m.From, m.FromAddr = from[0].display, from[0].addr
+	} else {
+		m.From = decodeText(h, "From")
+	}
+	for _, a := range addresses(h, "To") {
+		m.To = append(m.To, a.addr)
+	}
+	for _, a := range addresses(h, "Cc") {
+		m.Cc = append(m.Cc, a.addr)
+	}
+}
+
+// decodeText decodes RFC 2047 words in a header, keeping the raw value when a
+// charset is unknown.
+func decodeText(h gomail.Header, key string) string {
+	v, err := h.Text(key)
+	if err != nil {
+		return strings.TrimSpace(h.Get(key))
+	}
+	return strings.TrimSpace(v)
+}
+
+type address struct{ display, addr string }
+
+// addresses parses an address header; when it is malformed it falls back to
+// picking addresses out of the comma-separated text.
+func addresses(h gomail.Header, key string) []address {
+	var out []address
+	list, err := h.AddressList(key)
+	if err == nil {
+		for _, a := range list {
+			if a.Address == "" {
+				continue
+			}
+			display := a.Address
+			if a.Name != "" {
+				display = a.Name + " <" + a.Address + ">"
+			}
+			out = append(out, address{display, strings.ToLower(a.Address)})
+		}
+		return out
+	}
+	for _, part := range strings.Split(decodeText(h, key), ",") {
+		if a := bareAddr(part); a != "" {
+			out = append(out, address{strings.TrimSpace(part), a})
+		}
+	}
+	return out
+}
+
+// bareAddr takes the address out of `Name <addr>` or a lone token with an @.
+func bareAddr(s string) string {
+	if i := strings.LastIndexByte(s, '<'); i >= 0 {
+		if j := strings.IndexByte(s[i:], '>'); j > 0 && strings.Contains(s[i:i+j], "@") {
+			return strings.ToLower(strings.TrimSpace(s[i+1 : i+j]))
+		}
+	}
+	for _, f := range strings.Fields(s) {
+		if strings.Contains(f, "@") {
+			return strings.ToLower(strings.Trim(f, `"'<>()`))
+		}
+	}
+	return ""
+}
+
+// ids returns the <...> message ids in s, without the brackets, in order. Header
+// values written without brackets are taken word by word.
+func ids(s string) []string {
+	var out []string
+	rest := s
+	for {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '>')
+		if j < 0 {
+			break
+		}
+		if id := strings.TrimSpace(rest[i+1 : i+j]); id != "" {
+			out = append(out, id)
+		}
+		rest = rest[i+j+1:]
+	}
+	if len(out) == 0 && !strings.ContainsAny(s, "<>") {
+		out = append(out, strings.Fields(s)...)
+	}
+	return out
+}
+
+func firstID(s string) string {
+	if l := ids(s); len(l) > 0 {
+		return l[0]
+	}
+	return ""
+}
+
+type walker struct {
+	plain, html string
+	attachments []Attachment
+}
+
+func (w *walker) walk(e *message.Entity, depth int) {
+	if mr := e.MultipartReader(); mr != nil {
+		if depth >= maxDepth {
+			return
+		}
+		for {
+			p, err := mr.NextPart()
+			if errors.Is(err, io.EOF) || (err != nil && !lenient(err)) || p == nil {
+				return
+			}
+			w.walk(p, depth+1)
+		}
+	}
+	mediaType, _, err := e.Header.ContentType()
+	if err != nil || mediaType == "" {
+		mediaType = "text/plain"
+	}
+	disp, dparams, _ := e.Header.ContentDisposition()
+	name := dparams["filename"]
+	if name == "" {
+		_, cparams, _ := e.Header.ContentType()
+		name = cparams["name"]
+	}
+	name = decodeWord(name)
+	isText := mediaType == "text/plain" || mediaType == "text/html"
+	if disp == "attachment" || name != "" || !isText {
+		if mediaType == "multipart/alternative" || strings.HasPrefix(mediaType, "multipart/") {
+			return // a multipart past maxDepth: not an attachment
+		}
+		n, _ := io.Copy(io.Discard, e.Body)
+		w.attachments = append(w.attachments, Attachment{Name: name, Size: n, Type: mediaType})
+		return
+	}
+	b, _ := io.ReadAll(e.Body) // keep what decoded before a broken encoding
+	switch {
+	case mediaType == "text/plain" && w.plain == "":
+		w.plain = string(b)
+	case mediaType == "text/html" && w.html == "":
+		w.html = string(b)
+	}
+}
+
+// decodeWord decodes an RFC 2047 file name when a mailer encoded one (go-message
+// decodes RFC 2231 parameters itself).
+func decodeWord(s string) string {
+	if !strings.Contains(s, "=?") {
+		return s
+	}
+	dec := mime.WordDecoder{CharsetReader: message.CharsetReader}
+	if d, err := dec.DecodeHeader(s); err == nil {
+		return d
+	}
+	return s
+}
+
+// sanitize drops header lines that are not "Key: value" (and their
+// continuations), so one broken line does not cost the whole header.
+func sanitize(raw []byte) []byte {
+	head, body, found := cutHeader(raw)
+	if !found {
+		// No blank line: when it does not even start like a header, it is all body.
+		if !looksLikeField(firstLine(raw)) {
+			return append([]byte("\r\n"), raw...)
+		}
+	}
+	var out bytes.Buffer
+	keep := false
+	for _, line := range bytes.SplitAfter(head, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if keep {
+				out.Write(line)
+			}
+			continue
+		}
+		keep = looksLikeField(line)
+		if keep {
+			out.Write(line)
+		}
+	}
+	out.WriteString("\r\n")
+	out.Write(body)
+	return out.Bytes()
+}
+
+func cutHeader(raw []byte) (head, body []byte, found bool) {
+	for i := 0; i < len(raw); {
+		j := bytes.IndexByte(raw[i:], '\n')
+		if j < 0 {
+			break
+		}
+		line := raw[i : i+j]
+		if len(bytes.TrimRight(line, "\r")) == 0 {
+			return raw[:i], raw[i+j+1:], true
+		}
+		i += j + 1
+	}
+	return raw, nil, false
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+func looksLikeField(line []byte) bool {
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 {
+		return false
+	}
+	for _, c := range line[:i] {
+		if c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// normalize makes line ends LF and trims surrounding blank space.
+func normalize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.TrimSpace(s)
+}
