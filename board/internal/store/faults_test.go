@@ -368,15 +368,19 @@ func TestDaemonFullDiskRecoversByItself(t *testing.T) {
 	if err := os.Truncate(filler, max(0, sizeOf(t, filler)-(3<<20))); err != nil {
 		t.Fatal(err)
 	}
-	var lastOK time.Time
-	started := time.Now()
-	for i := 0; time.Since(started) < 10*time.Second; i++ {
-		if retitle(i)/100 == 2 {
-			lastOK = time.Now()
+	// Each of many writes goes through in the end, far more than the freed
+	// 3 MB hold (every journal entry carries the whole 4 KB-titled case): the
+	// board recovers by itself and keeps recovering, rather than stalling for
+	// good once the journal has eaten the freed space. The bound is
+	// generous: this asserts that writes resume, not how fast.
+	for i := range 1500 {
+		deadline := time.Now().Add(60 * time.Second)
+		for retitle(100+i)/100 != 2 {
+			if time.Now().After(deadline) {
+				t.Fatalf("write %d never succeeded again, the disk holding 3 MB free for them:\n%s", i, d.stderr)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-	}
-	if time.Since(lastOK) > 3*time.Second {
-		t.Fatalf("writes stopped succeeding %v before the end, the disk holding 3 MB free for them:\n%s", time.Since(lastOK), d.stderr)
 	}
 	// A SIGTERM on a full disk still compacts (the reserve is for that) or
 	// says clearly why it could not.
