@@ -11,7 +11,7 @@ import (
 
 const (
 	dateDesc   = "Day: YYYY-MM-DD (the start day when timed)."
-	timeDesc   = "24-hour HH:MM."
+	timeDesc   = "24-hour HH:MM, in the board's time zone."
 	domainDesc = "Domain: work or life (advisory)."
 )
 
