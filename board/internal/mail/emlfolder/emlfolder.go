@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/mail"
@@ -55,14 +54,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 	if err != nil {
 		return err
 	}
-	taken.Prune(present)
-	var todo []string
-	for n := range present {
-		if _, ok := taken[n]; !ok {
-			todo = append(todo, n)
-		}
-	}
-	slices.Sort(todo)
+	todo := taken.Todo(present) // prunes the set first: the watermark starts from it
 	wm := taken.Appender()
 	for _, n := range todo {
 		if err := ctx.Err(); err != nil {

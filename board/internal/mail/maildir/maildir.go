@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/mail"
@@ -79,14 +78,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 	if err != nil {
 		return err
 	}
-	taken.Prune(present)
-	var todo []string
-	for u := range present {
-		if _, ok := taken[u]; !ok {
-			todo = append(todo, u)
-		}
-	}
-	slices.Sort(todo)
+	todo := taken.Todo(present) // prunes the set first: the watermark starts from it
 	wm := taken.Appender()
 	for _, u := range todo {
 		if err := ctx.Err(); err != nil {

@@ -42,6 +42,20 @@ func (s Set) Prune(present map[string]string) {
 	}
 }
 
+// Todo prunes the set to the names present and returns the present names not
+// yet taken, sorted: what a folder source reads next, in order.
+func (s Set) Todo(present map[string]string) []string {
+	s.Prune(present)
+	var todo []string
+	for n := range present {
+		if _, ok := s[n]; !ok {
+			todo = append(todo, n)
+		}
+	}
+	slices.Sort(todo)
+	return todo
+}
+
 // Encode writes the set as a watermark, names sorted so equal sets give equal text.
 func (s Set) Encode() string {
 	names := make([]string, 0, len(s))
