@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -43,18 +44,12 @@ func WithHTTPClient(h *http.Client) Option {
 
 // New returns a client for the board at baseURL (DefaultBaseURL when empty).
 func New(baseURL string, opts ...Option) (*Client, error) {
-	if strings.TrimSpace(baseURL) == "" {
-		baseURL = DefaultBaseURL
-	}
-	u, err := url.Parse(strings.TrimSpace(baseURL))
+	base, err := httpaddr.Base("board address", baseURL, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("board address %q: %w", baseURL, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("board address %q must be an absolute http or https URL such as %s", baseURL, DefaultBaseURL)
+		return nil, err
 	}
 	c := &Client{
-		base: strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/"),
+		base: base,
 		// The timeout only backs up callers whose context has no deadline:
 		// the board answers in milliseconds when it is healthy.
 		http: &http.Client{Timeout: 30 * time.Second},

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -63,18 +64,12 @@ func WithHTTPClient(h *http.Client) Option {
 // New returns a client for the sidecar at baseURL (DefaultBaseURL when
 // empty).
 func New(baseURL string, opts ...Option) (*Client, error) {
-	if strings.TrimSpace(baseURL) == "" {
-		baseURL = DefaultBaseURL
-	}
-	u, err := url.Parse(strings.TrimSpace(baseURL))
+	base, err := httpaddr.Base("guard sidecar address", baseURL, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("guard sidecar address %q: %w", baseURL, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("guard sidecar address %q must be an absolute http or https URL such as %s", baseURL, DefaultBaseURL)
+		return nil, err
 	}
 	c := &Client{
-		base: strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/"),
+		base: base,
 		http: &http.Client{Timeout: DefaultTimeout},
 	}
 	for _, o := range opts {
