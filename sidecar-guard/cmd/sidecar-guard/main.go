@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httprun"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/server"
@@ -153,26 +153,12 @@ func run(log *slog.Logger, getenv func(string) string, args []string) error {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	go srv.Run(ctx)
 	log.Info("guard.listening", "url", "http://"+ln.Addr().String(), "data", cfg.data,
 		"classifier", cls.Name(), "preset", cfg.choice.Preset.Key, "threshold", cls.Threshold(),
 		"enabled", store.Settings().Enabled, "why", reason)
 
-	var runErr error
-	select {
-	case runErr = <-errc:
-	case <-ctx.Done():
-	}
-	log.Info("guard.shutdown")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("guard.shutdown", "err", err)
-	}
-	if errors.Is(runErr, http.ErrServerClosed) {
-		runErr = nil
-	}
-	return runErr
+	return httprun.Serve(ctx, log, "guard", hs, ln, func(ctx context.Context) error {
+		srv.Run(ctx)
+		return nil
+	})
 }

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -18,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httprun"
 	"github.com/opsboard/opsboard/sidecar-search/internal/server"
 )
 
@@ -97,28 +97,7 @@ func run(log *slog.Logger, args []string) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	errc := make(chan error, 2)
-	go func() { errc <- hs.Serve(ln) }()
-	// The index warms in the background: /healthz answers 503 until then.
-	go func() {
-		if err := srv.Run(ctx); err != nil {
-			errc <- err
-		}
-	}()
 	log.Info("search.listening", "url", "http://"+ln.Addr().String(), "data", cfg.data, "embedder", cfg.embedder)
-	var runErr error
-	select {
-	case runErr = <-errc:
-	case <-ctx.Done():
-	}
-	log.Info("search.shutdown")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("search.shutdown", "err", err)
-	}
-	if errors.Is(runErr, http.ErrServerClosed) {
-		runErr = nil
-	}
-	return runErr
+	// The index warms in the background: /healthz answers 503 until then.
+	return httprun.Serve(ctx, log, "search", hs, ln, srv.Run)
 }
