@@ -27,3 +27,14 @@ func TestBase(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopbackHost(t *testing.T) {
+	for hostport, want := range map[string]bool{
+		"127.0.0.1:8009": true, "[::1]:8009": true, "LocalHost:3000": true, "localhost": true, "127.0.0.2": true,
+		"evil.example:8009": false, "10.0.0.1": false, "[::2]:1": false, "": false,
+	} {
+		if got := Loopback(Host(hostport)); got != want {
+			t.Errorf("Loopback(Host(%q)) = %v, want %v", hostport, got, want)
+		}
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -161,11 +162,7 @@ func splitHost(hostport string) (host, port string) {
 }
 
 func (a *API) hostAllowed(h string) bool {
-	if h == "localhost" || a.hosts[h] {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return a.hosts[h] || httpaddr.Loopback(h)
 }
 
 // originAllowed accepts the board's own page: an allowed host on the port the

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
@@ -134,13 +134,13 @@ func (s *Server) Handler() http.Handler {
 // otherwise post a form to 127.0.0.1 and switch the guard off.
 func local(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if host := hostOf(r.Host); !loopback(host) {
+		if host := httpaddr.Host(r.Host); !httpaddr.Loopback(host) {
 			writeJSON(w, http.StatusForbidden, errorBody(fmt.Sprintf("host %q is not allowed: the guard sidecar answers on loopback addresses only", host)))
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if o := r.Header.Get("Origin"); o != "" {
-				if u, err := url.Parse(o); err != nil || !loopback(hostOf(u.Host)) {
+				if u, err := url.Parse(o); err != nil || !httpaddr.Loopback(httpaddr.Host(u.Host)) {
 					writeJSON(w, http.StatusForbidden, errorBody(fmt.Sprintf("origin %q may not write to the guard", o)))
 					return
 				}
@@ -152,22 +152,6 @@ func local(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-func hostOf(hostport string) string {
-	h, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		h = hostport
-	}
-	return strings.ToLower(strings.Trim(h, "[]"))
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func hasBody(r *http.Request) bool {

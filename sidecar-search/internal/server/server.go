@@ -12,13 +12,12 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -226,12 +225,7 @@ func (s *Server) Handler() http.Handler {
 // web page cannot reach the index through DNS rebinding.
 func loopbackOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		host = strings.Trim(strings.ToLower(host), "[]")
-		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		if host := httpaddr.Host(r.Host); !httpaddr.Loopback(host) {
 			writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("host %q is not allowed: the search sidecar answers on loopback only", host)})
 			return
 		}
