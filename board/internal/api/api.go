@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
+	"github.com/opsboard/opsboard/shared/jsonbody"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -251,7 +251,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errs.BadRequest("%s", jsonProblem(err))
+		return errs.BadRequest("%s", jsonbody.Problem(err))
 	}
 	if dec.More() {
 		return errs.BadRequest("the request body has data after the JSON object")
@@ -265,46 +265,6 @@ func decodeOptional(w http.ResponseWriter, r *http.Request, v any) error {
 		return nil
 	}
 	return decode(w, r, v)
-}
-
-func jsonProblem(err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ):
-		if typ.Field == "" {
-			return "the request body must be a JSON object"
-		}
-		return fmt.Sprintf("field '%s' must be %s, not %s", typ.Field, friendlyType(typ.Type), typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "malformed JSON: the body ends too soon"
-	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	return msg
-}
-
-func friendlyType(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if strings.HasPrefix(t.Name(), "Opt[") && t.NumField() == 3 {
-		t = t.Field(2).Type
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64:
-		return "a number"
-	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(friendlyType(t.Elem()), "a ") + "s"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return t.String()
 }
 
 // actorOf resolves attribution: agent when the header or the body says so,

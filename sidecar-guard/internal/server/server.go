@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +22,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/opsboard/opsboard/shared/httpaddr"
+	"github.com/opsboard/opsboard/shared/jsonbody"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
@@ -223,54 +223,12 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return bad("%s", jsonProblem(err))
+		return bad("%s", jsonbody.Problem(err))
 	}
 	if dec.More() {
 		return bad("the request body has data after the JSON object")
 	}
 	return nil
-}
-
-func jsonProblem(err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ):
-		if typ.Field == "" {
-			return "the request body must be a JSON object"
-		}
-		return fmt.Sprintf("field '%s' must be %s, not %s", typ.Field, friendlyType(typ.Type), typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "malformed JSON: the body ends too soon"
-	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return fmt.Sprintf("unknown field %s", f)
-	}
-	return msg
-}
-
-func friendlyType(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Int, reflect.Int64:
-		return "a whole number"
-	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(friendlyType(t.Elem()), "a "), "an ") + "s"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return t.String()
 }
 
 // pathVar is a route variable, unescaped.
