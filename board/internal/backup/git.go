@@ -26,8 +26,11 @@ const (
 )
 
 func (g gitRepo) run(ctx context.Context, args ...string) (string, error) {
+	// Snapshots are encrypted, so compressing or delta-searching them is
+	// wasted work: store them as they are.
 	full := append([]string{"-c", "user.name=" + authorName, "-c", "user.email=" + authorEmail,
-		"-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"}, args...)
+		"-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null",
+		"-c", "core.compression=0", "-c", "pack.compression=0", "-c", "core.bigFileThreshold=1m"}, args...)
 	cmd := exec.CommandContext(ctx, g.bin, full...)
 	if g.dir != "" {
 		cmd.Dir = g.dir
