@@ -99,6 +99,9 @@ func TestBackupCommandExitCodes(t *testing.T) {
 		t.Error("init printed the passphrase")
 	}
 
+	c.expect(4, "SVC_BACKUP_KEY is set", "", key, "rotate-key")
+	c.expect(4, "SVC_BACKUP_KEY", cliPass+"\n"+cliPass+"\n", nil, "rotate-key")
+
 	c.expect(0, "pushed", "", key, "run")
 	other := filepath.Join(t.TempDir(), "other.git")
 	exec.Command("git", "init", "--bare", "--quiet", other).Run()

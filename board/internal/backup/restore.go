@@ -189,7 +189,7 @@ func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (strin
 	if ok, detail := gitPresent(s.git()); !ok {
 		return "", rep, fmt.Errorf("git is needed to read the repository: %s", detail)
 	}
-	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, say); err != nil {
+	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, false, say); err != nil {
 		return "", rep, err
 	}
 	if !rep.Fetched {

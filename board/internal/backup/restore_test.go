@@ -353,3 +353,26 @@ func TestVerifyChecksEverySnapshot(t *testing.T) {
 		t.Errorf("verify of a damaged and a missing snapshot (-want +got)\n%s", diff)
 	}
 }
+
+// TestRotatedKeySealsNewSnapshotsOnly: after a new passphrase, new
+// snapshots need it and old ones keep needing the old one.
+func TestRotatedKeySealsNewSnapshotsOnly(t *testing.T) {
+	f := newFixture(t, nil)
+	old := f.mustRun()
+	f.s.Key = EnvKey("the new passphrase after rotation")
+	fresh := f.mustRun()
+	rep, err := Verify(context.Background(), f.s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed != 1 || rep.Results[0].File != old.File || rep.Results[0].Gate != GateTag || !strings.Contains(rep.Results[0].Problem, "rotate-key") {
+		t.Errorf("verify with the new passphrase: %+v", rep.Results)
+	}
+	if r, _, err := f.restore("", false); err != nil || r.File != fresh.File {
+		t.Errorf("the newest with the new passphrase: %v", err)
+	}
+	f.s.Key = EnvKey(testPass)
+	if r, _, err := f.restore(old.File, false); err != nil || r.File != old.File {
+		t.Errorf("the old one with the old passphrase: %v", err)
+	}
+}
