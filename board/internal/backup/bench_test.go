@@ -125,3 +125,34 @@ func sampleHeap() (stop func() uint64) {
 		return p - base
 	}
 }
+
+// BenchmarkRestoreDryRun is `board backup restore` of a 20 MB store's
+// snapshot: every gate (which reads and decodes the whole store) and the
+// plan against an empty data directory, the local copy already fetched.
+func BenchmarkRestoreDryRun(b *testing.B) {
+	doc := testkit.BoardDoc(1000)
+	dir := b.TempDir()
+	bare := filepath.Join(dir, "remote.git")
+	if out, err := exec.Command("git", "init", "--bare", "--quiet", bare).CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	s, err := SettingsFrom(func(k string) string {
+		return map[string]string{"SVC_BACKUP_KEY": testPass, "SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"}[k]
+	}, filepath.Join(dir, "data", "board.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r := Run(context.Background(), s, func(context.Context) (*wire.Doc, error) { return doc, nil }, nil); r.Exit != ExitPushed {
+		b.Fatal(fmtRun(r))
+	}
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Restore(context.Background(), s, "", false, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
