@@ -515,14 +515,14 @@ func moveAside(p, dst string) error {
 	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
 	return move(p, dst)
 }
 
 // move renames src to dst, copying across file systems.
 func move(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
 	err := os.Rename(src, dst)
 	if err == nil || !errors.Is(err, syscall.EXDEV) {
 		if err != nil {

@@ -287,14 +287,16 @@ func TestRestoreOnANewMachine(t *testing.T) {
 
 	// A new machine: an empty data directory, the passphrase and the URL.
 	data := filepath.Join(t.TempDir(), "fresh")
-	s, err := SettingsFrom(func(k string) string { return map[string]string{"SVC_BACKUP_KEY": testPass}[k] }, filepath.Join(data, "board.json"))
+	guard := filepath.Join(t.TempDir(), "not", "yet", "guard") // the guard's data elsewhere, its parents missing
+	env := map[string]string{"SVC_BACKUP_KEY": testPass, "SVC_GUARD_DATA": guard}
+	s, err := SettingsFrom(func(k string) string { return env[k] }, filepath.Join(data, "board.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := Init(s, f.bare); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = SettingsFrom(func(k string) string { return map[string]string{"SVC_BACKUP_KEY": testPass}[k] }, filepath.Join(data, "board.json"))
+	s, _ = SettingsFrom(func(k string) string { return env[k] }, filepath.Join(data, "board.json"))
 	s.Now = f.s.Now
 	rep, err := Restore(context.Background(), s, "", false, nil)
 	if err != nil || rep.File != r.File || !rep.Fetched {
@@ -316,7 +318,7 @@ func TestRestoreOnANewMachine(t *testing.T) {
 	if cfg, _ := ReadConfig(data); cfg.LiveData != s.StorePath {
 		t.Errorf("backup.json of the new machine was replaced: %+v", cfg)
 	}
-	if b, _ := os.ReadFile(filepath.Join(data, "guard", "trust.json")); !strings.Contains(string(b), "a@example.com") {
+	if b, _ := os.ReadFile(filepath.Join(guard, "trust.json")); !strings.Contains(string(b), "a@example.com") {
 		t.Errorf("guard data not restored: %q", b)
 	}
 }
