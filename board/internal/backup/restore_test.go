@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -379,5 +380,25 @@ func TestRotatedKeySealsNewSnapshotsOnly(t *testing.T) {
 	f.s.Key = EnvKey(testPass)
 	if r, _, err := f.restore(old.File, false); err != nil || r.File != old.File {
 		t.Errorf("the old one with the old passphrase: %v", err)
+	}
+}
+
+func TestRestoreApplyRefusedWhileTheGuardRuns(t *testing.T) {
+	f := newFixture(t, nil)
+	f.mustRun()
+	lk, err := os.OpenFile(filepath.Join(f.s.GuardDir, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Close()
+	if err := syscall.Flock(int(lk.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, f.data, clone, "board.json.lock")
+	if _, out, err := f.restore("", true); err == nil || !strings.Contains(err.Error(), "guard sidecar is running") {
+		t.Fatalf("apply while the guard runs: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(before, tree(t, f.data, clone, "board.json.lock")); diff != "" {
+		t.Errorf("the refused apply changed the data (-before +after)\n%s", diff)
 	}
 }
