@@ -251,6 +251,11 @@ func TestSettingsFromTheEnvironmentAndBackupJSON(t *testing.T) {
 	if ok, _ := s.Live(); ok {
 		t.Error("a board without a repository is live")
 	}
+	for _, bad := range []string{"", "  ", "--upload-pack=touch /tmp/x"} {
+		if err := Init(s, bad); err == nil {
+			t.Errorf("Init accepted the repository %q", bad)
+		}
+	}
 	if err := Init(s, "git@example.com:me/backup.git"); err != nil {
 		t.Fatal(err)
 	}

@@ -154,8 +154,8 @@ func ReadConfig(dir string) (Config, error) {
 // one. The passphrase is stored apart (StoreKey), never in this file.
 func Init(s Settings, repo string) error {
 	repo = strings.TrimSpace(repo)
-	if repo == "" {
-		return errors.New("name the backup repository, e.g. git@github.com:you/board-backup.git")
+	if repo == "" || strings.HasPrefix(repo, "-") {
+		return fmt.Errorf("name the backup repository, e.g. git@github.com:you/board-backup.git (got %q)", repo)
 	}
 	if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", s.DataDir, err)
