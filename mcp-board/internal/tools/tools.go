@@ -79,8 +79,9 @@ func Server() mcptool.Server[*client.Client] {
 				Write: []Constructor{saveView, deleteView, saveTemplate, deleteTemplate, setPrefs},
 			},
 			{
-				Name: SetAdmin, Description: "Past undoing: hard delete of a case, and writes to the label catalog.",
-				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle},
+				Name: SetAdmin, Description: "Past undoing or rarely needed: hard delete of a case, writes to the label catalog, and the off-site backup.",
+				Read:  []Constructor{backupStatus},
+				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle, runBackup},
 			},
 		},
 	}
