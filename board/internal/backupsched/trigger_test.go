@@ -23,13 +23,13 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // liveSettings are the settings of a board at a temporary path that
 // `board backup init` made the live one, backing up to a local bare
 // repository; env adds to its environment.
-func liveSettings(t *testing.T, env map[string]string) backup.Settings {
+func liveSettings(t testing.TB, env map[string]string) backup.Settings {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "backup.git")
 	if out, err := exec.Command("git", "init", "--quiet", "--bare", repo).CombinedOutput(); err != nil {
