@@ -12,10 +12,11 @@ import (
 
 // Name and Version identify the server to MCP clients; the version is the
 // tool surface's, raised when tools change (4.0.0 grouped them in toolsets,
-// typed propose's payload and gave approval back to the person).
+// typed propose's payload and gave approval back to the person; 4.1.0 added
+// the backup tools to admin).
 const (
 	Name    = "mcp-board"
-	Version = "4.0.0"
+	Version = "4.1.0"
 )
 
 // DefaultHTTPAddr is where --http serves when given no address: the board
