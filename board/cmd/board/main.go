@@ -144,6 +144,9 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "backup" {
+		os.Exit(backupCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
 		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))

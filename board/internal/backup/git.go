@@ -26,8 +26,11 @@ const (
 )
 
 func (g gitRepo) run(ctx context.Context, args ...string) (string, error) {
+	// Snapshots are encrypted, so compressing or delta-searching them is
+	// wasted work: store them as they are.
 	full := append([]string{"-c", "user.name=" + authorName, "-c", "user.email=" + authorEmail,
-		"-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"}, args...)
+		"-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null",
+		"-c", "core.compression=0", "-c", "pack.compression=0", "-c", "core.bigFileThreshold=1m"}, args...)
 	cmd := exec.CommandContext(ctx, g.bin, full...)
 	if g.dir != "" {
 		cmd.Dir = g.dir
@@ -68,8 +71,10 @@ func lastLines(s string, n int) string {
 // remote at repo, fetch and merge. A repository out of reach is no error
 // on the first run either: the clone starts empty, the run commits there,
 // and the push that fails says so. fetched reports whether the remote was
-// reached.
-func syncClone(ctx context.Context, s Settings, repo string, say func(string, ...any)) (g gitRepo, branch string, fetched bool, err error) {
+// reached. With clean, uncommitted changes to tracked files are dropped
+// before the merge (a run cut short may leave manifest.json half done; the
+// caller has read it and merges its entries back).
+func syncClone(ctx context.Context, s Settings, repo string, clean bool, say func(string, ...any)) (g gitRepo, branch string, fetched bool, err error) {
 	g = gitRepo{bin: s.git(), dir: s.Clone}
 	if _, statErr := os.Stat(filepath.Join(s.Clone, ".git")); statErr != nil {
 		if err := os.MkdirAll(filepath.Dir(s.Clone), 0o700); err != nil {
@@ -118,6 +123,13 @@ func syncClone(ctx context.Context, s Settings, repo string, say func(string, ..
 		return g, "", fetched, fmt.Errorf("the local copy %s is on no branch: %w", s.Clone, err)
 	}
 	branch = strings.TrimSpace(out)
+	if clean {
+		if _, err := g.run(ctx, "rev-parse", "--quiet", "--verify", "HEAD"); err == nil {
+			if _, err := g.run(ctx, "reset", "--quiet", "--hard", "HEAD"); err != nil {
+				return g, branch, fetched, err
+			}
+		}
+	}
 	if fetched {
 		if err := g.catchUp(ctx, branch, say); err != nil {
 			return g, branch, fetched, err

@@ -63,7 +63,7 @@ func newFixture(t *testing.T, env map[string]string) *fixture {
 		t.Fatal(err)
 	}
 	f.s.Now = func() time.Time { return f.now }
-	f.s.KDF = seal.Params{LogN: 10, R: 8, P: 1, Chunk: 4096} // cheap, and many chunks
+	f.s.KDF = seal.Params{LogN: 10, R: 8, P: 1, Chunk: 256} // cheap, and many chunks
 	return f
 }
 

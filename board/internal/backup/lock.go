@@ -32,6 +32,9 @@ func LockHeld(s Settings) bool {
 // file's time so a long run is never taken for a dead one.
 func lock(s Settings) (release func(), err error) {
 	p := s.lockPath()
+	if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", s.DataDir, err)
+	}
 	for attempt := 0; ; attempt++ {
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {

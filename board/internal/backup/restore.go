@@ -189,7 +189,7 @@ func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (strin
 	if ok, detail := gitPresent(s.git()); !ok {
 		return "", rep, fmt.Errorf("git is needed to read the repository: %s", detail)
 	}
-	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, say); err != nil {
+	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, false, say); err != nil {
 		return "", rep, err
 	}
 	if !rep.Fetched {
@@ -437,13 +437,16 @@ func writeNew(target string, r io.Reader, mode int64) error {
 }
 
 // lockGuard takes the guard sidecar's directory lock, so the guard data is
-// not replaced under a running sidecar. No directory: nothing to lock.
+// not replaced under a running sidecar. No lock file: no sidecar to wait for.
 func lockGuard(dir string) (func(), error) {
 	if !dirExists(dir) {
 		return func() {}, nil
 	}
 	p := filepath.Join(dir, ".lock")
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil // no sidecar ever ran here
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open the guard lock %s: %w", p, err)
 	}

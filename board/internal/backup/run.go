@@ -125,7 +125,7 @@ func (s Settings) run(ctx context.Context, src Source, l *runLog, run *wire.Back
 	run.StoreVersion, run.Counts = doc.Version, counts(doc)
 
 	before, _ := readManifest(s.Clone)
-	g, branch, _, err := syncClone(ctx, s, s.Repo.Effective, l.say)
+	g, branch, _, err := syncClone(ctx, s, s.Repo.Effective, true, l.say)
 	if err != nil {
 		return fail(err)
 	}

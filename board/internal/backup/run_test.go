@@ -327,3 +327,48 @@ func TestStatusBeforeAnyRunAndWithoutAKey(t *testing.T) {
 		t.Errorf("git check with no git: %+v", st.Readiness[1])
 	}
 }
+
+// TestTwoMachinesShareARepository backs up two boards to one repository
+// in turn: each run takes in the other's commits, the manifest keeps every
+// entry, and every push lands.
+func TestTwoMachinesShareARepository(t *testing.T) {
+	a := newFixture(t, nil)
+	b := newFixture(t, map[string]string{"SVC_BACKUP_REPO": a.bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"})
+	var files []string
+	for i := range 4 {
+		f := a
+		if i%2 == 1 {
+			f = b
+		}
+		f.now = a.now.Add(time.Duration(i) * time.Minute)
+		r, out := f.run()
+		if r.Exit != ExitPushed {
+			t.Fatalf("run %d: %s\n%s", i, fmtRun(r), out)
+		}
+		files = append(files, r.File)
+	}
+	// A run cut short left the manifest half written: the next run heals it.
+	writeFile(t, filepath.Join(a.s.Clone, ManifestName), `{"format": 1, "snapshots": [`)
+	a.now = a.now.Add(time.Hour)
+	r, out := a.run()
+	if r.Exit != ExitPushed {
+		t.Fatalf("after a cut-short run: %s\n%s", fmtRun(r), out)
+	}
+	files = append(files, r.File)
+	gitIn(t, a.s.Clone, "pull", "--quiet", "origin", "main")
+	m, err := readManifest(a.s.Clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range m.Snapshots {
+		got = append(got, e.File)
+	}
+	if diff := cmp.Diff(len(files), len(got)); diff != "" || len(a.remoteFiles()) != len(files)+1 {
+		t.Errorf("manifest %v, remote %v, want %v", got, a.remoteFiles(), files)
+	}
+	rep, err := Verify(context.Background(), a.s, nil)
+	if err != nil || rep.Failed != 0 {
+		t.Errorf("verify: %v %+v", err, rep)
+	}
+}

@@ -35,7 +35,8 @@ type docEncoder struct {
 	gen   uint32
 	cache map[any]encodedRecord
 	// once is an encoder used for one call (WriteDoc): it keeps nothing, so
-	// its memory stays one record's encoding whatever the document's size.
+	// its memory stays one record's encoding whatever the document's size,
+	// and it writes each record compact on a line of its own.
 	once bool
 
 	staleMu sync.Mutex
@@ -55,8 +56,10 @@ type encodedRecord struct {
 	data []byte // indented for its place in the document
 }
 
-// WriteDoc streams d to w byte for byte as the board writes its document,
-// one record at a time: a copy of the document is never built in memory.
+// WriteDoc streams d to w one record at a time, so a copy of the document
+// is never built in memory: laid out as the board writes its document,
+// except that each record is compact on a line of its own, which is about
+// twice as fast to write. It decodes to the same document.
 func WriteDoc(w io.Writer, d *wire.Doc) error {
 	e := docEncoder{once: true}
 	return e.write(w, d)
@@ -138,7 +141,10 @@ func writeRecords[T any](e *docEncoder, w io.Writer, list []*T) error {
 			if err != nil {
 				return fmt.Errorf("encode record: %w", err)
 			}
-			c.data = appendIndent(nil, raw, recordDepth)
+			c.data = raw
+			if !e.once {
+				c.data = appendIndent(nil, raw, recordDepth)
+			}
 		}
 		c.gen = e.gen
 		if !e.once {
