@@ -51,8 +51,9 @@ func TestBackupsPage(t *testing.T) {
 	}
 
 	tb.do(chromedp.Click(`.backup-run .btn-primary`))
-	tb.waitFor("the started answer", `document.querySelector('[data-run-answer]')?.dataset.runAnswer === 'started'`)
+	tb.waitFor("the started answer", `['started', 'done'].includes(document.querySelector('[data-run-answer]')?.dataset.runAnswer)`)
 	tb.waitFor("the snapshot in the history", `document.querySelectorAll('[data-snapshot]').length === 1 && !document.querySelector('[data-running]')`)
+	tb.waitFor("the finished answer", `document.querySelector('[data-run-answer]')?.dataset.runAnswer === 'done' && document.querySelector('[data-run-answer]').textContent.includes('written and pushed')`)
 	tb.waitFor("the last run pushed", `!!document.querySelector('[data-last-run="pushed"]') && document.querySelector('[data-push]')?.dataset.push === 'pushed' && !!document.querySelector('[data-check="reachable"].ok')`)
 	var row string
 	tb.eval(`document.querySelector('[data-snapshot]').textContent`, &row)

@@ -6,7 +6,7 @@
 // do for each missing item, the snapshot history, where the repository
 // setting came from, and the newest run's log. It refetches when a run
 // starts or ends (the stream's backup event) as well as on new versions.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Spinner, Empty, Problem } from '../ui.js';
 import { api } from '../api.js';
 import { useLive, onBackup } from '../live.js';
@@ -84,11 +84,23 @@ function Verdict({ st }) {
 function RunNow({ st, onDone }) {
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState(/** @type {{ kind: string, text: string } | null} */ (null));
+  // A run this page started that has ended: say how, in place of "started".
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !st.running && answer && answer.kind === 'started') {
+      const r = st.lastRun;
+      setAnswer({ kind: 'done', text: r ? `Backup finished: ${OUTCOMES[r.outcome] || r.outcome}${r.error ? ` (${r.error})` : ''}.` : 'Backup finished.' });
+    }
+    wasRunning.current = !!st.running;
+  }, [st]);
   const run = async (force) => {
     setBusy(true);
     try {
       const ans = await api.post('/api/backups/run' + (force ? '?force=1' : ''));
-      if (ans && ans.started) setAnswer({ kind: 'started', text: 'Backup started. This page updates when it finishes.' });
+      if (ans && ans.started) {
+        wasRunning.current = true; // even when the run ends before the next status arrives
+        setAnswer({ kind: 'started', text: 'Backup started. This page updates when it finishes.' });
+      }
       else if (ans && ans.skipped === 'fresh') setAnswer({ kind: 'fresh', text: `Skipped: the newest snapshot is from ${when(ans.newest)}, under 12 hours old.` });
       onDone();
     } catch (e) {
