@@ -49,11 +49,14 @@ func BenchmarkRun(b *testing.B) {
 			at := time.Date(2026, 11, 26, 3, 30, 0, 0, time.UTC)
 			s.Now = func() time.Time { return at }
 			src := func(context.Context) (*wire.Doc, error) { return doc, nil }
+			var snapshot int64
 			run := func() {
 				at = at.Add(time.Hour)
-				if r := Run(context.Background(), s, src, nil); r.Exit != ExitPushed {
+				r := Run(context.Background(), s, src, nil)
+				if r.Exit != ExitPushed {
 					b.Fatalf("%s", fmtRun(r))
 				}
+				snapshot = r.Size
 			}
 			b.ReportAllocs()
 			cpu0 := cpuTime()
@@ -70,6 +73,7 @@ func BenchmarkRun(b *testing.B) {
 			peak := stop()
 			debug.SetGCPercent(old)
 			b.ReportMetric(float64(peak)/(1<<20), "live-peak-MB")
+			b.ReportMetric(float64(snapshot)/1e6, "snapshot-MB")
 		})
 	}
 }

@@ -147,16 +147,17 @@ func Restore(ctx context.Context, s Settings, file string, apply bool, log io.Wr
 	if err != nil {
 		return rep, err
 	}
+	// The dry run's plan also checks the store can be installed (its
+	// version and counters are numbers the board can count on from).
+	if rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rel, ""); err != nil {
+		return rep, &GateError{File: rel, Gate: GateParse, Err: err}
+	}
 	aside := ""
 	if apply {
 		aside = store.AsideDir(s.DataDir, s.now())
-	}
-	rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rel, aside)
-	if err != nil {
-		if !apply {
-			return rep, &GateError{File: rel, Gate: GateParse, Err: err}
+		if rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rel, aside); err != nil {
+			return rep, fmt.Errorf("install the store: %w", err)
 		}
-		return rep, fmt.Errorf("install the store: %w", err)
 	}
 	if !apply {
 		if c.info.VaultDir != "" && s.VaultDir == "" {

@@ -139,6 +139,9 @@ func TestRestoreRefusesAtTheGateThatFails(t *testing.T) {
 		{"a guard store that does not parse", func() string {
 			return f.craft("backup-badguard.enc", [][2]string{{boardEntry, valid}, {"guard/trust.json", "{nope"}})
 		}, GateParse, "guard/trust.json"},
+		{"a store with a version the board cannot count on from", func() string {
+			return f.craft("backup-bigversion.enc", [][2]string{{boardEntry, `{"schemaVersion": 7, "version": -5, "cases": []}`}})
+		}, GateParse, "version -5"},
 		{"no store at all", func() string {
 			return f.craft("backup-nostore.enc", [][2]string{{"config/ingest.json", "{}"}})
 		}, GateParse, "no store"},

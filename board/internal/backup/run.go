@@ -31,9 +31,14 @@ type Source func(ctx context.Context) (*wire.Doc, error)
 
 // FileSource reads the board's document with its journal replayed, as the
 // search sidecar does: for `board backup run` beside (or without) a
-// running board.
+// running board. No document and no journal is an error: a mistyped data
+// path must not push an empty snapshot that a restore would take for the
+// newest.
 func FileSource(storePath string) Source {
 	return func(context.Context) (*wire.Doc, error) {
+		if !fileExists(storePath) && !fileExists(storefile.JournalPath(storePath)) {
+			return nil, fmt.Errorf("no board at %s: nothing to back up (is SVC_BOARD_DATA or --data right?)", storePath)
+		}
 		d, err := storefile.Load(storePath)
 		if err != nil {
 			return nil, fmt.Errorf("read the store: %w", err)

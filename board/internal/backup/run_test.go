@@ -372,3 +372,15 @@ func TestTwoMachinesShareARepository(t *testing.T) {
 		t.Errorf("verify: %v %+v", err, rep)
 	}
 }
+
+func TestNoBoardIsNothingToBackUp(t *testing.T) {
+	f := newFixture(t, nil)
+	f.s.StorePath = filepath.Join(t.TempDir(), "board.json")
+	r, out := f.run()
+	if r.Exit != ExitFailed || !strings.Contains(r.Error, "no board at") {
+		t.Fatalf("%s\n%s", fmtRun(r), out)
+	}
+	if len(f.remoteFiles()) != 0 {
+		t.Error("pushed a snapshot of no board")
+	}
+}
