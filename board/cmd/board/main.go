@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/backup"
+	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
@@ -181,8 +183,18 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
+	bset, err := backup.SettingsFrom(os.Getenv, cfg.data)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	// The board backs up its committed state: a consistent moment, never
+	// a file copied mid-write.
+	backups := backupsched.New(backupsched.Config{Settings: bset, Log: log, Zone: cfg.zone,
+		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
+	backups.ScheduleDaily()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
@@ -194,6 +206,7 @@ func run(log *slog.Logger, args []string) error {
 	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String())
 	select {
 	case err := <-errc:
+		backups.Close() // a run in flight stops before the store closes
 		st.Close()
 		return err
 	case <-ctx.Done():
@@ -204,6 +217,7 @@ func run(log *slog.Logger, args []string) error {
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("board.shutdown", "err", err) // long-lived streams are cut
 	}
+	backups.Close()
 	return st.Close()
 }
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -60,6 +61,10 @@ type Config struct {
 	// Now is the clock of the read routes that depend on today (the agenda);
 	// time.Now when nil.
 	Now func() time.Time
+	// Backups starts and schedules the off-site backup; nil means the
+	// board runs without backup settings (GET /api/backups says so, and
+	// POST /api/backups/run is refused).
+	Backups *backupsched.Trigger
 }
 
 // API serves /api.
@@ -80,6 +85,8 @@ type API struct {
 	gs   *guardSide // the guard proxies and the trust push
 	zone *time.Location
 	now  func() time.Time
+
+	backups *backupsched.Trigger // nil: no backup settings
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -90,7 +97,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	if a.log == nil {
 		a.log = slog.Default()
 	}
-	a.zone, a.now = cfg.Zone, cfg.Now
+	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
 	if a.zone == nil {
 		a.zone = time.UTC
 	}
@@ -99,6 +106,9 @@ func New(cfg Config) (*API, *mux.Router) {
 	}
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
+	if a.backups != nil {
+		a.backups.OnRun(a.live.backupEvent)
+	}
 	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)
 	for _, h := range cfg.AllowedHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {

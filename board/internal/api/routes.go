@@ -91,4 +91,8 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/trust/{email}", a.deleteTrust).Methods(http.MethodDelete)
 	r.HandleFunc("/quarantine", a.listQuarantine).Methods(http.MethodGet)
 	r.HandleFunc("/quarantine/{id}", a.patchQuarantine).Methods(http.MethodPatch)
+
+	// The off-site backup (backups.go).
+	r.HandleFunc("/backups", a.getBackups).Methods(http.MethodGet)
+	r.HandleFunc("/backups/run", a.runBackup).Methods(http.MethodPost)
 }

@@ -19,6 +19,7 @@ import { PrioritiesPage } from './views/priorities.js';
 import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
 import { SecurityPage } from './views/security.js';
+import { BackupsPage } from './views/backups.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 
@@ -31,6 +32,7 @@ const NAV = [
   { path: '/priorities', label: 'Priorities', icon: 'flag', key: 'p' },
   { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
   { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
+  { path: '/backups', label: 'Backups', icon: 'archive', key: 'k' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
 ];
 
@@ -46,9 +48,10 @@ const PAGES = {
   '/proposals': ProposalsPage,
   '/trash': TrashPage,
   '/security': SecurityPage,
+  '/backups': BackupsPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/strategy': 'Strategy' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {

@@ -170,6 +170,7 @@ const SHORTCUTS = [
   ['g p', 'Go to Priorities'],
   ['g v', 'Go to Proposals'],
   ['g u', 'Go to Security'],
+  ['g k', 'Go to Backups'],
   ['g t', 'Go to Trash'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],
