@@ -41,6 +41,7 @@ type config struct {
 	timeouts     serve.Timeouts
 	maxConns     int // connections served at once; the rest wait in the kernel's queue
 	zone         *time.Location
+	toolDir      string // where `make build` puts the tool servers: beside this executable
 	// ingestInterval is the scheduled mail ingest's period ("" defers to
 	// the ingestInterval preference; off when neither is set).
 	ingestInterval string
@@ -106,6 +107,9 @@ func configFlags(fs *flag.FlagSet) (cfg *config, finish func(), err error) {
 	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
 	return cfg, func() {
 		cfg.zone = machineZone(os.Getenv("TZ"))
+		if exe, err := os.Executable(); err == nil {
+			cfg.toolDir = filepath.Dir(exe)
+		}
 		for _, h := range strings.Split(hosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				cfg.allowedHosts = append(cfg.allowedHosts, h)
@@ -179,7 +183,7 @@ func run(log *slog.Logger, args []string) error {
 		return err
 	}
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, ToolDir: cfg.toolDir})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
