@@ -34,6 +34,7 @@ type board struct {
 	srv  *http.Server
 
 	guardURL string // the guard sidecar, when a test runs one
+	toolDir  string // where /api/connect looks for the tool servers
 }
 
 func startBoard(t testing.TB) *board {
@@ -58,7 +59,7 @@ func (b *board) start() {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL})
+	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL, ToolDir: b.toolDir})
 	Mount(router)
 	var ln net.Listener
 	for i := 0; ; i++ { // a restart reuses the port, which may take a moment to free

@@ -9,6 +9,7 @@ import { api, enc } from './api.js';
 import { connect, onHealth, refreshHealth, useLiveStatus } from './live.js';
 import { useRoute, navigate, setQuery } from './router.js';
 import { overlay, unread, proposals, views, fail, confirmDialog } from './state.js';
+import { boardZone, setZone } from './format.js';
 import { BoardPage } from './views/board.js';
 import { CaseDrawer } from './views/drawer.js';
 import { InboxPage } from './views/inbox.js';
@@ -19,6 +20,8 @@ import { PrioritiesPage } from './views/priorities.js';
 import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
 import { SecurityPage } from './views/security.js';
+import { LabelsPage } from './views/labels.js';
+import { WelcomeDialog } from './views/welcome.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 
@@ -30,6 +33,7 @@ const NAV = [
   { path: '/reminders', label: 'Reminders', icon: 'bell', key: 'r' },
   { path: '/priorities', label: 'Priorities', icon: 'flag', key: 'p' },
   { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
+  { path: '/labels', label: 'Labels', icon: 'tag', key: 'l' },
   { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
 ];
@@ -46,9 +50,10 @@ const PAGES = {
   '/proposals': ProposalsPage,
   '/trash': TrashPage,
   '/security': SecurityPage,
+  '/labels': LabelsPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/labels': 'Labels', '/strategy': 'Strategy' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {
@@ -108,6 +113,7 @@ function Nav({ route, open, onNavigate }) {
       <span class=${'live-dot ' + status} aria-hidden="true"></span>
       <span class="muted small" role="status" title=${status === 'live' ? 'Changes appear as they happen' : ''}>${{ live: 'Live', connecting: 'Connecting…' }[status] || 'Reconnecting…'}</span>
       <div class="grow"></div>
+      <button type="button" class="icon-btn" aria-label="Getting started" title="Getting started: the board, the lanes, connecting your agent" data-help-welcome onClick=${() => overlay.set({ kind: 'welcome' })}><${Icon} name="help" size=${16} /></button>
       <button type="button" class="icon-btn" aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" onClick=${() => overlay.set({ kind: 'help' })}><${Icon} name="keyboard" size=${16} /></button>
     </div>
   </nav>`;
@@ -145,6 +151,7 @@ function Overlay() {
   if (!o) return null;
   if (o.kind === 'command') return html`<${CommandBar} />`;
   if (o.kind === 'help') return html`<${ShortcutHelp} />`;
+  if (o.kind === 'welcome') return html`<${WelcomeDialog} />`;
   if (o.kind === 'newcase' || o.kind === 'template') return html`<${NewCaseModal} filters=${o.filters} mode=${o.mode} fromTemplate=${o.kind === 'template'} />`;
   return null;
 }
@@ -188,10 +195,19 @@ function useKeys() {
   }, []);
 }
 
+// useBoardZone follows the board's time zone from /api/health; the page
+// draws again when it changes, so every date shows on the board's clock.
+function useBoardZone() {
+  const [z, set] = useState(boardZone());
+  useEffect(() => onHealth((h) => { if (h && setZone(h.timezone)) set(h.timezone); }), []);
+  return z;
+}
+
 function App() {
   const route = useRoute();
   const [navOpen, setNavOpen] = useState(false);
   useKeys();
+  useBoardZone();
   useEffect(() => {
     if (route.path === '/today') navigate('/activity', { replace: true });
   }, [route.path]);
