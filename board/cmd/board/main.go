@@ -150,6 +150,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
 		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "demo" {
+		os.Exit(demoCommand(log, os.Args[2:], os.Stdout))
+	}
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
 		fmt.Fprintln(os.Stderr, "board:", err)
