@@ -214,9 +214,11 @@ func seed(w *writer, now time.Time) {
 		w.call(http.MethodPost, "/api/priorities", map[string]any{"text": text, "position": i + 1}, false)
 	}
 
-	// Proposals from the agent waiting for the person.
+	// Proposals from the agent waiting for the person, one of them with a
+	// change the person made to its case since.
 	w.call(http.MethodPost, "/api/pending", map[string]any{"verb": "update_case", "summary": "Move the board deck to In progress: the CFO sent the numbers",
 		"payload": map[string]any{"id": deck, "status": "in_progress", "dueAt": day(7)}}, true)
+	w.call(http.MethodPatch, "/api/cases/"+deck, map[string]any{"dueAt": day(8)}, false)
 	w.call(http.MethodPost, "/api/pending", map[string]any{"verb": "archive", "summary": "Archive the design tool seats case: seats already cancelled by finance",
 		"payload": map[string]any{"id": seats}}, true)
 

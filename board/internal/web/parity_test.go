@@ -210,7 +210,7 @@ func TestContainersAreNotCards(t *testing.T) {
 		t.Errorf("%v containers drawn as cards in the lanes", containers)
 	}
 	var crumbs string
-	tb.eval(fmt.Sprintf(`document.querySelector(%q).querySelector('[data-crumbs]').textContent`, cardSel(c)), &crumbs)
+	tb.eval(fmt.Sprintf(`[...document.querySelector(%q).querySelectorAll('[data-crumbs] .crumb')].map((x) => x.textContent).join(' › ')`, cardSel(c)), &crumbs)
 	if strings.TrimSpace(crumbs) != "Move to Lisbon › Visa paperwork" {
 		t.Errorf("breadcrumb %q", crumbs)
 	}

@@ -2,7 +2,7 @@
 // My Issues: the five-lane kanban, its filters, quick add, clean, saved views
 // and new-from-template. Every gesture calls the route the agent's verb uses.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { html, Icon, TierBadge, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
+import { html, Icon, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
 import { api, enc } from '../api.js';
 import { LANES, laneName, plural } from '../format.js';
 import { dragStart } from '../dnd.js';
@@ -319,14 +319,17 @@ function QuickAdd({ lane, filters, onClose }) {
 /** @param {{ c: import('../types.js').Case, byId: Record<string, import('../types.js').Case> }} props */
 function Crumbs({ c, byId }) {
   if (!c.parentId) return null;
+  /** @type {string[]} */
   const chain = [];
   for (let id = c.parentId, depth = 0; id && depth < 2; depth++) {
     const p = byId[id];
     chain.unshift(p ? p.title : id);
     id = p ? p.parentId : '';
   }
-  const text = chain.join(' › ');
-  return html`<div class="crumbs" data-crumbs title=${'Part of ' + text}><${Icon} name="layers" size=${11} /><span>${text}</span></div>`;
+  // The nearest container is the one to keep readable: the initiative
+  // before it gives way first when the card is narrow.
+  return html`<div class="crumbs" data-crumbs title=${'Part of ' + chain.join(' › ')}><${Icon} name="layers" size=${11} />
+    ${chain.map((t, i) => html`${i ? html`<span class="crumb-sep" aria-hidden="true">›</span>` : null}<span class=${'crumb' + (i < chain.length - 1 ? ' crumb-outer' : '')}>${t}</span>`)}</div>`;
 }
 
 function Card({ c, byId, onDrag }) {
@@ -350,7 +353,6 @@ function Card({ c, byId, onDrag }) {
     onPointerDown=${(e) => !editing && onDrag(e, c, ref.current)} onClick=${() => !editing && open()} onKeyDown=${onKey}>
     <div class="card-top">
       <span class="drag-handle" data-drag-handle aria-hidden="true"><${Icon} name="grip" size=${14} /></span>
-      <${TierBadge} kind=${c.kind} />
       <div class="grow"></div>
       <button type="button" class="icon-btn hover-only" aria-label=${'Rename ' + c.title} title="Rename (E)"
         onClick=${(e) => { e.stopPropagation(); setEditing(true); }}><${Icon} name="edit" size=${13} /></button>
