@@ -182,6 +182,11 @@ func TestFirstRunPanel(t *testing.T) {
 		t.Errorf("controls without a name:\n  %s", strings.Join(bad, "\n  "))
 	}
 	tb.shot("first-run")
+	phone := newTab(t, 390, 844)
+	phone.open(b.URL + "/board")
+	phone.waitFor("the welcome on a phone", `!!document.querySelector('[data-welcome] [data-config]')`)
+	phone.shot("phone-first-run")
+	phone.noProblems("first run on a phone")
 
 	b.call("POST", "/api/cases", map[string]any{"title": "Book the movers"}, true)
 	tb.waitFor("the welcome gone once a case exists", `!!document.querySelector('[data-card]') && !document.querySelector('[data-welcome]')`)
@@ -229,7 +234,8 @@ func TestDueTimesInTheBoardZone(t *testing.T) {
 	b.call("PATCH", "/api/prefs", map[string]any{"timezone": "America/New_York"}, false)
 	b.call("POST", "/api/reminders", map[string]any{"title": "Call the notary", "dueAt": "2031-12-02T20:00:00Z"}, false)
 	b.call("POST", "/api/reminders", map[string]any{"title": "Renew the permit", "dueAt": "2031-12-03"}, false)
-	b.call("POST", "/api/cases", map[string]any{"title": "Sign the lease", "dueAt": "2031-12-04T09:30"}, false)
+	lease := str(b.call("POST", "/api/cases", map[string]any{"title": "Sign the lease", "dueAt": "2031-12-04T09:30"}, false), "case", "id")
+	b.call("POST", "/api/cases/"+lease+"/tasks", map[string]any{"title": "Send the deposit", "dueAt": "2031-12-03T20:00:00Z"}, false)
 	tb := newTab(t, 1280, 860)
 	tb.do(chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tt, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"})
@@ -254,6 +260,14 @@ func TestDueTimesInTheBoardZone(t *testing.T) {
 	tb.eval(`document.querySelector('[data-card] [data-due]').textContent.trim()`, &card)
 	if !strings.HasSuffix(card, "09:30") {
 		t.Errorf("a case due at 09:30 (board time) shows %q", card)
+	}
+	// A task keeps its time beside its day in the drawer.
+	tb.open(b.URL + "/board?case=" + lease)
+	tb.waitFor("the task's time", `!!document.querySelector('.drawer [data-task-time]')`)
+	var task string
+	tb.eval(`document.querySelector('.drawer [data-task-time]').textContent + ' ' + document.querySelector('.drawer .task-due').value`, &task)
+	if task != "15:00 2031-12-03" {
+		t.Errorf("a task due at 20:00 UTC on a New York board shows %q, want 15:00 2031-12-03", task)
 	}
 	tb.noProblems("times")
 }
@@ -281,6 +295,11 @@ func TestPhoneFoldsEmptyLanes(t *testing.T) {
 		t.Errorf("the first card ends at %vpx, off the first screen", right)
 	}
 	tb.shot("phone-folded-lanes")
+	tb.open(b.URL + "/labels")
+	tb.waitFor("the bundles on a phone", `document.querySelectorAll('[data-bundle]').length === 37`)
+	tb.shot("phone-labels")
+	tb.open(b.URL + "/board")
+	tb.waitFor("the card", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(id)))
 	// A tap opens a folded lane again.
 	tb.do(chromedp.Click(chromedp.CSS(`.lane-urgent .lane-unfold`)))
 	tb.waitFor("the lane unfolded", `!document.querySelector('.lane-urgent').classList.contains('is-empty')`)

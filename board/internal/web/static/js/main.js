@@ -60,7 +60,7 @@ function viewHref(v) {
   const f = (v && v.filters) || {};
   const q = new URLSearchParams();
   q.set('view', v.id);
-  for (const k of ['q', 'domain', 'label']) if (f[k]) q.set(k, f[k]);
+  for (const k of ['q', 'domain', 'label', 'in']) if (f[k]) q.set(k, f[k]);
   if (f.starred) q.set('starred', '1');
   return (f.mode === 'strategy' ? '/strategy' : '/board') + '?' + q.toString();
 }

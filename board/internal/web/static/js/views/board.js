@@ -153,7 +153,7 @@ function FilterBar({ filters: f, mode }) {
     const name = await promptDialog({ title: 'Save this view', label: 'Name', placeholder: 'e.g. Urgent work', ok: 'Save view' });
     if (!name) return;
     try {
-      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, mode } });
+      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, in: (mode !== 'strategy' && f.in) || undefined, mode } });
       const v = res && (res.view || res);
       toast(`Saved view “${name}”`, 'ok');
       if (v && v.id) setQuery({ view: v.id }, { replace: true });

@@ -102,7 +102,7 @@ function WelcomeBody() {
     </section>
     <section aria-labelledby="h-lanes">
       <h3 id="h-lanes">The five lanes</h3>
-      <ul class="welcome-lanes">${LANES.map((l) => html`<li key=${l.id} class=${'lane-pill lane-' + l.id}><strong>${l.name}</strong>: ${LANE_MEANING[l.id]}</li>`)}</ul>
+      <ul class="welcome-lanes">${LANES.map((l) => html`<li key=${l.id} class=${'lane-' + l.id}><span class="lane-dot" aria-hidden="true"></span><span><strong>${l.name}</strong>: ${LANE_MEANING[l.id]}</span></li>`)}</ul>
     </section>
     <section aria-labelledby="h-connect" class="welcome-connect">
       <h3 id="h-connect">Connect your agent</h3>
