@@ -254,6 +254,18 @@ func TestDueTimesInTheBoardZone(t *testing.T) {
 	if got := due("Renew the permit"); strings.Contains(got, ":") {
 		t.Errorf("a date-only reminder shows a time: %q", got)
 	}
+	// The editor shows the day and the time on the board's clock and keeps
+	// the time through an edit.
+	tb.do(chromedp.Click(chromedp.CSS(`.reminder-title`)))
+	tb.waitFor("the editor", `!!document.querySelector('#reminder-form input[type=time]')`)
+	var form string
+	tb.eval(`document.querySelector('#reminder-form input[type=date]').value + ' ' + document.querySelector('#reminder-form input[type=time]').value`, &form)
+	if form != "2031-12-02 15:00" {
+		t.Errorf("the editor shows %q, want 2031-12-02 15:00", form)
+	}
+	tb.eval(`(() => { const i = document.querySelector('#reminder-form input[type=time]'); i.value = '16:30'; i.dispatchEvent(new Event('input', { bubbles: true })); })()`, nil)
+	tb.do(chromedp.Click(chromedp.CSS(`.modal-foot button[type=submit]`)))
+	tb.waitFor("the new time", `[...document.querySelectorAll('.reminder [data-due]')].some((d) => d.textContent.trim().endsWith('16:30'))`)
 	tb.open(b.URL + "/board")
 	var card string
 	tb.waitFor("the case card", `!!document.querySelector('[data-card] [data-due]')`)
