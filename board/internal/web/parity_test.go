@@ -115,6 +115,20 @@ func TestLabelCatalogManagement(t *testing.T) {
 		t.Error("uninstall removed the wrong labels")
 	}
 
+	// Uninstall keeping the ids on cases (scrub=0).
+	b.call("POST", "/api/labels/bundles", map[string]any{"id": "sales"}, true)
+	b.call("PATCH", "/api/cases/"+id, map[string]any{"labels": []string{"blocked", "prospect"}}, false)
+	tb.waitFor("the sales uninstall button", `!!document.querySelector('button[aria-label="Uninstall Sales"]')`)
+	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Uninstall Sales"]`)))
+	tb.waitFor("the uninstall dialog", `!!document.querySelector('.modal .scrub-choice')`)
+	tb.do(chromedp.Click(chromedp.CSS(`.modal .scrub-choice label:nth-of-type(2) input`)), chromedp.Click(chromedp.CSS(`.modal .btn-danger`)))
+	testkit.Eventually(t, "sales uninstalled", func() bool { return !b.bundleInstalled("sales") })
+	b.decode("/api/cases/"+id, &got)
+	if !slices.Equal(got.Case.Labels, []string{"blocked", "prospect"}) || b.labelByID("prospect") != nil {
+		t.Errorf("after uninstall keeping the ids: case labels %v, want [blocked prospect], the label gone from the catalog", got.Case.Labels)
+	}
+	b.call("PATCH", "/api/cases/"+id, map[string]any{"labels": []string{"blocked"}}, false)
+
 	// Edit: an empty title is refused in the board's words, then a real edit.
 	tb.waitFor("the edit button", `!!document.querySelector('button[aria-label="Edit label Bug"]')`)
 	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Edit label Bug"]`)))

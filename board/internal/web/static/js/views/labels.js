@@ -140,7 +140,7 @@ function DeleteLabel({ l, uses, onClose }) {
     footer=${html`<button type="button" class="btn" onClick=${onClose}>Cancel</button>
       <button type="button" class="btn btn-danger" onClick=${go}>Delete</button>`}>
     <p>It leaves the catalog, so neither you nor the agent can pick it again.${uses ? ` ${plural(uses, 'case')} on the board carry it.` : ''}</p>
-    <label class="field check"><input type="checkbox" checked=${scrub} onChange=${(e) => setScrub(e.target.checked)} />
+    <label class="choice-row"><input type="checkbox" checked=${scrub} onChange=${(e) => setScrub(e.target.checked)} />
       <span>Also remove it from every case and reminder</span></label>
     ${!scrub ? html`<p class="muted small">Cases keep the id; it shows as an unknown label until you delete it there.</p>` : null}
     ${err ? html`<p class="form-error" role="alert" data-error>${err}</p>` : null}
@@ -194,8 +194,8 @@ function Uninstall({ b, onClose }) {
       <button type="button" class="btn btn-danger" onClick=${go}>Uninstall</button>`}>
     <p>This removes the ${plural(b.ownedCount, 'label')} only this bundle brought. Labels another bundle or you also use stay.</p>
     <fieldset class="scrub-choice"><legend>Cases and reminders that carry them</legend>
-      <label class="field check"><input type="radio" name="scrub" checked=${scrub} onChange=${() => setScrub(true)} /><span>Remove the labels from them too</span></label>
-      <label class="field check"><input type="radio" name="scrub" checked=${!scrub} onChange=${() => setScrub(false)} /><span>Keep the ids on them</span></label>
+      <label class="choice-row"><input type="radio" name="scrub" checked=${scrub} onChange=${() => setScrub(true)} /><span>Remove the labels from them too</span></label>
+      <label class="choice-row"><input type="radio" name="scrub" checked=${!scrub} onChange=${() => setScrub(false)} /><span>Keep the ids on them</span></label>
     </fieldset>
   </${Modal}>`;
 }
