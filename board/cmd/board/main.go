@@ -43,6 +43,7 @@ type config struct {
 	timeouts     serve.Timeouts
 	maxConns     int // connections served at once; the rest wait in the kernel's queue
 	zone         *time.Location
+	toolDir      string // where `make build` puts the tool servers: beside this executable
 	// ingestInterval is the scheduled mail ingest's period ("" defers to
 	// the ingestInterval preference; off when neither is set).
 	ingestInterval string
@@ -108,6 +109,9 @@ func configFlags(fs *flag.FlagSet) (cfg *config, finish func(), err error) {
 	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
 	return cfg, func() {
 		cfg.zone = machineZone(os.Getenv("TZ"))
+		if exe, err := os.Executable(); err == nil {
+			cfg.toolDir = filepath.Dir(exe)
+		}
 		for _, h := range strings.Split(hosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				cfg.allowedHosts = append(cfg.allowedHosts, h)
@@ -150,6 +154,9 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
 		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "demo" {
+		os.Exit(demoCommand(log, os.Args[2:], os.Stdout))
 	}
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
@@ -194,7 +201,7 @@ func run(log *slog.Logger, args []string) error {
 		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
 	backups.ScheduleDaily()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them

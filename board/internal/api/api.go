@@ -58,6 +58,9 @@ type Config struct {
 	// Zone is the machine's time zone, the board's zone until the timezone
 	// preference names another; UTC when nil.
 	Zone *time.Location
+	// ToolDir is the directory the agent's tool servers are built in (beside
+	// the board's own executable); GET /api/connect names their paths there.
+	ToolDir string
 	// Now is the clock of the read routes that depend on today (the agenda);
 	// time.Now when nil.
 	Now func() time.Time
@@ -86,7 +89,9 @@ type API struct {
 	zone *time.Location
 	now  func() time.Time
 
-	backups *backupsched.Trigger // nil: no backup settings
+	backups  *backupsched.Trigger // nil: no backup settings
+	toolDir  string               // GET /api/connect: where the tool servers are built
+	guardURL string               // GET /api/connect: the guard bridge's sidecar address
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -98,6 +103,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.log = slog.Default()
 	}
 	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
+	a.toolDir, a.guardURL = cfg.ToolDir, cfg.GuardURL
 	if a.zone == nil {
 		a.zone = time.UTC
 	}

@@ -10,6 +10,7 @@ import (
 // route's handler from its path.
 func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/health", a.health).Methods(http.MethodGet)
+	r.HandleFunc("/connect", a.connect).Methods(http.MethodGet)
 
 	r.HandleFunc("/cases", a.listCases).Methods(http.MethodGet)
 	r.HandleFunc("/cases", a.createCase).Methods(http.MethodPost)

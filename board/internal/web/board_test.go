@@ -41,6 +41,7 @@ type board struct {
 	// runs the board without them.
 	backupEnv map[string]string
 	backups   *backupsched.Trigger
+	toolDir   string // where /api/connect looks for the tool servers
 }
 
 func startBoard(t testing.TB) *board {
@@ -65,7 +66,7 @@ func (b *board) start() {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	acfg := api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL}
+	acfg := api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL, ToolDir: b.toolDir}
 	if b.backupEnv != nil {
 		bs, err := backup.SettingsFrom(func(k string) string { return b.backupEnv[k] }, b.Path)
 		if err != nil {

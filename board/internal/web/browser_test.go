@@ -471,6 +471,7 @@ func TestEveryViewLoads(t *testing.T) {
 		{"approvals", "/approvals", `document.querySelectorAll('.proposal').length === 2 && !!document.querySelector('.target.changed')`},
 		{"trash", "/trash", `!!document.querySelector('.empty, .row')`},
 		{"backups-unset", "/backups", `!!document.querySelector('[data-verdict="error"]')`},
+		{"labels", "/labels", `document.querySelectorAll('[data-bundle]').length === 37 && document.querySelectorAll('[data-label]').length >= 11`},
 		{"saved-view", "/board?view=x&domain=work&starred=1", `document.querySelectorAll('[data-card]').length >= 1`},
 	}
 	desktop := newTab(t, 1280, 860)
@@ -584,6 +585,7 @@ func TestEveryViewLoads(t *testing.T) {
 		{"dark-board", "/board", `document.querySelectorAll('[data-card]').length > 10`},
 		{"dark-drawer", "/strategy?case=" + vat, `!!document.querySelector('.drawer .note')`},
 		{"dark-calendar", "/calendar?mode=week", `document.querySelectorAll('.ev').length >= 3`},
+		{"dark-labels", "/labels", `document.querySelectorAll('[data-bundle]').length === 37`},
 	} {
 		dark.open(b.URL + v.path)
 		dark.waitFor(v.name+" data", v.ready)
