@@ -256,8 +256,9 @@ function QuickAdd({ lane, filters, onClose }) {
 function Card({ c, parent, onDrag }) {
   const [editing, setEditing] = useState(false);
   const ref = useRef(null);
-  const tasks = c.tasks || [];
-  const doneTasks = tasks.filter((t) => t.completedAt).length;
+  // A card holds the case's summary: its task counts, not its tasks.
+  const taskCount = c.taskCount || 0;
+  const doneTasks = c.tasksDone || 0;
   const open = () => setQuery({ case: c.id });
   const laneIdx = LANES.findIndex((l) => l.id === c.status);
   const onKey = (e) => {
@@ -297,8 +298,8 @@ function Card({ c, parent, onDrag }) {
       : html`<h3 class="card-title">${c.title}</h3>`}
     <${Labels} ids=${c.labels} max=${3} />
     <div class="card-meta">
-      ${tasks.length ? html`<span class=${'tasks' + (doneTasks === tasks.length ? ' all-done' : '')} title=${`${doneTasks} of ${tasks.length} tasks done`}>
-        <${Icon} name="checkCircle" size=${13} />${doneTasks}/${tasks.length}</span>` : null}
+      ${taskCount ? html`<span class=${'tasks' + (doneTasks === taskCount ? ' all-done' : '')} title=${`${doneTasks} of ${taskCount} tasks done`}>
+        <${Icon} name="checkCircle" size=${13} />${doneTasks}/${taskCount}</span>` : null}
       <${Due} at=${c.dueAt} done=${c.status === 'done'} />
       ${c.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
       ${c.parentId ? html`<span class="parent" title=${'Part of ' + (parent ? parent.title : c.parentId)}><${Icon} name="layers" size=${12} /><span>${parent ? parent.title : c.parentId}</span></span>` : null}

@@ -26,8 +26,8 @@ function byDue(a, b) {
 
 /** @param {{ route: import('../types.js').Route }} props */
 export function RemindersPage({ route }) {
-  const { data, error, loading } = useLive(() => api.get('/api/reminders'), []);
-  const mail = useLive(() => api.get('/api/messages'), []);
+  const { data, error, loading } = useLive(() => api.get('/api/reminders'), [], { kinds: ['reminder'] });
+  const mail = useLive(() => api.get('/api/messages?view=summary'), [], { kinds: ['message'] });
   const mailCount = {};
   for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
   const [editing, setEditing] = useState(null);

@@ -35,7 +35,7 @@ async function setParent(node, parentId) {
 // and cases as a tree.
 /** @param {{ filters: import('../types.js').Filters }} props */
 export function Strategy({ filters }) {
-  const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain })), [filters.domain]);
+  const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain, view: 'summary' })), [filters.domain], { kinds: ['case'] });
   const [folded, setFolded] = useState(loadFolded);
   const [moving, setMoving] = useState(null);
   const toggle = (id) => {
