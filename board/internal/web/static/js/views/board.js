@@ -1,7 +1,8 @@
 // @ts-check
 // My Issues: the five-lane kanban, its filters, quick add, clean, saved views
 // and new-from-template. Every gesture calls the route the agent's verb uses.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Component } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
 import { api, enc } from '../api.js';
 import { LANES, laneName, plural } from '../format.js';
@@ -162,6 +163,11 @@ function Kanban({ filters }) {
     for (const k of Object.keys(out)) out[k] = sortLane(out[k]);
     return out;
   }, [list, filters, byLabel]);
+  // One handler for every card, so a card whose case did not change is not
+  // redrawn (see PureCard); it drops through this render's drop.
+  /** @type {{ current: any }} */
+  const dropNow = useRef(null);
+  const onDragCard = useCallback((e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: dropNow.current(c) }), []);
   if (error && !list.length) return html`<${Problem} error=${error} what="The case list" />`;
   if (loading && !list.length) return html`<${Spinner} />`;
 
@@ -179,9 +185,9 @@ function Kanban({ filters }) {
       fail(e);
     }
   };
+  dropNow.current = drop;
   return html`<div class="kanban" ref=${scroller}>
-    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters}
-      onDragCard=${(e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: drop(c) })} />`)}
+    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters} onDragCard=${onDragCard} />`)}
   </div>`;
 }
 
@@ -212,7 +218,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
     </header>
     <div class="lane-body" data-lane=${lane.id} data-scroll-y>
-      ${cards.map((c) => html`<${Card} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
+      ${cards.map((c) => html`<${PureCard} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
       ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
       ${adding ? html`<${QuickAdd} lane=${lane} filters=${filters} onClose=${() => setAdding(false)} />`
         : html`<button type="button" class="lane-add" onClick=${() => setAdding(true)}><${Icon} name="plus" size=${14} />Add case</button>`}
@@ -251,6 +257,22 @@ function QuickAdd({ lane, filters, onClose }) {
     <div class="quick-add-row"><button type="submit" class="btn btn-primary btn-sm" disabled=${busy}>Add</button>
       <button type="button" class="btn btn-ghost btn-sm" onClick=${onClose}>Cancel</button></div>
   </form>`;
+}
+
+// PureCard redraws its card only when the case, its parent or the handler
+// changed: a change set replaces just the records it names, so one agent
+// write redraws one card rather than every card on the board.
+class PureCard extends Component {
+  /** @param {any} next */
+  shouldComponentUpdate(next) {
+    const p = this.props;
+    return next.c !== p.c || next.parent !== p.parent || next.onDrag !== p.onDrag;
+  }
+
+  /** @param {any} props */
+  render(props) {
+    return html`<${Card} ...${props} />`;
+  }
 }
 
 function Card({ c, parent, onDrag }) {
