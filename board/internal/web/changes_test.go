@@ -59,6 +59,16 @@ func TestAgentWriteIsAppliedWithoutAListRefetch(t *testing.T) {
 	if lists := listReads(reqs); len(lists) > 0 {
 		t.Errorf("the page refetched whole lists after the writes: %v", lists)
 	}
+
+	// The tree takes a rename in place too.
+	tb.open(b.URL + "/strategy")
+	tb.waitFor("the tree", `!!document.querySelector('.tree-loose .node-title')`)
+	mark = b.requestCount()
+	b.call("PATCH", "/api/cases/"+moved, map[string]any{"title": "Lease renewed"}, true)
+	tb.waitFor("the renamed node", `[...document.querySelectorAll('.node-title')].some((e) => e.textContent === 'Lease renewed')`)
+	if lists := listReads(b.requests(mark)); len(lists) > 0 {
+		t.Errorf("the tree was refetched for a rename: %v", lists)
+	}
 	tb.noProblems("apply changes")
 }
 

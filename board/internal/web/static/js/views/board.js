@@ -191,8 +191,14 @@ function Kanban({ filters }) {
   </div>`;
 }
 
+// A lane draws its first LANE_PAGE cards and more on request: a lane of a
+// thousand cards costs its first screen only a few dozen.
+const LANE_PAGE = 25;
+
 function Lane({ lane, cards, byId, filters, onDragCard }) {
   const [adding, setAdding] = useState(false);
+  const [shown, setShown] = useState(LANE_PAGE);
+  const drawn = cards.length > shown ? cards.slice(0, shown) : cards;
   const clean = async () => {
     const ids = cards.map((c) => c.id);
     const ok = await confirmDialog({
@@ -218,7 +224,9 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
     </header>
     <div class="lane-body" data-lane=${lane.id} data-scroll-y>
-      ${cards.map((c) => html`<${PureCard} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
+      ${drawn.map((c) => html`<${PureCard} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
+      ${drawn.length < cards.length ? html`<button type="button" class="lane-add lane-more" onClick=${() => setShown(shown + LANE_PAGE * 4)}>
+        Show ${plural(Math.min(cards.length - drawn.length, LANE_PAGE * 4), 'more case')} of ${cards.length - drawn.length}</button>` : null}
       ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
       ${adding ? html`<${QuickAdd} lane=${lane} filters=${filters} onClose=${() => setAdding(false)} />`
         : html`<button type="button" class="lane-add" onClick=${() => setAdding(true)}><${Icon} name="plus" size=${14} />Add case</button>`}
