@@ -61,8 +61,13 @@ func TestAgentWriteIsAppliedWithoutAListRefetch(t *testing.T) {
 	}
 
 	// The tree takes a rename in place too.
+	opened := b.requestCount()
 	tb.open(b.URL + "/strategy")
 	tb.waitFor("the tree", `!!document.querySelector('.tree-loose .node-title')`)
+	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
+	testkit.Eventually(t, "the view's lists", func() bool {
+		return asked(b.requests(opened), "/api/tree?") && asked(b.requests(opened), "/api/cases?view=summary")
+	})
 	mark = b.requestCount()
 	b.call("PATCH", "/api/cases/"+moved, map[string]any{"title": "Lease renewed"}, true)
 	tb.waitFor("the renamed node", `[...document.querySelectorAll('.node-title')].some((e) => e.textContent === 'Lease renewed')`)
@@ -113,6 +118,21 @@ func TestInboxPagesOnScrollAndDrawsAWindow(t *testing.T) {
 	tb.waitFor("the body", `(document.querySelector('.message-body') || { textContent: '' }).textContent.length > 200`)
 	if !asked(b.requests(0), "/api/messages/M-1") {
 		t.Error("the reader did not load the message")
+	}
+
+	// A mail the agent files lands on top, from the change set alone (once
+	// the reader has loaded its case and reminder lists).
+	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
+	testkit.Eventually(t, "the reader's lists", func() bool {
+		return asked(b.requests(0), "/api/cases?view=summary") && asked(b.requests(0), "/api/reminders?status=open")
+	})
+	mark := b.requestCount()
+	m := b.call("POST", "/api/cases/CASE-3/messages", map[string]any{"from": "new@example.com", "subject": "Filed just now", "body": "Fresh mail."}, true)
+	mid := str(m, "message", "id")
+	tb.waitFor("the new mail on top", fmt.Sprintf(`(() => { const s = document.querySelector('.inbox-scroll'); s.scrollTop = 0; s.dispatchEvent(new Event('scroll'));
+		const first = document.querySelector('.inbox-item[style*="top: 0px"] a.inbox-row'); return !!first && first.getAttribute('href').endsWith('m=' + %q); })()`, mid))
+	if lists := listReads(b.requests(mark)); len(lists) > 0 {
+		t.Errorf("the inbox refetched its pages for one new mail: %v", lists)
 	}
 	tb.noProblems("inbox paging")
 }
