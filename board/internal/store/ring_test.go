@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -174,5 +175,30 @@ func TestRingIsBounded(t *testing.T) {
 	got, v, ok := s.ChangesSince(vs[5])
 	if !ok || len(got) != 0 || v != vs[5] {
 		t.Errorf("after a restart, since the current version: ok %v, %d writes, version %d", ok, len(got), v)
+	}
+}
+
+func TestRingStartsOverOnAHandEdit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.json")
+	s := mustOpen(t, manualConfig(path))
+	defer s.Close()
+	create(t, s, "one")
+	compactNow(t, s)
+	before := s.Version()
+	editDocument(t, path, func(d *wire.Doc) { d.Cases[0].Title = "one, edited by hand" })
+	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases[0].Title == "one, edited by hand" })
+
+	// The edit came from no write the ring saw: a client from before it
+	// must reload, one at the edit's version is current.
+	if _, _, ok := s.ChangesSince(before); ok {
+		t.Errorf("since %d answered across a hand edit", before)
+	}
+	edited := s.Version()
+	if got, _, ok := s.ChangesSince(edited); !ok || len(got) != 0 {
+		t.Errorf("since the edit's version %d: ok %v, %d writes", edited, ok, len(got))
+	}
+	create(t, s, "two")
+	if got, _, ok := s.ChangesSince(edited); !ok || len(got) != 1 {
+		t.Errorf("a write after the edit: ok %v, %d writes, want it alone", ok, len(got))
 	}
 }
