@@ -62,6 +62,7 @@ function patchTree(data, ch, domain) {
     const parents = new Map();
     for (const n of roots) walk(n, null, ids, parents);
     const n = ids.get(r.id);
+    /** @type {any} */
     const c = 'record' in r ? r.record : null;
     const leafRoot = (x) => x && !parents.get(x.id) && !(x.children || []).length && (x.kind || 'case') === 'case';
     if (!c || c.archivedAt) { // removed or archived
