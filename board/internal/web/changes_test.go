@@ -175,3 +175,15 @@ func TestPageReloadsWhenTheBoardCannotSayWhatChanged(t *testing.T) {
 	}
 	tb.noProblems("reset", "ERR_CONNECTION_REFUSED")
 }
+
+func TestViewsWhoseAnswerHoldsCasesFollowACaseChange(t *testing.T) {
+	b := startBoard(t)
+	id := str(b.call("POST", "/api/cases", map[string]any{"title": "Quarterly taxes"}, true), "case", "id")
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/priorities")
+	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
+	// The priorities answer lists the starred cases: a star is a case change.
+	b.call("PATCH", "/api/cases/"+id, map[string]any{"starred": true}, true)
+	tb.waitFor("the starred case", `[...document.querySelectorAll('.starred-row')].some((e) => e.textContent.includes('Quarterly taxes'))`)
+	tb.noProblems("priorities follow a star")
+}

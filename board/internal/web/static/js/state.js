@@ -147,7 +147,14 @@ export const allCases = resource(() => api.get('/api/cases?view=summary'), {
   patch: (data, ch) => patchList(data, 'cases', 'case', ch, (c) => !c.archivedAt),
 });
 export const unread = resource(() => api.get('/api/unread-count'), { kinds: ['message'] });
-export const proposals = resource(() => api.get('/api/pending'), { kinds: ['proposal'] });
+// A proposal's entry says how its targets stand now, so a change to a target
+// counts as well as one to a proposal.
+export const proposals = resource(() => api.get('/api/pending'), {
+  relevant: (ch, data) => {
+    const targets = new Set(((data && data.pending) || []).flatMap((p) => (p.targets || []).map((t) => t.id)));
+    return [...ch.changed, ...ch.removed].some((r) => r.kind === 'proposal' || targets.has(r.id));
+  },
+});
 export const prefs = resource(() => api.get('/api/prefs'), { kinds: ['prefs'] });
 export const views = resource(() => api.get('/api/views'), { kinds: ['view'] });
 export const templates = resource(() => api.get('/api/templates'), { kinds: ['template'] });
