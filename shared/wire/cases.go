@@ -125,8 +125,66 @@ type ActivityEntry struct {
 	EventID    string `json:"eventId,omitempty"`
 }
 
-// ActivityFeed is GET /api/activity, newest first.
+// ActivityFeed is GET /api/activity, newest first. NextCursor is set on a
+// paged call (cursor given, or view=summary): the cursor of the next page,
+// "" on the last. With view=summary each row's detail is cut to one line
+// (SummaryDetailMax characters), as the feed's rows show it.
 type ActivityFeed struct {
-	Activity []ActivityEntry `json:"activity"`
-	Version  int64           `json:"version"`
+	Activity   []ActivityEntry `json:"activity"`
+	NextCursor *string         `json:"nextCursor,omitempty"`
+	Version    int64           `json:"version"`
+}
+
+// SummaryDetailMax is how many characters of an activity row's detail the
+// summary view keeps.
+const SummaryDetailMax = 160
+
+// CaseSummary is a case node as a list row or a kanban card shows it: the
+// record without its notes, activity, vault links and task list, with the
+// task counts the card shows instead. It is a type of its own, not a Case
+// with those fields left empty, so that no reader can take a summary's
+// missing tasks for a case without tasks: the full record is GET
+// /api/cases/{id}.
+type CaseSummary struct {
+	ID         string   `json:"id"`
+	Title      string   `json:"title"`
+	Summary    string   `json:"summary,omitempty"`
+	Status     Lane     `json:"status"`
+	Domain     Domain   `json:"domain"`
+	Tags       []string `json:"tags,omitempty"`
+	Labels     []string `json:"labels,omitempty"`
+	Eta        string   `json:"eta,omitempty"`
+	DueAt      string   `json:"dueAt,omitempty"`
+	Kind       Kind     `json:"kind"`
+	ParentID   string   `json:"parentId,omitempty"`
+	Starred    bool     `json:"starred,omitempty"`
+	ArchivedAt string   `json:"archivedAt,omitempty"`
+	MergedInto string   `json:"mergedInto,omitempty"`
+	Position   *float64 `json:"position,omitempty"`
+	CreatedAt  string   `json:"createdAt"`
+	UpdatedAt  string   `json:"updatedAt"`
+	// TaskCount and TasksDone are the checklist's size and its completed
+	// tasks; NoteCount the notes the full record holds.
+	TaskCount int `json:"taskCount"`
+	TasksDone int `json:"tasksDone"`
+	NoteCount int `json:"noteCount"`
+}
+
+// CaseSummaryList is GET /api/cases?view=summary.
+type CaseSummaryList struct {
+	Cases   []CaseSummary `json:"cases"`
+	Version int64         `json:"version"`
+}
+
+// TreeSummaryNode is a tree node as GET /api/tree?view=summary gives it.
+type TreeSummaryNode struct {
+	CaseSummary
+	Children []*TreeSummaryNode `json:"children"`
+	Rollup   Rollup             `json:"rollup"`
+}
+
+// TreeSummaryReply is GET /api/tree?view=summary.
+type TreeSummaryReply struct {
+	Tree    []*TreeSummaryNode `json:"tree"`
+	Version int64              `json:"version"`
 }

@@ -8,6 +8,44 @@ type MessageList struct {
 	Version    int64     `json:"version"`
 }
 
+// MessageSummary is a message as an inbox row shows it: no body, no cc,
+// url or Message-ID. Preview is the message's preview, or the start of its
+// body when it has none (PreviewMax characters). Like CaseSummary it is a
+// type of its own, so an absent body is never read as an empty one; the
+// full record is GET /api/messages/{id}.
+type MessageSummary struct {
+	ID         string    `json:"id"`
+	Source     string    `json:"source,omitempty"`
+	From       string    `json:"from,omitempty"`
+	To         Addresses `json:"to,omitempty"`
+	Subject    string    `json:"subject,omitempty"`
+	Preview    string    `json:"preview,omitempty"`
+	ReceivedAt string    `json:"receivedAt,omitempty"`
+	Read       bool      `json:"read"`
+	CaseID     string    `json:"caseId,omitempty"`
+	ReminderID string    `json:"reminderId,omitempty"`
+	Outbound   bool      `json:"outbound,omitempty"`
+	ThreadID   string    `json:"threadId,omitempty"`
+	Scan       string    `json:"scan,omitempty"`
+}
+
+// PreviewMax is how much of a body a summary's preview takes when the
+// message has no preview of its own.
+const PreviewMax = 140
+
+// MessageSummaryList is GET /api/messages?view=summary.
+type MessageSummaryList struct {
+	Messages   []MessageSummary `json:"messages"`
+	NextCursor *string          `json:"nextCursor,omitempty"`
+	Version    int64            `json:"version"`
+}
+
+// MessageDetail is GET /api/messages/{id}: the whole message.
+type MessageDetail struct {
+	Message Message `json:"message"`
+	Version int64   `json:"version"`
+}
+
 // MessageReply is the answer of a message create or patch.
 type MessageReply struct {
 	// Existing is true when the board already held this mail (same

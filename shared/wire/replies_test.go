@@ -20,6 +20,7 @@ func TestReplyFieldsInKeyOrder(t *testing.T) {
 		ProposalList{}, ProposalReply{}, ApproveReply{}, ApprovalResult{}, RejectReply{}, PrefsReply{},
 		ViewList{}, ViewReply{}, ViewSaved{}, TemplateList{}, TemplateReply{}, TemplateSaved{},
 		LabelList{}, LabelReply{}, BundleList{}, BundleInstalled{}, BundleUninstalled{}, Health{}, ErrorReply{}, Connect{}, ConnectServer{},
+		Changes{}, ChangedRecord{}, RecordRef{}, CaseSummaryList{}, TreeSummaryReply{}, MessageSummaryList{}, MessageDetail{},
 	} {
 		typ := reflect.TypeOf(v)
 		var keys []string

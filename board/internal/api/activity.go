@@ -7,16 +7,36 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/activity?since=&actor=&category=&limit=
+// GET /api/activity?since=&actor=&category=&limit=&cursor=&view=summary
+// With a cursor or view=summary the answer is one page (limit rows, 200 by
+// default) with nextCursor; view=summary also cuts each row's detail to one
+// line. Without either it is the newest limit rows, as older callers expect.
 func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
+		summary, err := viewQuery(r)
+		if err != nil {
+			return nil, err
+		}
 		limit, err := intQuery(r, "limit", 200)
 		if err != nil {
 			return nil, err
 		}
-		out := activity.Feed(d, activity.Query{Since: q.Get("since"), Actor: q.Get("actor"), Category: q.Get("category"), Limit: min(max(limit, 1), 5000)})
-		return wire.ActivityFeed{Activity: out, Version: d.Version}, nil
+		aq := activity.Query{Since: q.Get("since"), Actor: q.Get("actor"), Category: q.Get("category")}
+		if _, paged := q["cursor"]; paged || summary {
+			page, next, err := activity.Page(d, aq, q.Get("cursor"), limit)
+			if err != nil {
+				return nil, err
+			}
+			if summary {
+				for i := range page {
+					page[i].Detail = wire.Clip(page[i].Detail, wire.SummaryDetailMax)
+				}
+			}
+			return wire.ActivityFeed{Activity: page, NextCursor: &next, Version: d.Version}, nil
+		}
+		aq.Limit = min(max(limit, 1), 5000)
+		return wire.ActivityFeed{Activity: activity.Feed(d, aq), Version: d.Version}, nil
 	})
 }

@@ -338,6 +338,19 @@ func (a *API) serveCached(w http.ResponseWriter, r *http.Request, d *wire.Doc, b
 	w.Write(body)
 }
 
+// viewQuery reads the view parameter of a list read: true for the summary
+// projection, false for the full records ("" or "full").
+func viewQuery(r *http.Request) (summary bool, err error) {
+	switch v := r.URL.Query().Get("view"); v {
+	case "", "full":
+		return false, nil
+	case wire.ViewSummary:
+		return true, nil
+	default:
+		return false, errs.BadRequest("query 'view' must be summary or full, not %q", v)
+	}
+}
+
 // boolQuery reads 1/true/yes as true.
 func boolQuery(r *http.Request, name string) bool {
 	switch strings.ToLower(r.URL.Query().Get(name)) {

@@ -8,7 +8,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/cases?status=&domain=&kind=&parentId=&label=&starred=&includeArchived=
+// GET /api/cases?status=&domain=&kind=&parentId=&label=&starred=&includeArchived=&view=summary
 func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 	if a.backups != nil {
 		a.backups.TopUp() // never waits: the check runs in the background
@@ -16,6 +16,10 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
+		summary, err := viewQuery(r)
+		if err != nil {
+			return nil, err
+		}
 		_, parentGiven := q["parentId"]
 		out, err := cases.List(d, cases.Filter{
 			Status: wire.Lane(q.Get("status")), Domain: wire.Domain(q.Get("domain")), Kind: wire.Kind(q.Get("kind")), Label: q.Get("label"),
@@ -25,6 +29,13 @@ func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
 		})
 		if err != nil {
 			return nil, err
+		}
+		if summary {
+			list := make([]wire.CaseSummary, len(out))
+			for i, c := range out {
+				list[i] = wire.SummaryOf(c)
+			}
+			return wire.CaseSummaryList{Cases: list, Version: d.Version}, nil
 		}
 		return wire.CaseList{Cases: values(out), Version: d.Version}, nil
 	})

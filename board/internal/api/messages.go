@@ -4,18 +4,24 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/messages"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/messages?caseId=&reminderId=&unread=&unlinked=&limit=&cursor=
+// GET /api/messages?caseId=&reminderId=&unread=&unlinked=&limit=&cursor=&view=summary
 // With limit or cursor the answer is one page of the inbox, newest first,
 // with nextCursor; without either it is every matching message in store
-// order, as older callers expect.
+// order, as older callers expect. view=summary answers each message as its
+// summary (no body).
 func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
+		summary, err := viewQuery(r)
+		if err != nil {
+			return nil, err
+		}
 		f := messages.Filter{Unread: boolQuery(r, "unread"), Unlinked: boolQuery(r, "unlinked")}
 		if _, ok := q["caseId"]; ok {
 			f.CaseID = new(string)
@@ -35,6 +41,9 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
+			if summary {
+				return wire.MessageSummaryList{Messages: messageSummaries(page), NextCursor: &next, Version: d.Version}, nil
+			}
 			return wire.MessageList{Messages: values(page), NextCursor: &next, Version: d.Version}, nil
 		}
 		out := []*wire.Message{}
@@ -43,8 +52,32 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 				out = append(out, m)
 			}
 		}
+		if summary {
+			return wire.MessageSummaryList{Messages: messageSummaries(out), Version: d.Version}, nil
+		}
 		return wire.MessageList{Messages: values(out), Version: d.Version}, nil
 	})
+}
+
+func messageSummaries(list []*wire.Message) []wire.MessageSummary {
+	out := make([]wire.MessageSummary, len(list))
+	for i, m := range list {
+		out[i] = wire.MessageSummaryOf(m)
+	}
+	return out
+}
+
+// GET /api/messages/{id}: the whole message, body included.
+func (a *API) getMessage(w http.ResponseWriter, r *http.Request) {
+	d := a.store.Snapshot()
+	id := mux.Vars(r)["id"]
+	for _, m := range d.Messages {
+		if m.ID == id {
+			a.reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
+			return
+		}
+	}
+	a.fail(w, errs.NotFound("message %s not found", id))
 }
 
 // GET /api/unread-count

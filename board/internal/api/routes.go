@@ -34,6 +34,7 @@ func (a *API) routes(r *mux.Router) {
 
 	r.HandleFunc("/messages", a.listMessages).Methods(http.MethodGet)
 	r.HandleFunc("/messages", a.createMessage).Methods(http.MethodPost)
+	r.HandleFunc("/messages/{id}", a.getMessage).Methods(http.MethodGet)
 	r.HandleFunc("/messages/{id}", a.patchMessage).Methods(http.MethodPatch)
 	r.HandleFunc("/ingest-runs", a.createIngestRun).Methods(http.MethodPost)
 	r.HandleFunc("/unread-count", a.unreadCount).Methods(http.MethodGet)
@@ -82,6 +83,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/templates/{id}", a.deleteTemplate).Methods(http.MethodDelete)
 	r.HandleFunc("/command", a.command).Methods(http.MethodPost)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
+	r.HandleFunc("/changes", a.changes).Methods(http.MethodGet)
 
 	// The guard sidecar, through the board (guard.go).
 	r.HandleFunc("/guard/config", a.getGuardConfig).Methods(http.MethodGet)

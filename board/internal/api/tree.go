@@ -8,11 +8,15 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/tree?includeArchived=0|1&domain=work|life&rootId=
+// GET /api/tree?includeArchived=0|1&domain=work|life&rootId=&view=summary
 func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()
+		summary, err := viewQuery(r)
+		if err != nil {
+			return nil, err
+		}
 		if dom := q.Get("domain"); dom != "" && dom != "work" && dom != "life" {
 			return nil, errs.BadRequest("query 'domain' must be work or life")
 		}
@@ -26,6 +30,10 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 				return nil, errs.NotFound("case %s not found", opt.RootID)
 			}
 		}
-		return wire.TreeReply{Tree: hierarchy.Tree(d.Cases, opt), Version: d.Version}, nil
+		tree := hierarchy.Tree(d.Cases, opt)
+		if summary {
+			return wire.TreeSummaryReply{Tree: wire.TreeSummaryOf(tree), Version: d.Version}, nil
+		}
+		return wire.TreeReply{Tree: tree, Version: d.Version}, nil
 	})
 }

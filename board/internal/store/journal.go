@@ -59,8 +59,11 @@ type entryEnd struct {
 }
 
 type pendingWrite struct {
-	line   []byte
-	doc    *wire.Doc
+	line []byte
+	doc  *wire.Doc
+	// change is the write for the ring of recent writes; nil for a state
+	// that did not come from a write (a hand edit), which resets the ring.
+	change *Change
 	done   chan error
 	queued time.Time
 }
@@ -104,10 +107,10 @@ func openJournal(path string, scan *storefile.Scan, hw *highWaterFile, log *slog
 	return j, nil
 }
 
-func (j *journal) enqueue(line []byte, d *wire.Doc) <-chan error {
+func (j *journal) enqueue(line []byte, d *wire.Doc, c *Change) <-chan error {
 	done := make(chan error, 1)
 	j.mu.Lock()
-	j.queue = append(j.queue, pendingWrite{line: line, doc: d, done: done, queued: time.Now()})
+	j.queue = append(j.queue, pendingWrite{line: line, doc: d, change: c, done: done, queued: time.Now()})
 	j.mu.Unlock()
 	j.cond.Signal()
 	return done
@@ -165,6 +168,15 @@ func (j *journal) run(s *Store) {
 			s.health.clear(problemJournal)
 		}
 		last := batch[len(batch)-1].doc
+		// The ring learns of the writes before readers see them, so a client
+		// told of a version can always ask what it changed.
+		for _, w := range batch {
+			if w.change != nil {
+				s.ring.add(w.change)
+			} else {
+				s.ring.reset(w.doc.Version)
+			}
+		}
 		j.mu.Lock()
 		s.visible.Store(last)
 		j.busySince, j.busyLast = time.Time{}, nil

@@ -59,6 +59,9 @@ type Config struct {
 	// Verify, when set, runs on the draft after every write and rejects the
 	// write when it fails; tests use it to assert whole-tree invariants.
 	Verify func(d *wire.Doc) error
+	// RingSize is how many recent writes the store remembers, with the
+	// records each changed, for ChangesSince and ChangeAt (DefaultRingSize).
+	RingSize int
 	// Check, when set, is the whole-document check a state built from a file
 	// must pass; its error names the offending records. A hand edit that
 	// fails it is refused like one that does not parse. A document that
@@ -103,6 +106,8 @@ type Store struct {
 	enc         docEncoder    // keeps record encodings between compactions
 
 	health healthState
+
+	ring *ring // the last committed writes (ring.go)
 
 	listenMu  sync.Mutex
 	listeners map[int]func(version int64)
@@ -287,6 +292,7 @@ func (s *Store) load() error {
 	s.log.Info("store.open", "path", s.path, "version", d.Version, "replayed_from", from)
 	s.head = d
 	s.idx = buildIndexes(d)
+	s.ring = newRing(s.cfg.RingSize, d.Version)
 	s.visible.Store(d)
 	s.fresh = fresh
 	s.ensureReserve()
@@ -534,12 +540,13 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		s.writeMu.Unlock()
 		return 0, err
 	}
+	change := tx.change(v)
 	s.head = tx.d
 	tx.commitIndexes()
 	if stale := tx.changedInPlace(); len(stale) > 0 {
 		s.enc.forget(stale)
 	}
-	done := s.j.enqueue(line, tx.d)
+	done := s.j.enqueue(line, tx.d, change)
 	s.writeMu.Unlock()
 	// Durability does not honour ctx: once queued, the write completes,
 	// unless the disk takes longer than WriteWait and the write can still

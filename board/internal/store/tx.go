@@ -15,6 +15,7 @@ import (
 // getters are private copies; put them back to change them.
 type Tx struct {
 	d     *wire.Doc
+	base  *wire.Doc // the committed state the draft started from
 	now   time.Time
 	actor string
 
@@ -36,7 +37,7 @@ type Tx struct {
 
 func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
 	d := *head // shallow: collections are copied on first change
-	tx := &Tx{d: &d, now: now, actor: actor}
+	tx := &Tx{d: &d, base: head, now: now, actor: actor}
 	tx.cases = newTable("cases", &d.Cases, cloneCase)
 	tx.messages = newTable("messages", &d.Messages, shallow)
 	tx.events = newTable("events", &d.Events, shallow)

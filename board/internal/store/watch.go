@@ -204,7 +204,7 @@ func (s *Store) reload(d *wire.Doc) error {
 	}
 	s.head = d
 	s.idx = buildIndexes(d)
-	done := s.j.enqueue(line, d)
+	done := s.j.enqueue(line, d, nil)
 	s.writeMu.Unlock()
 	if err := <-done; err != nil {
 		return fmt.Errorf("%w: %w", errReload, err)

@@ -10,7 +10,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,14 +45,79 @@ type board struct {
 	backupEnv map[string]string
 	backups   *backupsched.Trigger
 	toolDir   string // where /api/connect looks for the tool servers
+	reqMu     sync.Mutex
+	reqs      []request // what the browser asked for, in order
+}
+
+// request is one answer the board gave the browser (not the test's own
+// calls, nor the live stream): what was asked and how many body bytes it got.
+type request struct {
+	Method, Path string // Path with its query
+	Bytes        int
 }
 
 func startBoard(t testing.TB) *board {
 	t.Helper()
+	return startBoardOn(t, nil)
+}
+
+// startBoardOn starts a board on a copy of doc (a fresh board when nil),
+// written straight to the store file: a big board without a write each.
+func startBoardOn(t testing.TB, doc *wire.Doc) *board {
+	t.Helper()
 	b := &board{t: t, Path: filepath.Join(t.TempDir(), "board.json"), addr: "127.0.0.1:0"}
+	if doc != nil {
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(b.Path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b.start()
 	t.Cleanup(b.stop)
 	return b
+}
+
+// requests returns the browser's requests from the n-th on.
+func (b *board) requests(n int) []request {
+	b.reqMu.Lock()
+	defer b.reqMu.Unlock()
+	return append([]request(nil), b.reqs[min(n, len(b.reqs)):]...)
+}
+
+// requestCount is how many browser requests the board has answered.
+func (b *board) requestCount() int {
+	b.reqMu.Lock()
+	defer b.reqMu.Unlock()
+	return len(b.reqs)
+}
+
+// logRequests records the browser's requests on the way through.
+func (b *board) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.UserAgent(), "Go-http-client") || r.URL.Path == "/api/stream" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		cw := &countingWriter{ResponseWriter: w}
+		next.ServeHTTP(cw, r)
+		b.reqMu.Lock()
+		b.reqs = append(b.reqs, request{Method: r.Method, Path: r.URL.RequestURI(), Bytes: cw.n})
+		b.reqMu.Unlock()
+	})
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(p)
+	c.n += n
+	return n, err
 }
 
 func (b *board) start() {
@@ -94,7 +162,7 @@ func (b *board) start() {
 	b.addr = ln.Addr().String()
 	b.URL = "http://" + b.addr
 	b.st, b.api = st, a
-	b.srv = &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	b.srv = &http.Server{Handler: b.logRequests(router), ReadHeaderTimeout: 10 * time.Second}
 	b.srv.RegisterOnShutdown(a.Close)
 	go b.srv.Serve(ln)
 }

@@ -59,7 +59,7 @@ func chromiumPath() string {
 
 // browser starts the shared browser on first use. Without Chromium the
 // browser tests skip, except in CI, where they fail.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
@@ -107,14 +107,14 @@ func browser(t *testing.T) context.Context {
 
 // tab is one page of the shared browser with the console it wrote.
 type tab struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
 }
 
-func newTab(t *testing.T, width, height int64) *tab {
+func newTab(t testing.TB, width, height int64) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser(t))
 	t.Cleanup(cancel)

@@ -5,6 +5,11 @@
 declare module 'preact' {
   export function h(type: any, props: any, ...children: any[]): any;
   export function render(vnode: any, parent: Element): void;
+  export class Component<P = any> {
+    props: P;
+    shouldComponentUpdate?(next: P): boolean;
+    render(props: P): any;
+  }
 }
 
 declare module 'preact/hooks' {

@@ -1,28 +1,46 @@
 // @ts-check
-// The live-change stream. One EventSource('/api/stream') for the page; every
-// surface subscribes and refetches when the version advances past the one it
-// last saw. There is no polling: after a board restart the stream reconnects
-// and the page re-syncs from /api/health's version.
+// The live-change stream. One EventSource('/api/stream') for the page. When
+// the version advances, the page asks the board once what changed since the
+// version it holds (GET /api/changes) and hands that change set to every
+// surface: a surface that can patch what it holds does so, one whose records
+// did not change keeps what it has, and only the rest refetch. When the board
+// cannot say what changed (it restarted, was restored, or the page is too far
+// behind) every surface refetches. There is no polling: after a board restart
+// the stream reconnects and the page re-syncs from /api/health's version.
 import { useEffect, useRef, useState, useCallback } from 'preact/hooks';
+
+/**
+ * A change set from GET /api/changes, with the version it starts from.
+ * @typedef {object} ChangeSet
+ * @property {number} since
+ * @property {number} version
+ * @property {{ kind: string, id: string, record: any }[]} changed
+ * @property {{ kind: string, id: string }[]} removed
+ */
 
 let latest = 0;
 /** @type {EventSource | null} */
 let source = null;
 let retry = 1000;
 let status = 'connecting';
-/** @typedef {(version: number, force: boolean) => void} Subscriber */
+/** @typedef {(version: number, force: boolean, changes?: ChangeSet) => void} Subscriber */
 /** @type {Set<Subscriber>} */
 const subs = new Set();
+// held lists, for every loaded surface, the version its data reflects: the
+// change set is asked for from the oldest of them.
+/** @type {Set<() => number>} */
+const holders = new Set();
 /** @type {Set<(status: string) => void>} */
 const statusSubs = new Set();
 
 /**
  * @param {number} v
  * @param {boolean} force
+ * @param {ChangeSet} [changes]
  */
-function notify(v, force) {
+function notify(v, force, changes) {
   for (const fn of [...subs]) {
-    try { fn(v, force); } catch (e) { console.warn('live subscriber', e); }
+    try { fn(v, force, changes); } catch (e) { console.warn('live subscriber', e); }
   }
 }
 
@@ -31,7 +49,50 @@ function notify(v, force) {
 export function advance(v) {
   if (typeof v !== 'number' || !(v > latest)) return;
   latest = v;
-  notify(v, false);
+  pump();
+}
+
+const pumpState = { busy: false, again: false };
+
+// pump fetches what changed since the oldest version a surface holds and
+// hands it to every surface; one request at a time, again when the board
+// moved on meanwhile.
+async function pump() {
+  if (pumpState.busy) {
+    pumpState.again = true;
+    return;
+  }
+  let since = Infinity;
+  for (const h of holders) {
+    const v = h();
+    if (v >= 0 && v < since) since = v;
+  }
+  if (since === Infinity || since >= latest) {
+    // Nothing loaded yet (or all of it current): surfaces load as they would.
+    if (since === Infinity) notify(latest, false);
+    return;
+  }
+  pumpState.busy = true;
+  pumpState.again = false;
+  /** @type {any} */
+  let ch = null;
+  try {
+    const res = await fetch('/api/changes?since=' + since, { headers: { Accept: 'application/json' } });
+    if (res.ok) ch = await res.json();
+  } catch {
+    ch = null;
+  }
+  pumpState.busy = false;
+  if (!ch || typeof ch.version !== 'number') {
+    notify(latest, false); // the board did not answer: refetch as before
+  } else if (ch.reset) {
+    if (ch.version > latest) latest = ch.version;
+    notify(ch.version, true);
+  } else {
+    if (ch.version > latest) latest = ch.version;
+    notify(ch.version, false, { since, version: ch.version, changed: ch.changed || [], removed: ch.removed || [] });
+  }
+  if (pumpState.again || latest > (ch && typeof ch.version === 'number' ? ch.version : latest)) pump();
 }
 
 /** @param {string} s */
@@ -180,15 +241,65 @@ function versionOf(data) {
   return data && typeof data.version === 'number' ? data.version : latest;
 }
 
+/**
+ * How a surface takes a change set instead of refetching.
+ * @typedef {object} LiveOptions
+ * @property {string[]} [kinds] record kinds its data depends on: a change set
+ *   touching none of them leaves the data as it is
+ * @property {(changes: ChangeSet, data: any) => boolean} [relevant] finer
+ *   than kinds: whether this change set touches the data held at all
+ * @property {(data: any, changes: ChangeSet) => any} [patch] the data with the
+ *   change set applied, or undefined when it cannot be patched (refetch)
+ */
+
+/**
+ * @param {ChangeSet} ch
+ * @param {string[]} kinds
+ */
+export function touchesKinds(ch, kinds) {
+  return ch.changed.some((r) => kinds.includes(r.kind)) || ch.removed.some((r) => kinds.includes(r.kind));
+}
+
 // createLoader runs load() at most once at a time and again only when the
 // board moved past the version the last answer reflected, so a burst of
-// change events costs one or two requests, not one each.
+// change events costs one or two requests, not one each. With options it
+// takes change sets instead where it can.
 /**
  * @param {() => Promise<any>} load
  * @param {(ok: boolean, data: any, error: any) => void} apply
+ * @param {LiveOptions} [opts]
  */
-function createLoader(load, apply) {
-  const s = { gen: 0, seen: -1, wanted: -1, busy: false };
+function createLoader(load, apply, opts = {}) {
+  const s = { gen: 0, seen: -1, wanted: -1, busy: false, data: /** @type {any} */ (null), has: false };
+  const held = () => (s.has && !s.busy ? s.seen : -1);
+  holders.add(held);
+  /**
+   * take applies a change set; false means the data must be refetched.
+   * @param {ChangeSet} ch
+   */
+  const take = (ch) => {
+    if (!s.has || s.busy || s.seen < ch.since) return false;
+    if (s.seen >= ch.version) return true;
+    const kinds = opts.kinds;
+    const relevant = opts.relevant ? opts.relevant(ch, s.data) : kinds ? touchesKinds(ch, kinds) : true;
+    if (!relevant) {
+      s.seen = ch.version;
+      return true;
+    }
+    if (!opts.patch) return false;
+    let next;
+    try {
+      next = opts.patch(s.data, ch);
+    } catch (e) {
+      console.warn('live patch', e);
+      next = undefined;
+    }
+    if (next === undefined) return false;
+    s.data = next;
+    s.seen = ch.version;
+    apply(true, next, null);
+    return true;
+  };
   const run = async () => {
     if (s.busy) return;
     s.busy = true;
@@ -206,6 +317,10 @@ function createLoader(load, apply) {
     s.busy = false;
     // A failed load waits for the next change rather than retrying in a loop.
     s.seen = ok ? versionOf(data) : Math.max(s.seen, s.wanted);
+    if (ok) {
+      s.data = data;
+      s.has = true;
+    }
     apply(ok, data, error);
     if (s.wanted > s.seen) run();
   };
@@ -219,15 +334,27 @@ function createLoader(load, apply) {
     /**
      * @param {number} v
      * @param {boolean} force
+     * @param {ChangeSet} [changes]
      */
-    notify(v, force) {
+    notify(v, force, changes) {
       if (force) return this.reset();
       if (v > s.wanted) s.wanted = v;
+      if (changes && take(changes)) return undefined;
       if (!s.busy && v > s.seen) run();
       return undefined;
     },
+    /**
+     * update changes the held data in place (a page loaded by scrolling).
+     * @param {(data: any) => any} fn
+     */
+    update(fn) {
+      if (!s.has) return;
+      s.data = fn(s.data);
+      apply(true, s.data, null);
+    },
     dispose() {
       s.gen++;
+      holders.delete(held);
     },
   };
 }
@@ -242,13 +369,15 @@ function createLoader(load, apply) {
  * @property {any} error the last load's failure, or null
  * @property {boolean} loading
  * @property {() => void} reload
+ * @property {(fn: (data: any) => any) => void} update change the held data
  */
 /**
  * @param {() => Promise<any>} loader
  * @param {unknown[]} deps
+ * @param {LiveOptions} [opts]
  * @returns {Live}
  */
-export function useLive(loader, deps) {
+export function useLive(loader, deps, opts) {
   /** @type {[{ data: any, error: any, loading: boolean }, (f: any) => void]} */
   const [state, setState] = useState({ data: null, error: null, loading: true });
   const current = useRef(loader);
@@ -257,18 +386,19 @@ export function useLive(loader, deps) {
   const ref = useRef(null);
   useEffect(() => {
     const l = createLoader(() => current.current(), (ok, data, error) =>
-      setState((st) => (ok ? { data, error: null, loading: false } : { data: st.data, error, loading: false })));
+      setState((st) => (ok ? { data, error: null, loading: false } : { data: st.data, error, loading: false })), opts);
     ref.current = l;
     setState((st) => (st.loading ? st : { ...st, loading: true }));
     l.reset();
-    const off = subscribe((v, force) => l.notify(v, force));
+    const off = subscribe((v, force, ch) => l.notify(v, force, ch));
     return () => {
       off();
       l.dispose();
     };
   }, deps);
   const reload = useCallback(() => ref.current && ref.current.reset(), []);
-  return { ...state, reload };
+  const update = useCallback((/** @type {(data: any) => any} */ fn) => ref.current && ref.current.update(fn), []);
+  return { ...state, reload, update };
 }
 
 // useLiveStatus is the stream's status, kept current.
@@ -282,9 +412,10 @@ export function useLiveStatus() {
 // counters): one fetch per version for all of them, live while anyone uses it.
 /**
  * @param {() => Promise<any>} loader
+ * @param {LiveOptions} [opts]
  * @returns {{ reload: () => void, get: () => { data: any, error: any, loading: boolean }, use: () => Live }}
  */
-export function resource(loader) {
+export function resource(loader, opts) {
   /** @type {{ data: any, error: any, loading: boolean }} */
   let state = { data: null, error: null, loading: true };
   /** @type {ReturnType<typeof createLoader> | null} */
@@ -308,8 +439,9 @@ export function resource(loader) {
         subs.add(setSt);
         setSt(state);
         if (!l) {
-          l = createLoader(loader, (ok, data, error) => set(ok ? { data, error: null, loading: false } : { data: state.data, error, loading: false }));
-          off = subscribe((v, force) => l.notify(v, force));
+          l = createLoader(loader, (ok, data, error) => set(ok ? { data, error: null, loading: false } : { data: state.data, error, loading: false }), opts);
+          const mine = l;
+          off = subscribe((v, force, ch) => mine.notify(v, force, ch));
           l.reset();
         }
         return () => {
@@ -321,7 +453,7 @@ export function resource(loader) {
           }
         };
       }, []);
-      return { ...st, reload };
+      return { ...st, reload, update: (fn) => l && l.update(fn) };
     },
   };
 }

@@ -105,14 +105,59 @@ export function promptDialog(opts) {
 /** @type {Store<{ kind: string, [k: string]: any } | null>} */
 export const overlay = createStore(null);
 
-// Shared live data: one fetch per board version for every view using it.
-export const catalog = resource(() => api.get('/api/labels'));
-export const allCases = resource(() => api.get('/api/cases'));
-export const unread = resource(() => api.get('/api/unread-count'));
-export const proposals = resource(() => api.get('/api/pending'));
-export const prefs = resource(() => api.get('/api/prefs'));
-export const views = resource(() => api.get('/api/views'));
-export const templates = resource(() => api.get('/api/templates'));
+// patchList applies a change set to a list of records of one kind held
+// under data[key]: a changed record replaces its old self (or joins the end,
+// where the board puts a new one), a removed one, or one keep() refuses,
+// leaves. It returns data unchanged when nothing of that kind changed.
+/**
+ * @param {any} data
+ * @param {string} key
+ * @param {string} kind
+ * @param {import('./live.js').ChangeSet} ch
+ * @param {(rec: any) => boolean} [keep]
+ */
+export function patchList(data, key, kind, ch, keep = () => true) {
+  const changed = ch.changed.filter((r) => r.kind === kind);
+  const removed = new Set(ch.removed.filter((r) => r.kind === kind).map((r) => r.id));
+  if (!changed.length && !removed.size) return { ...data, version: ch.version };
+  /** @type {Map<string, any>} */
+  const next = new Map(changed.map((r) => [r.id, r.record]));
+  const out = [];
+  for (const rec of data[key] || []) {
+    if (removed.has(rec.id)) continue;
+    if (next.has(rec.id)) {
+      const r = next.get(rec.id);
+      next.delete(rec.id);
+      if (keep(r)) out.push(r);
+      continue;
+    }
+    out.push(rec);
+  }
+  for (const r of next.values()) if (keep(r)) out.push(r);
+  return { ...data, [key]: out, version: ch.version };
+}
+
+// Shared live data: one fetch per board version for every view using it,
+// and after that only what the change sets say (see live.js). Lists hold
+// summaries; a record is loaded whole when it is opened.
+export const catalog = resource(() => api.get('/api/labels'), { kinds: ['label', 'labelSources'] });
+// The kanban's cases: summaries of every node not archived, patched in place.
+export const allCases = resource(() => api.get('/api/cases?view=summary'), {
+  kinds: ['case'],
+  patch: (data, ch) => patchList(data, 'cases', 'case', ch, (c) => !c.archivedAt),
+});
+export const unread = resource(() => api.get('/api/unread-count'), { kinds: ['message'] });
+// A proposal's entry says how its targets stand now, so a change to a target
+// counts as well as one to a proposal.
+export const proposals = resource(() => api.get('/api/pending'), {
+  relevant: (ch, data) => {
+    const targets = new Set(((data && data.pending) || []).flatMap((p) => (p.targets || []).map((t) => t.id)));
+    return [...ch.changed, ...ch.removed].some((r) => r.kind === 'proposal' || targets.has(r.id));
+  },
+});
+export const prefs = resource(() => api.get('/api/prefs'), { kinds: ['prefs'] });
+export const views = resource(() => api.get('/api/views'), { kinds: ['view'] });
+export const templates = resource(() => api.get('/api/templates'), { kinds: ['template'] });
 
 // useCatalog is the label catalog, kept live, with a lookup by id.
 export function useCatalog() {

@@ -49,6 +49,9 @@
  * @property {string} [dueAt]
  * @property {string[]} [vaultLinks]
  * @property {Task[]} [tasks]
+ * @property {number} [taskCount] a summary's checklist size (no tasks then)
+ * @property {number} [tasksDone] a summary's completed tasks
+ * @property {number} [noteCount] a summary's notes
  * @property {Note[]} [notes]
  * @property {Activity[]} [activity]
  * @property {Kind} kind

@@ -11,7 +11,8 @@ import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categor
 export function ActivityPage({ route }) {
   const actor = route.query.get('actor') || '';
   const category = route.query.get('category') || '';
-  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: 400 })), [actor, category]);
+  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: 400, view: 'summary' })), [actor, category],
+    { kinds: ['case', 'reminder', 'event', 'ingestRun'] });
   const rows = (data && data.activity) || [];
   const days = [];
   for (const r of rows) {

@@ -1,7 +1,8 @@
 // @ts-check
 // My Issues: the five-lane kanban, its filters, quick add, clean, saved views
 // and new-from-template. Every gesture calls the route the agent's verb uses.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Component } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html, Icon, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
 import { api, enc } from '../api.js';
 import { LANES, laneName, plural } from '../format.js';
@@ -216,6 +217,11 @@ function Kanban({ filters }) {
     for (const k of Object.keys(out)) out[k] = sortLane(out[k]);
     return out;
   }, [list, filters, byLabel, byId]);
+  // One handler for every card, so a card whose case did not change is not
+  // redrawn (see PureCard); it drops through this render's drop.
+  /** @type {{ current: any }} */
+  const dropNow = useRef(null);
+  const onDragCard = useCallback((e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: dropNow.current(c) }), []);
   if (error && !list.length) return html`<${Problem} error=${error} what="The case list" />`;
   if (loading && !list.length) return html`<${Spinner} />`;
 
@@ -233,11 +239,15 @@ function Kanban({ filters }) {
       fail(e);
     }
   };
+  dropNow.current = drop;
   return html`<div class="kanban" ref=${scroller}>
-    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters}
-      onDragCard=${(e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: drop(c) })} />`)}
+    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters} onDragCard=${onDragCard} />`)}
   </div>`;
 }
+
+// A lane draws its first LANE_PAGE cards and more on request: a lane of a
+// thousand cards costs its first screen only a few dozen.
+const LANE_PAGE = 25;
 
 function Lane({ lane, cards, byId, filters, onDragCard }) {
   const [adding, setAdding] = useState(false);
@@ -245,6 +255,8 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
   // so the first screen shows work; a tap opens it again.
   const [opened, setOpened] = useState(false);
   const folded = !cards.length && !adding && !opened;
+  const [shown, setShown] = useState(LANE_PAGE);
+  const drawn = cards.length > shown ? cards.slice(0, shown) : cards;
   const clean = async () => {
     const ids = cards.map((c) => c.id);
     const ok = await confirmDialog({
@@ -272,7 +284,9 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
     </header>
     <div class="lane-body" data-lane=${lane.id} data-scroll-y>
-      ${cards.map((c) => html`<${Card} key=${c.id} c=${c} byId=${byId} onDrag=${onDragCard} />`)}
+      ${drawn.map((c) => html`<${PureCard} key=${c.id} c=${c} byId=${byId} onDrag=${onDragCard} />`)}
+      ${drawn.length < cards.length ? html`<button type="button" class="lane-add lane-more" onClick=${() => setShown(shown + LANE_PAGE * 4)}>
+        Show ${plural(Math.min(cards.length - drawn.length, LANE_PAGE * 4), 'more case')} of ${cards.length - drawn.length}</button>` : null}
       ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
       ${adding ? html`<${QuickAdd} lane=${lane} filters=${filters} onClose=${() => setAdding(false)} />`
         : html`<button type="button" class="lane-add" onClick=${() => setAdding(true)}><${Icon} name="plus" size=${14} />Add case</button>`}
@@ -332,11 +346,41 @@ function Crumbs({ c, byId }) {
     ${chain.map((t, i) => html`${i ? html`<span class="crumb-sep" aria-hidden="true">›</span>` : null}<span class=${'crumb' + (i < chain.length - 1 ? ' crumb-outer' : '')}>${t}</span>`)}</div>`;
 }
 
+/**
+ * The containers a card's crumbs name: its parent and grandparent records.
+ * @param {any} c
+ * @param {Record<string, any>} byId
+ */
+function ancestors(c, byId) {
+  const parent = c.parentId ? byId[c.parentId] : undefined;
+  return [parent, parent && parent.parentId ? byId[parent.parentId] : undefined];
+}
+
+// PureCard redraws its card only when the case, its containers or the
+// handler changed: a change set replaces just the records it names, so one
+// agent write redraws one card rather than every card on the board.
+class PureCard extends Component {
+  /** @param {any} next */
+  shouldComponentUpdate(next) {
+    const p = this.props;
+    if (next.c !== p.c || next.onDrag !== p.onDrag) return true;
+    const [a1, a2] = ancestors(p.c, p.byId);
+    const [b1, b2] = ancestors(next.c, next.byId);
+    return a1 !== b1 || a2 !== b2;
+  }
+
+  /** @param {any} props */
+  render(props) {
+    return html`<${Card} ...${props} />`;
+  }
+}
+
 function Card({ c, byId, onDrag }) {
   const [editing, setEditing] = useState(false);
   const ref = useRef(null);
-  const tasks = c.tasks || [];
-  const doneTasks = tasks.filter((t) => t.completedAt).length;
+  // A card holds the case's summary: its task counts, not its tasks.
+  const taskCount = c.taskCount || 0;
+  const doneTasks = c.tasksDone || 0;
   const open = () => setQuery({ case: c.id });
   const laneIdx = LANES.findIndex((l) => l.id === c.status);
   const onKey = (e) => {
@@ -376,8 +420,8 @@ function Card({ c, byId, onDrag }) {
     <${Crumbs} c=${c} byId=${byId} />
     <${Labels} ids=${c.labels} max=${3} />
     <div class="card-meta">
-      ${tasks.length ? html`<span class=${'tasks' + (doneTasks === tasks.length ? ' all-done' : '')} title=${`${doneTasks} of ${tasks.length} tasks done`}>
-        <${Icon} name="checkCircle" size=${13} />${doneTasks}/${tasks.length}</span>` : null}
+      ${taskCount ? html`<span class=${'tasks' + (doneTasks === taskCount ? ' all-done' : '')} title=${`${doneTasks} of ${taskCount} tasks done`}>
+        <${Icon} name="checkCircle" size=${13} />${doneTasks}/${taskCount}</span>` : null}
       <${Due} at=${c.dueAt} done=${c.status === 'done'} />
       ${c.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
       <span class="card-id">${c.id}</span>

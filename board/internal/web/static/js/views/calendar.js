@@ -61,7 +61,7 @@ export function CalendarPage({ route }) {
   }
   const from = isoDay(days[0]);
   const to = isoDay(addDays(days[days.length - 1], 1));
-  const { data, error } = useLive(() => api.get('/api/events' + qs({ from, to })), [from, to]);
+  const { data, error } = useLive(() => api.get('/api/events' + qs({ from, to })), [from, to], { kinds: ['event'] });
   const events = (data && data.events) || [];
   const byDay = {};
   for (const e of sortEvents(events)) (byDay[e.date] = byDay[e.date] || []).push(e);

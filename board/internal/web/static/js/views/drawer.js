@@ -99,9 +99,22 @@ function Conflict({ conflict, field }) {
     <div>Your text is kept. Save again to apply it${conflict.changed.includes(field) ? html`; the board now has: <q>${conflict.theirs || '(empty)'}</q>` : ''}.</div></div></div>`;
 }
 
+// touchesCase says whether a change set touches an open case: the case, a
+// record linked to it now, or one the drawer shows as linked.
+/**
+ * @param {import('../live.js').ChangeSet} ch
+ * @param {string} id
+ * @param {any} d the GET /api/cases/{id} answer held
+ */
+function touchesCase(ch, id, d) {
+  const shown = new Set([...(d.messages || []), ...(d.events || []), ...(d.reminders || [])].map((r) => r.id));
+  return ch.changed.some((r) => (r.kind === 'case' && r.id === id) || (r.record && r.record.caseId === id) || shown.has(r.id)) ||
+    ch.removed.some((r) => r.id === id || shown.has(r.id));
+}
+
 /** @param {{ id: string }} props */
 export function CaseDrawer({ id }) {
-  const { data, error, loading } = useLive(() => api.get(path(id)), [id]);
+  const { data, error, loading } = useLive(() => api.get(path(id)), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
   const ref = useRef(null);
   const close = () => setQuery({ case: null });
   useEffect(() => {

@@ -19,7 +19,7 @@ function notePos(p, i) {
 }
 
 export function PrioritiesPage() {
-  const { data, error, loading } = useLive(() => api.get('/api/priorities'), []);
+  const { data, error, loading } = useLive(() => api.get('/api/priorities'), [], { kinds: ['priority', 'case'] }); // the answer lists the starred cases too
   const [text, setText] = useState('');
   const notes = ((data && data.priorities) || []).map((p, i) => ({ ...p, key: notePos(p, i) }));
   const starred = (data && data.starred) || [];

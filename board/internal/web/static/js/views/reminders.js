@@ -6,7 +6,7 @@ import { html, Icon, Labels, Due, Menu, Problem, Spinner, Empty } from '../ui.js
 import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
-import { useCases, fail, confirmDialog } from '../state.js';
+import { useCases, fail, confirmDialog, patchList } from '../state.js';
 import { relTime, shortDate, dueState, plural } from '../format.js';
 import { ReminderEditor } from '../editors.js';
 
@@ -26,8 +26,8 @@ function byDue(a, b) {
 
 /** @param {{ route: import('../types.js').Route }} props */
 export function RemindersPage({ route }) {
-  const { data, error, loading } = useLive(() => api.get('/api/reminders'), []);
-  const mail = useLive(() => api.get('/api/messages'), []);
+  const { data, error, loading } = useLive(() => api.get('/api/reminders'), [], { kinds: ['reminder'] });
+  const mail = useLive(() => api.get('/api/messages?view=summary'), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
   const mailCount = {};
   for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
   const [editing, setEditing] = useState(null);

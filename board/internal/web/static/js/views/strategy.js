@@ -12,6 +12,7 @@ import { useCases, fail, toast, promptDialog } from '../state.js';
 import { canHold, toggleStar, archiveCase } from '../cases.js';
 
 const FOLD_KEY = 'opsboard.folded';
+const LOOSE_PAGE = 50;
 
 function loadFolded() {
   try {
@@ -31,13 +32,80 @@ async function setParent(node, parentId) {
   }
 }
 
+const NO_ROLLUP = { totalCases: 0, doneCases: 0, totalTasks: 0, doneTasks: 0, ratio: 0, childCount: 0 };
+
+// patchTree applies a change set to the tree held when no rollup can have
+// moved: a node's own fields changed in place (a container's, or a case's
+// whose lane and tasks did not change under a parent), or an ungrouped case
+// came, went or was archived. Anything else (a move, a case done under a
+// workstream) is left to the board, which owns the rollups: undefined
+// refetches the tree.
+/**
+ * @param {any} data the GET /api/tree?view=summary answer held
+ * @param {import('../live.js').ChangeSet} ch
+ * @param {string} domain the domain filter, '' for all
+ */
+function patchTree(data, ch, domain) {
+  const changed = ch.changed.filter((r) => r.kind === 'case');
+  const removed = ch.removed.filter((r) => r.kind === 'case');
+  let roots = data.tree;
+  /** @param {any} n @param {any} p @param {Map<string, any>} ids @param {Map<string, any>} parents */
+  const walk = (n, p, ids, parents) => {
+    ids.set(n.id, n);
+    parents.set(n.id, p);
+    for (const k of n.children || []) walk(k, n, ids, parents);
+  };
+  for (const r of [...changed, ...removed]) {
+    /** @type {Map<string, any>} */
+    const ids = new Map();
+    /** @type {Map<string, any>} */
+    const parents = new Map();
+    for (const n of roots) walk(n, null, ids, parents);
+    const n = ids.get(r.id);
+    /** @type {any} */
+    const c = 'record' in r ? r.record : null;
+    const leafRoot = (x) => x && !parents.get(x.id) && !(x.children || []).length && (x.kind || 'case') === 'case';
+    if (!c || c.archivedAt) { // removed or archived
+      if (!n) continue;
+      if (!leafRoot(n)) return undefined;
+      roots = roots.filter((x) => x.id !== r.id);
+      continue;
+    }
+    if (!n) { // new: only an ungrouped case has an obvious place
+      if (c.parentId || (c.kind || 'case') !== 'case') return undefined;
+      if (!domain || c.domain === domain) roots = [...roots, { ...c, children: [], rollup: NO_ROLLUP }];
+      continue;
+    }
+    const parent = parents.get(r.id);
+    if ((n.parentId || '') !== (c.parentId || '') || (n.kind || 'case') !== (c.kind || 'case')) return undefined;
+    if (!parent && domain && c.domain !== domain) return undefined;
+    if (parent && (c.kind || 'case') === 'case' && (n.status !== c.status || n.taskCount !== c.taskCount || n.tasksDone !== c.tasksDone)) return undefined;
+    // Replace the node, and each ancestor with a copy that holds the new child.
+    let old = n;
+    let next = { ...c, children: n.children, rollup: n.rollup };
+    for (let p = parents.get(old.id); p; p = parents.get(p.id)) {
+      const from = old;
+      const to = next;
+      next = { ...p, children: p.children.map((k) => (k === from ? to : k)) };
+      old = p;
+    }
+    const from = old;
+    const to = next;
+    roots = roots.map((x) => (x === from ? to : x));
+  }
+  return { ...data, tree: roots, version: ch.version };
+}
+
 // Strategy is the board in strategy mode: initiatives, their workstreams
 // and cases as a tree.
 /** @param {{ filters: import('../types.js').Filters }} props */
 export function Strategy({ filters }) {
-  const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain })), [filters.domain]);
+  const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain, view: 'summary' })), [filters.domain],
+    { kinds: ['case'], patch: (d, ch) => patchTree(d, ch, filters.domain) });
   const [folded, setFolded] = useState(loadFolded);
   const [moving, setMoving] = useState(null);
+  // Ungrouped cases draw a page at a time, like a kanban lane.
+  const [looseShown, setLooseShown] = useState(LOOSE_PAGE);
   const toggle = (id) => {
     const next = new Set(folded);
     if (next.has(id)) next.delete(id);
@@ -84,7 +152,9 @@ export function Strategy({ filters }) {
     </div>
     ${loose.length ? html`<section class="tree-loose" data-drop-parent="" aria-label="Ungrouped cases">
       <h2 class="section-title">Ungrouped cases <span class="count">${loose.length}</span></h2>
-      <div role="tree" aria-label="Ungrouped cases">${loose.map((n) => html`<${Node} key=${n.id} n=${n} depth=${0} ctx=${ctx} />`)}</div>
+      <div role="tree" aria-label="Ungrouped cases">${loose.slice(0, looseShown).map((n) => html`<${Node} key=${n.id} n=${n} depth=${0} ctx=${ctx} />`)}</div>
+      ${loose.length > looseShown ? html`<button type="button" class="lane-add lane-more" onClick=${() => setLooseShown(looseShown + LOOSE_PAGE * 4)}>
+        Show ${plural(Math.min(loose.length - looseShown, LOOSE_PAGE * 4), 'more case')} of ${loose.length - looseShown}</button>` : null}
     </section>` : null}
     ${moving ? html`<${MoveDialog} node=${moving} onClose=${() => setMoving(null)} />` : null}
   </div>`;
