@@ -13,6 +13,7 @@ require (
 	github.com/gorilla/mux v1.8.1
 	github.com/opsboard/opsboard/shared v0.0.0
 	github.com/r3labs/sse/v2 v2.10.0
+	github.com/teambition/rrule-go v1.8.2
 	github.com/tidwall/gjson v1.20.1
 	golang.org/x/net v0.62.0
 )
@@ -20,7 +21,6 @@ require (
 require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/teambition/rrule-go v1.8.2 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
