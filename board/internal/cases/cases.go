@@ -127,7 +127,11 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 		if err := field.CheckDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
 			return nil, err
 		}
-		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, CreatedAt: now})
+		rule, err := field.CheckRepeat(fmt.Sprintf("tasks[%d].repeat", i), t.Repeat, fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt)
+		if err != nil {
+			return nil, err
+		}
+		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, Repeat: rule, CreatedAt: now})
 	}
 	return c, nil
 }

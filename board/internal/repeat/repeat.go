@@ -370,3 +370,18 @@ func Following(r Rule, due time.Time) (Rule, time.Time, bool) {
 	}
 	return open, at, true
 }
+
+// ICS is the rule as an iCalendar RRULE value for a series whose start is
+// written in loc. RFC 5545 wants UNTIL in the start's value type: a day for
+// an all-day series, a UTC time for a timed one (the end of an UNTIL day in
+// loc).
+func (r Rule) ICS(loc *time.Location, allDay bool) string {
+	if t, ok := untilTime(r.Until, loc); ok {
+		if allDay {
+			r.Until = t.In(loc).Format("20060102")
+		} else {
+			r.Until = t.UTC().Format("20060102T150405Z")
+		}
+	}
+	return r.String()
+}
