@@ -91,7 +91,7 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 		}
 		if rule != nil {
 			p := ical.NewProp(ical.PropRecurrenceRule)
-			p.Value = rule.ICS(loc, allDay)
+			p.Value = repeat.ICS(*rule, loc, allDay)
 			ev.Props.Set(p)
 		}
 		icsSetText(ev.Props, ical.PropSummary, e.Title)

@@ -1,4 +1,4 @@
-package repeat
+package recur
 
 import (
 	"strconv"
@@ -46,7 +46,7 @@ func Describe(r Rule) string {
 	case r.Count > 1:
 		b.WriteString(", " + strconv.Itoa(r.Count) + " times")
 	case r.Until != "":
-		if t, ok := untilTime(r.Until, time.UTC); ok {
+		if t, ok := UntilTime(r.Until, time.UTC); ok {
 			if len(r.Until) == 8 {
 				b.WriteString(", until " + t.Format("2006-01-02"))
 			} else {
