@@ -210,6 +210,14 @@ func TestRepeatingEventExpands(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("March and April (-want +got)\n%s", diff)
 	}
+	// The agenda has the series on each day it occurs.
+	var agenda []string
+	for _, it := range b.must(http.StatusOK, "GET", "/api/agenda?from=2026-03-01&to=2026-03-10", nil).Get("items").Array() {
+		agenda = append(agenda, it.Get("dueAt").String()+" "+it.Get("title").String())
+	}
+	if diff := cmp.Diff([]string{"2026-03-02T09:00:00+01:00 Standup", "2026-03-05T09:00:00+01:00 Standup", "2026-03-10 Review"}, agenda); diff != "" {
+		t.Errorf("agenda (-want +got)\n%s", diff)
+	}
 	// Without both bounds a series is listed once, as its master.
 	if diff := cmp.Diff([]string{"2026-03-02 Standup", "2026-03-10 Review", "2026-03-18 One-off"}, list("?from=2026-03-17")); diff != "" {
 		t.Errorf("from only (-want +got)\n%s", diff)
