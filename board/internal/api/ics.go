@@ -21,8 +21,8 @@ import (
 // and names the zone in X-WR-TIMEZONE, so no VTIMEZONE block is needed and
 // every app places them at the same instant. A repeating event is one
 // VEVENT with its RRULE; when timed, its start and end are written in the
-// board's zone (TZID) instead, so the series keeps its wall-clock time
-// across daylight saving changes.
+// board's zone (TZID) instead, defined by a VTIMEZONE, so the series keeps
+// its wall-clock time across daylight saving changes.
 func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	f := eventFilter(r)
@@ -56,6 +56,7 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 	icsSetText(cal.Props, ical.PropCalendarScale, "GREGORIAN")
 	icsSetText(cal.Props, "X-WR-CALNAME", "opsboard")
 	icsSetText(cal.Props, "X-WR-TIMEZONE", loc.String())
+	zoneYear := 0 // the first year a TZID is used in, 0 while none is
 	for _, e := range events {
 		start, allDay, ok := agenda.EventStart(e, loc)
 		if !ok {
@@ -79,6 +80,9 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 			in := time.UTC
 			if rule != nil {
 				in = loc
+				if y := start.Year(); loc != time.UTC && (zoneYear == 0 || y < zoneYear) {
+					zoneYear = y
+				}
 			}
 			ev.Props.SetDateTime(ical.PropDateTimeStart, start.In(in))
 			if e.EndTime != "" && e.EndTime != e.StartTime {
@@ -111,6 +115,9 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 		}
 		ev.Props.SetDateTime(ical.PropLastModified, icsStamp(e.UpdatedAt))
 		cal.Children = append(cal.Children, ev.Component)
+	}
+	if zoneYear != 0 {
+		cal.Children = append([]*ical.Component{icsTimezone(loc, zoneYear)}, cal.Children...) // before its users, as apps expect
 	}
 	return cal
 }

@@ -272,6 +272,29 @@ func TestRepeatingEventICS(t *testing.T) {
 			t.Errorf("%s as a calendar app expands it (-want +got)\n%s", title, diff)
 		}
 	}
+	// The zone the starts name is defined in the feed (RFC 5545 3.6.5).
+	var zones []string
+	for _, c := range cal.Children {
+		if c.Name != ical.CompTimezone {
+			continue
+		}
+		id, _ := c.Props.Text(ical.PropTimezoneID)
+		zones = append(zones, "TZID "+id)
+		for _, part := range c.Children {
+			from, to, rule := part.Props.Get(ical.PropTimezoneOffsetFrom), part.Props.Get(ical.PropTimezoneOffsetTo), part.Props.Get(ical.PropRecurrenceRule)
+			if from == nil || to == nil || rule == nil {
+				t.Fatalf("%s lacks offsets or its rule", part.Name)
+			}
+			zones = append(zones, part.Name+" "+from.Value+" "+to.Value+" "+rule.Value)
+		}
+	}
+	if diff := cmp.Diff([]string{
+		"TZID Europe/Berlin",
+		"DAYLIGHT +0100 +0200 FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+		"STANDARD +0200 +0100 FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+	}, zones); diff != "" {
+		t.Errorf("VTIMEZONE (-want +got)\n%s", diff)
+	}
 	// The board's own expansion agrees on the days.
 	var days []string
 	for _, e := range b.must(http.StatusOK, "GET", "/api/events?from=2026-03-01&to=2026-06-01", nil).Get("events").Array() {
