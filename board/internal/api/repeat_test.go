@@ -304,3 +304,21 @@ func TestRepeatingEventICS(t *testing.T) {
 		t.Errorf("board expansion (-want +got)\n%s", diff)
 	}
 }
+
+// A merge renumbers the source's tasks under the target; a completed
+// repeating task's nextId follows its next task there.
+func TestRepeatingTaskMerged(t *testing.T) {
+	b := newBoard(t)
+	src := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Payroll", "tasks": []map[string]any{{"title": "Run payroll", "dueAt": "2026-03-02", "repeat": "FREQ=WEEKLY"}}}).Get("case.id").String()
+	dst := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Finance", "tasks": []map[string]any{{"title": "Close books"}}}).Get("case.id").String()
+	b.must(http.StatusOK, "PATCH", "/api/cases/"+src+"/tasks/"+src+"-T1", map[string]any{"completed": true})
+	b.must(http.StatusOK, "POST", "/api/cases/"+src+"/merge", map[string]any{"targetId": dst})
+	var got []string
+	for _, tk := range b.must(http.StatusOK, "GET", "/api/cases/"+dst, nil).Get("case.tasks").Array() {
+		got = append(got, tk.Get("id").String()+" "+tk.Get("dueAt").String()+" next="+tk.Get("nextId").String()+" "+tk.Get("repeat").String())
+	}
+	want := []string{dst + "-T1  next= ", dst + "-T2 2026-03-02 next=" + dst + "-T3 ", dst + "-T3 2026-03-09 next= FREQ=WEEKLY"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
