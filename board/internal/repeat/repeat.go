@@ -41,7 +41,13 @@ const MaxSteps = 50000
 // would not produce it). Expansion runs in start's location, so a wall-clock
 // time stays put across a change of daylight saving time. It stops after
 // COUNT occurrences, past UNTIL, or after MaxSteps.
-func series(r Rule, start time.Time) func() (time.Time, bool) {
+//
+// near is where the caller's interest begins (zero: at the start). A series
+// without COUNT that starts long before it is walked from a later anchor
+// instead, a whole number of intervals on, with the parts the rule took
+// from its start written out: the same occurrences from there, without
+// walking a decade of them for a calendar's month.
+func series(r Rule, start, near time.Time) func() (time.Time, bool) {
 	if r.Freq == "" {
 		return func() (time.Time, bool) { return time.Time{}, false }
 	}
@@ -56,12 +62,18 @@ func series(r Rule, start time.Time) func() (time.Time, bool) {
 	if hasUntil {
 		opt.Until = until
 	}
+	first := true // the start is the first occurrence
+	if r.Count == 0 && !near.IsZero() {
+		if anchor, ok := skipAhead(&opt, start, near.In(start.Location())); ok {
+			opt.Dtstart, first = anchor, false
+		}
+	}
 	rule, err := rrule.NewRRule(opt)
 	if err != nil { // Parse keeps every value in bounds; a hand-built rule may not
 		return func() (time.Time, bool) { return time.Time{}, false }
 	}
 	next := rule.Iterator()
-	steps, first := 0, true
+	steps := 0
 	return func() (time.Time, bool) {
 		if r.Count > 0 && steps >= r.Count || steps >= MaxSteps {
 			return time.Time{}, false
@@ -85,10 +97,57 @@ func series(r Rule, start time.Time) func() (time.Time, bool) {
 	}
 }
 
+// skipAhead moves opt's start on by whole intervals to the last period
+// boundary well before near, writing out the days the rule took from its
+// start (weekday, day of the month, month). ok is false when near is too
+// close to the start for it to matter.
+func skipAhead(opt *rrule.ROption, start, near time.Time) (time.Time, bool) {
+	saved := *opt
+	anchor, ok := anchorFor(opt, start, near)
+	if ok {
+		if h, m, s := anchor.Clock(); h*3600+m*60+s != start.Hour()*3600+start.Minute()*60+start.Second() {
+			// The anchor's day skips the start's time (a daylight saving
+			// gap): walking from it would move every later occurrence.
+			*opt, ok = saved, false
+		}
+	}
+	return anchor, ok
+}
+
+func anchorFor(opt *rrule.ROption, start, near time.Time) (time.Time, bool) {
+	n := opt.Interval
+	y, m, d := start.Date()
+	hh, mm, ss := start.Clock()
+	loc := start.Location()
+	switch opt.Freq {
+	case rrule.DAILY:
+		if k := (int(near.Sub(start).Hours()/24) - 2) / n; k > 0 {
+			return start.AddDate(0, 0, k*n), true
+		}
+	case rrule.WEEKLY:
+		if k := (int(near.Sub(start).Hours()/24)/7 - 2) / n; k > 0 {
+			return start.AddDate(0, 0, 7*k*n), true // same weekday, same week alignment
+		}
+	case rrule.MONTHLY:
+		if k := ((near.Year()-y)*12 + int(near.Month()-m) - 2) / n; k > 0 {
+			if len(opt.Bymonthday) == 0 && len(opt.Byweekday) == 0 {
+				opt.Bymonthday = []int{d}
+			}
+			return time.Date(y, m+time.Month(k*n), 1, hh, mm, ss, 0, loc), true
+		}
+	case rrule.YEARLY:
+		if k := (near.Year() - y - 2) / n; k > 0 {
+			opt.Bymonth, opt.Bymonthday = []int{int(m)}, []int{d}
+			return time.Date(y+k*n, time.January, 1, hh, mm, ss, 0, loc), true
+		}
+	}
+	return time.Time{}, false
+}
+
 // Next is the first occurrence after the instant after of the series r
 // starting at start; ok is false when the series has none.
 func Next(r Rule, start, after time.Time) (time.Time, bool) {
-	next := series(r, start)
+	next := series(r, start, after)
 	for {
 		t, ok := next()
 		if !ok || t.After(after) {
@@ -101,7 +160,7 @@ func Next(r Rule, start, after time.Time) (time.Time, bool) {
 // fall in [from, to), at most limit of them (0: no limit but MaxSteps).
 func Between(r Rule, start, from, to time.Time, limit int) []time.Time {
 	var out []time.Time
-	next := series(r, start)
+	next := series(r, start, from)
 	for {
 		t, ok := next()
 		if !ok || !t.Before(to) || (limit > 0 && len(out) >= limit) {

@@ -136,3 +136,40 @@ func TestNextDue(t *testing.T) {
 		})
 	}
 }
+
+// A range far from a series' start is expanded from a later anchor; it must
+// give exactly what walking from the start gives, for every kind of rule,
+// interval, awkward start (the 31st, the 29th of February, a time a
+// daylight saving change skips) and range.
+func TestBetweenSkipsAheadFaithfully(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := []string{
+		"FREQ=DAILY", "FREQ=DAILY;INTERVAL=3", "FREQ=WEEKLY", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", "FREQ=WEEKLY;INTERVAL=3;BYDAY=SU",
+		"FREQ=MONTHLY", "FREQ=MONTHLY;INTERVAL=2", "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=1,15,-1",
+		"FREQ=MONTHLY;BYDAY=2TU", "FREQ=MONTHLY;INTERVAL=4;BYDAY=-1FR", "FREQ=YEARLY", "FREQ=YEARLY;INTERVAL=3",
+		"FREQ=WEEKLY;BYDAY=WE;UNTIL=20300101",
+	}
+	starts := []time.Time{
+		time.Date(2014, 1, 31, 9, 0, 0, 0, time.UTC), time.Date(2016, 2, 29, 0, 0, 0, 0, time.UTC),
+		time.Date(2015, 3, 4, 2, 30, 0, 0, berlin), time.Date(2013, 10, 27, 2, 30, 0, 0, berlin), time.Date(2019, 12, 31, 23, 45, 0, 0, berlin),
+	}
+	ranges := [][2]time.Time{
+		{time.Date(2026, 3, 1, 0, 0, 0, 0, berlin), time.Date(2026, 4, 12, 0, 0, 0, 0, berlin)},
+		{time.Date(2028, 2, 20, 0, 0, 0, 0, time.UTC), time.Date(2028, 3, 10, 0, 0, 0, 0, time.UTC)},
+		{time.Date(2026, 10, 20, 0, 0, 0, 0, berlin), time.Date(2027, 11, 2, 0, 0, 0, 0, berlin)},
+	}
+	for _, rs := range rules {
+		r := mustParse(t, rs)
+		for _, start := range starts {
+			for _, rg := range ranges {
+				walked, skipped := repeat.BetweenFromStart(r, start, rg[0], rg[1]), repeat.Between(r, start, rg[0], rg[1], 0)
+				if diff := cmp.Diff(walked, skipped, cmp.Comparer(time.Time.Equal)); diff != "" {
+					t.Errorf("%s from %s in %s..%s (-walked +skipped)\n%s", rs, start, rg[0].Format("2006-01-02"), rg[1].Format("2006-01-02"), diff)
+				}
+			}
+		}
+	}
+}
