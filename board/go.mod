@@ -13,6 +13,7 @@ require (
 	github.com/gorilla/mux v1.8.1
 	github.com/opsboard/opsboard/shared v0.0.0
 	github.com/r3labs/sse/v2 v2.10.0
+	github.com/teambition/rrule-go v1.8.2
 	github.com/tidwall/gjson v1.20.1
 	github.com/zalando/go-keyring v0.2.8
 	golang.org/x/crypto v0.59.0
@@ -25,7 +26,6 @@ require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/godbus/dbus/v5 v5.2.2 // indirect
-	github.com/teambition/rrule-go v1.8.2 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

@@ -32,8 +32,14 @@ func EventArgs(create bool) []mcp.ToolOption {
 		mcp.WithString("description", mcp.Description("Description.")),
 		mcp.WithString("location", mcp.Description("Location.")),
 		mcp.WithString("domain", mcp.Description(domainDesc), mcp.Enum(wire.Domains()...)),
+		mcp.WithString("repeat", mcp.Description(repeatDesc)),
 	}
 }
+
+// repeatDesc explains the event's recurrence rule by examples in words.
+const repeatDesc = "Repeat rule (an RRULE): FREQ=WEEKLY;BYDAY=MO,TH is weekly on Mon, Thu; FREQ=WEEKLY;INTERVAL=2 every 2 weeks; " +
+	"FREQ=MONTHLY;BYDAY=2TU the 2nd Tuesday of each month (-1FR the last Friday); FREQ=MONTHLY;BYMONTHDAY=15 the 15th; FREQ=DAILY; FREQ=YEARLY; " +
+	"add COUNT=5 (5 times) or UNTIL=YYYYMMDD to end it. The event becomes a series starting on date; editing it changes every occurrence. \"\" stops repeating."
 
 // UpdateEventTool is the calendar's update_event tool, without its
 // handler.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opsboard/opsboard/shared/recur"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -30,6 +31,9 @@ func EventLine(e wire.Event) string {
 	}
 	if e.Domain != "" {
 		b.WriteString(" - " + string(e.Domain))
+	}
+	if e.Repeat != "" {
+		b.WriteString(" - repeats " + recur.DescribeString(e.Repeat))
 	}
 	return b.String()
 }

@@ -75,6 +75,8 @@ type TaskCreate struct {
 
 // TaskReply is the answer of a task create or patch.
 type TaskReply struct {
+	// Next is the task a completion of a repeating task added to the case.
+	Next    *Task `json:"next,omitempty"`
 	Task    Task  `json:"task"`
 	Version int64 `json:"version"`
 }

@@ -11,6 +11,7 @@ type EventCreate struct {
 	Location    string `json:"location,omitempty"`
 	CaseID      string `json:"caseId,omitempty"`
 	Domain      string `json:"domain,omitempty"`
+	Repeat      string `json:"repeat,omitempty"` // a recurrence rule: the event becomes a series
 	// Dedupe answers with an exact existing match (same normalized title,
 	// date and start time) instead of creating a second event.
 	Dedupe bool   `json:"dedupe,omitempty"`
@@ -29,6 +30,7 @@ type EventPatch struct {
 	Location        Opt[string] `json:"location,omitzero"`
 	CaseID          Opt[string] `json:"caseId,omitzero"`
 	Domain          Opt[string] `json:"domain,omitzero"`
+	Repeat          Opt[string] `json:"repeat,omitzero"` // null or "" ends the series at its master
 	ExpectedVersion *int64      `json:"expectedVersion,omitempty"`
 	Actor           string      `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
@@ -36,7 +38,9 @@ type EventPatch struct {
 	Override bool `json:"override,omitempty"`
 }
 
-// EventList is GET /api/events.
+// EventList is GET /api/events. With both from and to, a repeating event
+// is listed once per occurrence in the range, each a copy of its master
+// with date set to that day and occurrenceOf naming the master.
 type EventList struct {
 	Events  []Event `json:"events"`
 	Version int64   `json:"version"`

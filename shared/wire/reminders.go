@@ -19,6 +19,7 @@ type ReminderCreate struct {
 	CaseID string              `json:"caseId,omitempty"`
 	Labels []string            `json:"labels,omitempty"`
 	Tasks  []ReminderTaskInput `json:"tasks,omitempty"`
+	Repeat string              `json:"repeat,omitempty"`
 	// Dedupe answers with an exact existing match (same normalized title and
 	// due date) instead of creating a second reminder.
 	Dedupe bool   `json:"dedupe,omitempty"`
@@ -36,6 +37,7 @@ type ReminderPatch struct {
 	CaseID          Opt[string]              `json:"caseId,omitzero"`
 	Labels          Opt[[]string]            `json:"labels,omitzero"`
 	Tasks           Opt[[]ReminderTaskInput] `json:"tasks,omitzero"`
+	Repeat          Opt[string]              `json:"repeat,omitzero"` // null or "" stops repeating
 	ExpectedVersion *int64                   `json:"expectedVersion,omitempty"`
 	Actor           string                   `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
@@ -60,9 +62,11 @@ type ReminderDetail struct {
 // ReminderReply is the answer of a reminder create or patch.
 type ReminderReply struct {
 	// Existing is set when a deduplicated create found an exact match.
-	Existing bool     `json:"existing,omitempty"`
-	Reminder Reminder `json:"reminder"`
-	Version  int64    `json:"version"`
+	Existing bool `json:"existing,omitempty"`
+	// Next is the occurrence a completion of a repeating reminder created.
+	Next     *Reminder `json:"next,omitempty"`
+	Reminder Reminder  `json:"reminder"`
+	Version  int64     `json:"version"`
 }
 
 // ReminderMessageReply is the answer of POST /api/reminders/{id}/messages:

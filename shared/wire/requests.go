@@ -46,6 +46,7 @@ type TaskInput struct {
 	Detail   string   `json:"detail,omitempty"`
 	DueAt    string   `json:"dueAt,omitempty"`
 	Position *float64 `json:"position,omitempty"`
+	Repeat   string   `json:"repeat,omitempty"` // a recurrence rule; needs dueAt
 }
 
 // CaseCreate is the body of POST /api/cases.
@@ -112,6 +113,7 @@ type TaskPatch struct {
 	DueAt     Opt[string]  `json:"dueAt,omitzero"`
 	Position  Opt[float64] `json:"position,omitzero"`
 	Completed Opt[bool]    `json:"completed,omitzero"`
+	Repeat    Opt[string]  `json:"repeat,omitzero"` // null or "" stops repeating
 	Actor     string       `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.

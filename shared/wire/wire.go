@@ -62,6 +62,11 @@ type Task struct {
 	DueAt       string   `json:"dueAt,omitempty"`
 	Position    *float64 `json:"position,omitempty"`
 	CreatedAt   string   `json:"createdAt,omitempty"`
+	// Repeat is the task's recurrence rule (an RRULE subset, see Reminder);
+	// completing the task adds the next one. NextID is that next task, set
+	// on the completed occurrence, which keeps no rule of its own.
+	Repeat string `json:"repeat,omitempty"`
+	NextID string `json:"nextId,omitempty"`
 	// HumanEdits is when the person last changed each field (RFC 3339), so
 	// an agent write does not revert a change of the last 24 hours.
 	HumanEdits map[string]string `json:"humanEdits,omitempty"`
@@ -191,8 +196,14 @@ type Event struct {
 	Location    string `json:"location,omitempty"`
 	CaseID      string `json:"caseId,omitempty"`
 	Domain      Domain `json:"domain,omitempty"`
-	CreatedAt   string `json:"createdAt"`
-	UpdatedAt   string `json:"updatedAt"`
+	// Repeat makes the event the master of a series (an RRULE subset, see
+	// Reminder); an edit of the master applies to the whole series.
+	Repeat string `json:"repeat,omitempty"`
+	// OccurrenceOf is set on the copies a ranged read expands a series
+	// into: the master's id (their id is the master's too).
+	OccurrenceOf string `json:"occurrenceOf,omitempty"`
+	CreatedAt    string `json:"createdAt"`
+	UpdatedAt    string `json:"updatedAt"`
 	// CreatedBy is the actor who created it, for the Activity feed's
 	// lifecycle rows (an event has no log of its own).
 	CreatedBy string `json:"createdBy,omitempty"`
@@ -218,6 +229,15 @@ type Reminder struct {
 	CreatedAt   string         `json:"createdAt"`
 	UpdatedAt   string         `json:"updatedAt"`
 	CompletedAt string         `json:"completedAt,omitempty"`
+	// Repeat is the recurrence rule, a subset of an RFC 5545 RRULE:
+	// FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, BYDAY (weekly days, or one
+	// monthly nth weekday such as 2TU), BYMONTHDAY, UNTIL or COUNT. It needs
+	// a dueAt. Completing the reminder creates the next occurrence, which
+	// carries the rule on (COUNT is what is left, this one included).
+	Repeat string `json:"repeat,omitempty"`
+	// NextID is the occurrence created when this one was completed; the
+	// completed one keeps no rule, so reopening it repeats nothing twice.
+	NextID string `json:"nextId,omitempty"`
 	// CreatedBy and CompletedBy are the actors behind createdAt and
 	// completedAt, for the Activity feed's lifecycle rows (a reminder has no
 	// log of its own).

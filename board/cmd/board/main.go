@@ -175,7 +175,7 @@ func run(log *slog.Logger, args []string) error {
 		return err
 	}
 	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
-	scfg := store.Config{Path: cfg.data, Logger: log, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Check: checkTree}
+	scfg := store.Config{Path: cfg.data, Logger: log, Zone: cfg.zone, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Check: checkTree}
 	if cfg.verify {
 		scfg.Verify = checkTree
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/board/internal/events"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -140,13 +141,24 @@ func Build(d *wire.Doc, q Query) []wire.AgendaItem {
 			add(at, day, wire.AgendaItem{Kind: wire.AgendaReminder, ID: r.ID, CaseID: r.CaseID, Title: r.Title}, true)
 		}
 	}
+	// A repeating event is on the agenda on each day it occurs in range.
+	first := q.Range.From
+	if first.IsZero() {
+		first = today
+	}
+	fromDay, toDay := first.In(loc).Format("2006-01-02"), q.Range.To.In(loc).AddDate(0, 0, 1).Format("2006-01-02")
 	for _, e := range d.Events {
 		if !keep(q.Domain, e.Domain) {
 			continue
 		}
-		at, day, ok := EventStart(e, loc)
-		if ok {
-			add(at, day, wire.AgendaItem{Kind: wire.AgendaEvent, ID: e.ID, CaseID: e.CaseID, Title: e.Title}, false)
+		list := []*wire.Event{e}
+		if e.Repeat != "" {
+			list = events.Occurrences(e, fromDay, toDay, events.MaxOccurrences)
+		}
+		for _, o := range list {
+			if at, day, ok := EventStart(o, loc); ok {
+				add(at, day, wire.AgendaItem{Kind: wire.AgendaEvent, ID: o.ID, CaseID: o.CaseID, Title: o.Title}, false)
+			}
 		}
 	}
 	slices.SortStableFunc(all, func(a, b placed) int {

@@ -10,6 +10,7 @@ import (
 	"github.com/emersion/go-ical"
 	"github.com/opsboard/opsboard/board/internal/agenda"
 	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/repeat"
 	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -18,10 +19,15 @@ import (
 // iCalendar feed (RFC 5545) a calendar app can subscribe to. The board
 // stores wall-clock times in its own zone; the feed writes them in UTC (Z)
 // and names the zone in X-WR-TIMEZONE, so no VTIMEZONE block is needed and
-// every app places them at the same instant.
+// every app places them at the same instant. A repeating event is one
+// VEVENT with its RRULE; when timed, its start and end are written in the
+// board's zone (TZID) instead, defined by a VTIMEZONE, so the series keeps
+// its wall-clock time across daylight saving changes.
 func (a *API) eventsICS(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	events, err := events.List(d, eventFilter(r))
+	f := eventFilter(r)
+	f.Masters = true
+	events, err := events.List(d, f)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -50,10 +56,17 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 	icsSetText(cal.Props, ical.PropCalendarScale, "GREGORIAN")
 	icsSetText(cal.Props, "X-WR-CALNAME", "opsboard")
 	icsSetText(cal.Props, "X-WR-TIMEZONE", loc.String())
+	zoneYear := 0 // the first year a TZID is used in, 0 while none is
 	for _, e := range events {
 		start, allDay, ok := agenda.EventStart(e, loc)
 		if !ok {
 			continue // a hand-edited date that does not parse cannot be placed
+		}
+		var rule *repeat.Rule
+		if e.Repeat != "" {
+			if r, err := repeat.Parse(e.Repeat); err == nil {
+				rule = &r
+			}
 		}
 		ev := ical.NewEvent()
 		icsSetText(ev.Props, ical.PropUID, e.ID+"@opsboard")
@@ -63,14 +76,27 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 			ev.Props.SetDate(ical.PropDateTimeStart, day)
 			ev.Props.SetDate(ical.PropDateTimeEnd, day.AddDate(0, 0, 1))
 		} else {
-			ev.Props.SetDateTime(ical.PropDateTimeStart, start.UTC())
+			// go-ical writes a time outside UTC with its zone as TZID.
+			in := time.UTC
+			if rule != nil {
+				in = loc
+				if y := start.Year(); loc != time.UTC && (zoneYear == 0 || y < zoneYear) {
+					zoneYear = y
+				}
+			}
+			ev.Props.SetDateTime(ical.PropDateTimeStart, start.In(in))
 			if e.EndTime != "" && e.EndTime != e.StartTime {
 				end := atClock(start, e.EndTime)
 				if end.Before(start) {
 					end = atClock(start.AddDate(0, 0, 1), e.EndTime) // ends after midnight
 				}
-				ev.Props.SetDateTime(ical.PropDateTimeEnd, end.UTC())
+				ev.Props.SetDateTime(ical.PropDateTimeEnd, end.In(in))
 			}
+		}
+		if rule != nil {
+			p := ical.NewProp(ical.PropRecurrenceRule)
+			p.Value = repeat.ICS(*rule, loc, allDay)
+			ev.Props.Set(p)
 		}
 		icsSetText(ev.Props, ical.PropSummary, e.Title)
 		if e.Description != "" {
@@ -89,6 +115,9 @@ func icsFeed(events []*wire.Event, release string, loc *time.Location) *ical.Cal
 		}
 		ev.Props.SetDateTime(ical.PropLastModified, icsStamp(e.UpdatedAt))
 		cal.Children = append(cal.Children, ev.Component)
+	}
+	if zoneYear != 0 {
+		cal.Children = append([]*ical.Component{icsTimezone(loc, zoneYear)}, cal.Children...) // before its users, as apps expect
 	}
 	return cal
 }

@@ -60,12 +60,12 @@ func (a *API) patchReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	rem, v, err := reminders.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	rem, next, v, err := reminders.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ReminderReply{Reminder: *rem, Version: v})
+	a.reply(w, http.StatusOK, wire.ReminderReply{Reminder: *rem, Next: next, Version: v})
 }
 
 // DELETE /api/reminders/{id}

@@ -31,12 +31,12 @@ func (a *API) patchTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vars := mux.Vars(r)
-	t, v, err := cases.PatchTask(r.Context(), a.store, actorOf(r, in.Actor), vars["id"], vars["taskId"], in)
+	t, next, v, err := cases.PatchTask(r.Context(), a.store, actorOf(r, in.Actor), vars["id"], vars["taskId"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.TaskReply{Task: t, Version: v})
+	a.reply(w, http.StatusOK, wire.TaskReply{Task: t, Next: next, Version: v})
 }
 
 // DELETE /api/cases/{id}/tasks/{taskId}

@@ -127,7 +127,11 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 		if err := field.CheckDate(fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt); err != nil {
 			return nil, err
 		}
-		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, CreatedAt: now})
+		rule, err := field.CheckRepeat(fmt.Sprintf("tasks[%d].repeat", i), t.Repeat, fmt.Sprintf("tasks[%d].dueAt", i), t.DueAt)
+		if err != nil {
+			return nil, err
+		}
+		c.Tasks = append(c.Tasks, wire.Task{Title: title, Detail: t.Detail, DueAt: t.DueAt, Position: t.Position, Repeat: rule, CreatedAt: now})
 	}
 	return c, nil
 }
@@ -646,9 +650,18 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 	}
 	now := tx.Stamp()
 	taskMint, noteMint := field.ChildIDsAfter(dst.ID, "T", taskIDs(dst)), field.ChildIDsAfter(dst.ID, "N", noteIDs(dst))
+	renamed := make(map[string]string, len(src.Tasks))
+	first := len(dst.Tasks)
 	for _, t := range src.Tasks {
+		old := t.ID
 		t.ID = taskMint.Next()
+		renamed[old] = t.ID
 		dst.Tasks = append(dst.Tasks, t)
+	}
+	for i := first; i < len(dst.Tasks); i++ {
+		if to, ok := renamed[dst.Tasks[i].NextID]; ok {
+			dst.Tasks[i].NextID = to // a repeating task's pointer follows the renumbering
+		}
 	}
 	for _, n := range src.Notes {
 		n.ID = noteMint.Next()

@@ -3,11 +3,14 @@ package cases
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/repeat"
 	"github.com/opsboard/opsboard/board/internal/revert"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -28,7 +31,11 @@ func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.
 		if err := field.CheckDate("dueAt", in.DueAt); err != nil {
 			return err
 		}
-		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, CreatedAt: tx.Stamp()}
+		rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", in.DueAt)
+		if err != nil {
+			return err
+		}
+		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
 		c.Tasks = append(c.Tasks, out)
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, "task_added", out.ID+" "+title, tx.Stamp())
@@ -39,8 +46,9 @@ func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.
 }
 
 // PatchTask edits a task; completed true stamps completedAt, false clears it.
-func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string, p wire.TaskPatch) (wire.Task, int64, error) {
-	var out wire.Task
+// Completing a repeating task also adds its next occurrence to the case, in
+// the same write; next is that task (nil otherwise).
+func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string, p wire.TaskPatch) (out wire.Task, next *wire.Task, version int64, err error) {
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, i, err := caseTask(tx, caseID, taskID)
 		if err != nil {
@@ -72,6 +80,16 @@ func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string
 				t.Position = &pos
 			}
 		}
+		if p.Repeat.Set {
+			t.Repeat = field.OptText(p.Repeat, "")
+		}
+		if p.Repeat.Set || p.DueAt.Set {
+			rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
+			if err != nil {
+				return err
+			}
+			t.Repeat = rule
+		}
 		if p.Completed.Set {
 			switch done := p.Completed.V && !p.Completed.Null; {
 			case done && t.CompletedAt == "":
@@ -85,16 +103,52 @@ func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string
 		if err != nil {
 			return err
 		}
+		var n wire.Task
+		repeats := false
+		if verb == "task_completed" && t.Repeat != "" {
+			if n, repeats = NextTask(*t, saved.Zone(tx.Doc(), tx.DefaultZone())); repeats {
+				n.ID, n.CreatedAt = field.NextChildID(c.ID, "T", taskIDs(c)), tx.Stamp()
+				t.NextID = n.ID
+			}
+			t.Repeat = "" // the series moves on to the next task, or ends here
+		}
 		out = *t
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
 		if over != nil {
 			activity.Log(c, actor, "override", t.ID+" "+over.Overridden(), tx.Stamp())
 		}
+		if repeats {
+			c.Tasks = append(c.Tasks, n) // t points into the old array from here on
+			next = &n
+			activity.Log(c, actor, "task_added", n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
+		}
 		tx.Cases().Put(c)
 		return nil
 	})
-	return out, v, err
+	return out, next, v, err
+}
+
+// NextTask is the task that completing t, a repeating task, leaves: t's
+// title, detail and position, open and due at the rule's first occurrence
+// after t's dueAt, with the rule carried on (COUNT one fewer); its id is
+// left to mint. ok is false when the series ends with t, or t has no rule
+// or due date that reads. loc is the board's zone.
+func NextTask(t wire.Task, loc *time.Location) (wire.Task, bool) {
+	rule, err := repeat.Parse(t.Repeat)
+	if err != nil {
+		return wire.Task{}, false
+	}
+	due, rest, ok := repeat.NextDue(rule, t.DueAt, loc)
+	if !ok {
+		return wire.Task{}, false
+	}
+	n := wire.Task{Title: t.Title, Detail: t.Detail, DueAt: due, Repeat: rest.String()}
+	if t.Position != nil {
+		pos := *t.Position
+		n.Position = &pos
+	}
+	return n, true
 }
 
 // DeleteTask removes a task from a case's checklist.

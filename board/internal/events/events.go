@@ -10,11 +10,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/board/internal/cases"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/repeat"
 	"github.com/opsboard/opsboard/board/internal/revert"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -52,6 +54,11 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 			return nil, false, err
 		}
 	}
+	rule, err := field.CheckRepeat("repeat", in.Repeat, "", "")
+	if err != nil {
+		return nil, false, err
+	}
+	e.Repeat = rule
 	if in.Dedupe {
 		for _, old := range tx.Doc().Events {
 			if field.NormTitle(old.Title) == field.NormTitle(e.Title) && old.Date == e.Date && old.StartTime == e.StartTime {
@@ -116,6 +123,13 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 	e.Location = field.OptText(p.Location, e.Location)
 	e.Domain = wire.Domain(field.OptText(p.Domain, string(e.Domain)))
 	e.CaseID = field.OptText(p.CaseID, e.CaseID)
+	if p.Repeat.Set {
+		rule, err := field.CheckRepeat("repeat", field.OptText(p.Repeat, ""), "", "")
+		if err != nil {
+			return nil, err
+		}
+		e.Repeat = rule
+	}
 	// Only what this patch sets is checked, so a record with an odd value
 	// from a hand edit stays editable.
 	for _, c := range []struct {
@@ -158,7 +172,7 @@ func eventChanges(a, b wire.Event) []string {
 	}{
 		{"title", a.Title, b.Title}, {"date", a.Date, b.Date}, {"startTime", a.StartTime, b.StartTime},
 		{"endTime", a.EndTime, b.EndTime}, {"description", a.Description, b.Description},
-		{"location", a.Location, b.Location}, {"domain", string(a.Domain), string(b.Domain)},
+		{"location", a.Location, b.Location}, {"domain", string(a.Domain), string(b.Domain)}, {"repeat", a.Repeat, b.Repeat},
 	} {
 		if f.x != f.y {
 			out = append(out, f.name)
@@ -193,10 +207,19 @@ type Filter struct {
 	CaseID    string
 	CaseGiven bool
 	Domain    string
+	// Masters lists a repeating event once, as its master, even with both
+	// bounds (the iCalendar feed writes the rule, not its occurrences).
+	Masters bool
 }
 
+// MaxOccurrences is how many occurrences of one series a read lists.
+const MaxOccurrences = 1000
+
 // List lists the events matching f in chronological order: by day, all-day
-// events first, then by start time.
+// events first, then by start time. With both From and To, a repeating
+// event is listed once per occurrence in the range (see Occurrences);
+// otherwise it is listed once, as its master, when its series reaches into
+// the bounds given.
 func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
 	for _, q := range []struct{ name, v string }{{"from", f.From}, {"to", f.To}} {
 		if q.v != "" {
@@ -211,16 +234,84 @@ func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
 	out := []*wire.Event{}
 	for _, e := range d.Events {
 		switch {
-		case f.From != "" && e.Date < f.From,
-			f.To != "" && e.Date >= f.To,
-			f.CaseGiven && e.CaseID != f.CaseID,
+		case f.CaseGiven && e.CaseID != f.CaseID,
 			f.Domain != "" && string(e.Domain) != f.Domain:
+			continue
+		}
+		if rule, start, ok := series(e); ok {
+			if f.From != "" && f.To != "" && !f.Masters {
+				out = append(out, Occurrences(e, f.From, f.To, MaxOccurrences)...)
+			} else if reaches(rule, start, f.From, f.To) {
+				out = append(out, e)
+			}
+			continue
+		}
+		if f.From != "" && e.Date < f.From || f.To != "" && e.Date >= f.To {
 			continue
 		}
 		out = append(out, e)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return eventBefore(out[i], out[j]) })
 	return out, nil
+}
+
+// series reads a repeating event's rule and first start, as a floating
+// time (the date and start time as written, in UTC): an event's times are
+// wall-clock times, and the series keeps them. ok is false for an event
+// that does not repeat or whose rule or date does not read.
+func series(e *wire.Event) (repeat.Rule, time.Time, bool) {
+	if e.Repeat == "" {
+		return repeat.Rule{}, time.Time{}, false
+	}
+	rule, err := repeat.Parse(e.Repeat)
+	if err != nil {
+		return repeat.Rule{}, time.Time{}, false
+	}
+	start, err := time.Parse("2006-01-02", e.Date)
+	if err != nil {
+		return repeat.Rule{}, time.Time{}, false
+	}
+	if t, err := time.Parse("15:04", e.StartTime); err == nil && !e.AllDay {
+		start = start.Add(time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute)
+	}
+	return rule, start, true
+}
+
+// reaches reports whether a series has an occurrence on or after the day
+// from and before the day to; an empty bound is open.
+func reaches(rule repeat.Rule, start time.Time, from, to string) bool {
+	after := start.Add(-time.Second)
+	if from != "" {
+		after = day(from).Add(-time.Second)
+	}
+	t, ok := repeat.Next(rule, start, after)
+	return ok && (to == "" || t.Before(day(to)))
+}
+
+func day(s string) time.Time {
+	t, _ := time.Parse("2006-01-02", s)
+	return t
+}
+
+// Occurrences expands a repeating event into the occurrences whose day
+// falls in [from, to) (days YYYY-MM-DD), at most limit: each a copy of the
+// master with date set to its day and occurrenceOf the master's id. An
+// event that does not repeat is itself when its date is in range.
+func Occurrences(e *wire.Event, from, to string, limit int) []*wire.Event {
+	rule, start, ok := series(e)
+	if !ok {
+		if e.Date >= from && e.Date < to {
+			return []*wire.Event{e}
+		}
+		return nil
+	}
+	var out []*wire.Event
+	for _, at := range repeat.Between(rule, start, day(from), day(to), limit) {
+		cp := *e
+		cp.Date, cp.OccurrenceOf = at.Format("2006-01-02"), e.ID
+		out = append(out, &cp)
+	}
+	return out
 }
 
 func eventBefore(a, b *wire.Event) bool {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/repeat"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -230,4 +231,23 @@ func Added(next, cur []string) []string {
 		}
 	}
 	return out
+}
+
+// CheckRepeat reads a recurrence rule field: "" is no rule; anything else
+// must be a rule of the subset repeat.Parse takes (400 naming the field) on
+// an item with a due date (due, named dueName; "" when the item always has
+// a date). It returns the rule in its canonical form.
+func CheckRepeat(name, rule, dueName, due string) (string, error) {
+	rule = strings.TrimSpace(rule)
+	if rule == "" {
+		return "", nil
+	}
+	r, err := repeat.Parse(rule)
+	if err != nil {
+		return "", errs.BadRequest("%s: %v", name, err)
+	}
+	if dueName != "" && strings.TrimSpace(due) == "" {
+		return "", errs.BadRequest("%s: an item repeats from its due date; set '%s' too, or leave '%s' out", name, dueName, name)
+	}
+	return r.String(), nil
 }

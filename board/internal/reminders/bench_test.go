@@ -37,7 +37,7 @@ func BenchmarkReminderChecklist(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				if _, _, err := Patch(context.Background(), s, wire.ActorHuman, r.ID, wire.ReminderPatch{Tasks: wire.Some(rows)}); err != nil {
+				if _, _, _, err := Patch(context.Background(), s, wire.ActorHuman, r.ID, wire.ReminderPatch{Tasks: wire.Some(rows)}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -17,7 +17,9 @@ import (
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/repeat"
 	"github.com/opsboard/opsboard/board/internal/revert"
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -57,6 +59,11 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 			return nil, false, err
 		}
 	}
+	rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", r.DueAt)
+	if err != nil {
+		return nil, false, err
+	}
+	r.Repeat = rule
 	if in.Dedupe {
 		for _, old := range tx.Doc().Reminders {
 			if field.NormTitle(old.Title) == field.NormTitle(r.Title) && old.DueAt == r.DueAt {
@@ -121,30 +128,55 @@ func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTask
 // completedAt and leaving done clears it. Activity lands on the linked node:
 // reminder_unlinked and reminder_linked on a relink, reminder_completed on
 // completion, reminder_updated on any other change.
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.ReminderPatch) (*wire.Reminder, int64, error) {
-	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Reminder, error) {
+// Completing a repeating reminder also creates its next occurrence, in the
+// same write; next is that occurrence (nil otherwise).
+func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.ReminderPatch) (r, next *wire.Reminder, version int64, err error) {
+	type patched struct{ r, next *wire.Reminder }
+	out, v, err := store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (patched, error) {
 		var before map[string]json.RawMessage
 		if r, ok := tx.Reminders().Get(id); ok {
 			before = revert.Fields(r)
 		}
-		r, err := PatchTx(tx, id, p)
+		old, _ := tx.Reminders().Get(id)
+		r, err := patchFields(tx, id, p)
 		if err != nil {
-			return nil, err
+			return patched{}, err
 		}
 		over, err := revert.Check(tx.Actor(), p.Override, r.ID, r.HumanEdits, before, r, revert.Untracked, tx.Now())
 		if err != nil {
-			return nil, err
+			return patched{}, err
 		}
 		if over != nil {
 			// A reminder has no log of its own: the override lands on its node.
 			activity.OnCase(tx, r.CaseID, "override", r.ID+" "+over.Overridden())
 		}
-		return r, nil
+		return patched{r, completeTx(tx, old, r)}, nil
 	})
+	return out.r, out.next, v, err
 }
 
 // PatchTx is Patch inside a write.
 func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
+	old, _ := tx.Reminders().Get(id)
+	r, err := patchFields(tx, id, p)
+	if err != nil {
+		return nil, err
+	}
+	completeTx(tx, old, r)
+	return r, nil
+}
+
+// completeTx repeats r when this write completed it (old is r before the
+// write) and it has a rule; it returns the next occurrence, or nil.
+func completeTx(tx *store.Tx, old, r *wire.Reminder) *wire.Reminder {
+	if old == nil || old.Status == wire.ReminderDone || r.Status != wire.ReminderDone || r.Repeat == "" {
+		return nil
+	}
+	return repeatTx(tx, r)
+}
+
+// patchFields applies p to the reminder and puts it back.
+func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
 	r, ok := tx.Reminders().Get(id)
 	if !ok {
 		return nil, errs.NotFound("reminder %s not found", id)
@@ -213,6 +245,16 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		}
 		r.Tasks = tasks
 	}
+	if p.Repeat.Set {
+		r.Repeat = field.OptText(p.Repeat, "")
+	}
+	if p.Repeat.Set || p.DueAt.Set {
+		rule, err := field.CheckRepeat("repeat", r.Repeat, "dueAt", r.DueAt)
+		if err != nil {
+			return nil, err
+		}
+		r.Repeat = rule
+	}
 	normReminder(r)
 	normReminder(old)
 	if reflect.DeepEqual(r, old) {
@@ -233,6 +275,55 @@ func PatchTx(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, err
 		activity.OnCase(tx, r.CaseID, "reminder_updated", detail)
 	}
 	return r, nil
+}
+
+// Next is the occurrence that completing r, a repeating reminder, leaves:
+// r's title, detail, node link, domain, labels and checklist (unticked, ids
+// left for the store to mint), open and due at the rule's first occurrence
+// after r's dueAt, with the rule carried on (COUNT one fewer). ok is false
+// when the series ends with r, or r has no rule or due date that reads.
+// loc is the board's zone.
+func Next(r wire.Reminder, loc *time.Location) (wire.Reminder, bool) {
+	rule, err := repeat.Parse(r.Repeat)
+	if err != nil {
+		return wire.Reminder{}, false
+	}
+	due, rest, ok := repeat.NextDue(rule, r.DueAt, loc)
+	if !ok {
+		return wire.Reminder{}, false
+	}
+	next := wire.Reminder{
+		Title: r.Title, Detail: r.Detail, Status: wire.ReminderOpen, CaseID: r.CaseID, DueAt: due,
+		Domain: r.Domain, Labels: slices.Clone(r.Labels), Repeat: rest.String(),
+	}
+	for _, t := range r.Tasks {
+		next.Tasks = append(next.Tasks, wire.ReminderTask{Title: t.Title})
+	}
+	return next, true
+}
+
+// repeatTx creates the next occurrence of r, just completed, in the write:
+// the series moves on to it, and r keeps only a pointer (nextId). It
+// returns nil when the series ends with r.
+func repeatTx(tx *store.Tx, r *wire.Reminder) *wire.Reminder {
+	n, ok := Next(*r, saved.Zone(tx.Doc(), tx.DefaultZone()))
+	r.Repeat = ""
+	if !ok {
+		tx.Reminders().Put(r)
+		return nil
+	}
+	next := &n
+	next.ID = tx.NextID("REM")
+	mint := field.ChildIDsAfter(next.ID, "T", nil)
+	for i := range next.Tasks {
+		next.Tasks[i].ID = mint.Next()
+	}
+	next.CreatedAt, next.UpdatedAt, next.CreatedBy = tx.Stamp(), tx.Stamp(), tx.Actor()
+	r.NextID = next.ID
+	tx.Reminders().Put(r)
+	tx.Reminders().Put(next)
+	activity.OnCase(tx, next.CaseID, "reminder_linked", next.ID+" "+next.Title+" (repeats "+r.ID+")")
+	return next
 }
 
 // normReminder makes empty lists nil, so they are absent on the wire and

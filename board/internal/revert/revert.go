@@ -20,11 +20,11 @@ const Window = 24 * time.Hour
 
 // Untracked are the fields no one sets directly: stamps, logs and the
 // edits map itself. A change to them is never a revert.
-var Untracked = []string{"updatedAt", "createdAt", "activity", "humanEdits", "completedAt", "completedBy", "createdBy"}
+var Untracked = []string{"updatedAt", "createdAt", "activity", "humanEdits", "completedAt", "completedBy", "createdBy", "nextId"}
 
 // UntrackedTask is Untracked for a case's task, whose completion (its
 // completedAt) is the person's gesture to protect.
-var UntrackedTask = []string{"createdAt", "humanEdits"}
+var UntrackedTask = []string{"createdAt", "humanEdits", "nextId"}
 
 // Fields is a record's JSON fields, for comparing two versions of it.
 func Fields(record any) map[string]json.RawMessage {

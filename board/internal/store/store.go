@@ -34,6 +34,10 @@ type Config struct {
 	Path   string           // the document, e.g. ~/.local/share/opsboard/board.json
 	Now    func() time.Time // clock; time.Now when nil
 	Logger *slog.Logger
+	// Zone is the machine's time zone: the board's zone until the timezone
+	// preference names another (UTC when nil). Rules that read a wall-clock
+	// time, such as the next occurrence of a repeating reminder, need it.
+	Zone *time.Location
 
 	CompactIdle     time.Duration // compact after this long without writes (1s)
 	CompactMaxDelay time.Duration // but no later than this after the first write not yet compacted (2s)
@@ -522,6 +526,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 		return 0, &errs.VersionConflictError{Expected: *expectedVersion, Current: cur}
 	}
 	tx := newTx(s.head, s.now(), actor)
+	tx.zone = s.cfg.Zone
 	tx.useIndexes(s.idx)
 	if err := fn(tx); err != nil {
 		s.writeMu.Unlock()

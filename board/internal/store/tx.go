@@ -18,6 +18,7 @@ type Tx struct {
 	base  *wire.Doc // the committed state the draft started from
 	now   time.Time
 	actor string
+	zone  *time.Location // the machine's zone; nil for UTC
 
 	cases      Table[*wire.Case]
 	messages   Table[*wire.Message]
@@ -194,6 +195,15 @@ func (tx *Tx) Now() time.Time { return tx.now }
 // Stamp is Now as the records store it: RFC 3339 in UTC with nanoseconds.
 func (tx *Tx) Stamp() string { return tx.now.UTC().Format(time.RFC3339Nano) }
 
+// DefaultZone is the machine's time zone, the board's zone unless the
+// timezone preference names another (saved.Zone resolves the two).
+func (tx *Tx) DefaultZone() *time.Location {
+	if tx.zone == nil {
+		return time.UTC
+	}
+	return tx.zone
+}
+
 // Actor is who the write is attributed to.
 func (tx *Tx) Actor() string { return tx.actor }
 
@@ -217,7 +227,9 @@ func (tx *Tx) NextID(prefix string) string {
 // DryRun runs fn on a scratch draft that starts from this one and is thrown
 // away, whatever fn changes; it answers whether fn would succeed now.
 func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
-	return fn(newTx(tx.d, tx.now, tx.actor))
+	dry := newTx(tx.d, tx.now, tx.actor)
+	dry.zone = tx.zone
+	return fn(dry)
 }
 
 // Cases are the case nodes of the draft.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opsboard/opsboard/shared/mcptool"
+	"github.com/opsboard/opsboard/shared/recur"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -223,10 +224,22 @@ func TaskLine(t wire.Task) string {
 	if t.DueAt != "" {
 		s += " (due " + t.DueAt + ")"
 	}
+	if t.Repeat != "" {
+		s += " (repeats " + recur.DescribeString(t.Repeat) + ")"
+	}
 	if d := oneLine(t.Detail); d != "" {
 		s += " - " + d
 	}
 	return s
+}
+
+// NextTask is what a completion of a repeating task adds to its answer:
+// the next task, or "" when there is none.
+func NextTask(next *wire.Task) string {
+	if next == nil {
+		return ""
+	}
+	return "\nNext: " + TaskLine(*next)
 }
 
 // MessageLine is one message: id, time, sender, subject and its links.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opsboard/opsboard/shared/recur"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -32,7 +33,19 @@ func ReminderLine(r wire.Reminder) string {
 	if r.Domain != "" {
 		b.WriteString(" - " + string(r.Domain))
 	}
+	if r.Repeat != "" {
+		b.WriteString(" - repeats " + recur.DescribeString(r.Repeat))
+	}
 	return b.String()
+}
+
+// NextReminder is what a completion of a repeating reminder adds to its
+// answer: the next occurrence, or "" when there is none.
+func NextReminder(next *wire.Reminder) string {
+	if next == nil {
+		return ""
+	}
+	return "\nNext: " + ReminderLine(*next)
 }
 
 // Reminder renders get_reminder: the reminder, its labels, its checklist and

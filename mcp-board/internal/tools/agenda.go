@@ -12,9 +12,9 @@ import (
 
 func agenda(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("agenda",
-		mcp.WithDescription("Due tasks, reminders and events by day (\"overdue 2 d\", \"today 15:00\"). Default: overdue plus 7 days."),
-		optional("from", "Range start. "+dueDesc),
-		optional("to", "Range end; a bare day is included."),
+		mcp.WithDescription("Due tasks, reminders and events by day. Default: overdue plus 7 days."),
+		optional("from", "Start. "+dueDesc),
+		optional("to", "End; a bare day is included."),
 		domainArg("Only this domain."),
 		mcptool.ReadOnly(),
 	)

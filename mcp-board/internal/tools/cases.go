@@ -230,7 +230,7 @@ func patchArgs(single bool) []mcp.ToolOption {
 	if single {
 		opts = append(opts,
 			mcp.WithBoolean("starred", mcp.Description("Star or unstar.")),
-			mcp.WithNumber("position", mcp.Description("Order, smaller first.")),
+			mcp.WithNumber("position", mcp.Description("Smaller first.")),
 			optional("title", ""),
 			optional("summary", "\"\" clears."),
 			stringsArg("vaultLinks", "Vault links (replaced)."),
@@ -258,7 +258,7 @@ func casePatch(a *mcptool.Args) (wire.CasePatch, []string) {
 
 func updateCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Update one node; only the fields passed change. " + manualRule),
+		mcp.WithDescription("Update one node (passed fields only). " + manualRule),
 		required("id", "Node id."),
 	}
 	opts = append(opts, patchArgs(true)...)

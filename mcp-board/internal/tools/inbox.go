@@ -14,7 +14,7 @@ import (
 
 func listMessages(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_messages",
-		mcp.WithDescription("Inbox pages, newest first; unlinked=true is the triage queue. File with update_message."),
+		mcp.WithDescription("Inbox, newest first; unlinked=true: the triage queue. File with update_message."),
 		mcp.WithBoolean("unread", mcp.Description("Only unread.")),
 		mcp.WithBoolean("unlinked", mcp.Description("No case and no reminder.")),
 		optional("caseId", "e.g. CASE-12"),

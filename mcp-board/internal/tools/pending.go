@@ -40,7 +40,7 @@ func proposalVerbs() []string {
 
 func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("propose",
-		mcp.WithDescription("Propose a change for the person to approve, instead of reverting theirs. payload: the arguments of the tool the verb names (merge: merge_cases; archive: archive_case...)."),
+		mcp.WithDescription("Propose a change for the person to approve, instead of reverting theirs. payload: the arguments of the tool the verb names (merge: merge_cases...)."),
 		mcp.WithString("verb", mcp.Required(), mcp.Description("What to do."), mcp.Enum(proposalVerbs()...)),
 		mcp.WithObject("payload", mcp.Required(), mcp.Description("That tool's arguments."), mcp.AdditionalProperties(true)),
 		mcp.WithString("summary", mcp.Required(), mcp.Description("One line: what and why."), mcp.MinLength(1)),

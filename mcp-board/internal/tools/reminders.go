@@ -55,13 +55,14 @@ func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		optional("caseId", "Node."),
 		labelsArg(),
 		reminderTasks("Checklist.", false),
+		optional("repeat", repeatDesc),
 		mcptool.Additive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := wire.ReminderCreate{
 			Title: a.Str("title"), Detail: a.Text("detail"), Status: a.Str("status"), DueAt: a.Str("dueAt"),
 			Domain: a.Str("domain"), CaseID: a.Str("caseId"), Labels: a.Strs("labels"), Tasks: reminderTaskInputs(a),
-			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+			Repeat: a.Str("repeat"), Dedupe: true, // the agent's creates always deduplicate (tenet 5)
 		}
 		if a.Err() != nil {
 			return "", a.Err()
@@ -132,7 +133,7 @@ func getReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("update_reminder",
-		mcp.WithDescription("Update a reminder; only the fields passed change. "+manualRule),
+		mcp.WithDescription("Update a reminder (passed fields only). "+manualRule),
 		required("id", "Reminder."),
 		optional("title", ""),
 		optional("detail", "Detail; \"\" clears."),
@@ -142,6 +143,7 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("caseId", mcptool.Nullable(), mcp.Description("Node; null unlinks.")),
 		labelsArg(),
 		reminderTasks("Whole checklist.", true),
+		optional("repeat", repeatSeeDesc),
 		expectedArg(),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
@@ -149,7 +151,8 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		id := a.Str("id")
 		p := wire.ReminderPatch{
 			Title: a.OptStr("title"), Detail: a.OptStr("detail"), Status: a.OptStr("status"), DueAt: a.OptStr("dueAt"),
-			Domain: a.OptStr("domain"), CaseID: a.Link("caseId"), Labels: a.OptStrs("labels"), ExpectedVersion: a.Expected(),
+			Domain: a.OptStr("domain"), CaseID: a.Link("caseId"), Labels: a.OptStrs("labels"), Repeat: a.OptStr("repeat"),
+			ExpectedVersion: a.Expected(),
 		}
 		if a.Has("tasks") {
 			tasks := reminderTaskInputs(a)
@@ -161,14 +164,14 @@ func updateReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if a.Err() != nil {
 			return "", a.Err()
 		}
-		if !p.Title.Set && !p.Detail.Set && !p.Status.Set && !p.DueAt.Set && !p.Domain.Set && !p.CaseID.Set && !p.Labels.Set && !p.Tasks.Set {
+		if !p.Title.Set && !p.Detail.Set && !p.Status.Set && !p.DueAt.Set && !p.Domain.Set && !p.CaseID.Set && !p.Labels.Set && !p.Tasks.Set && !p.Repeat.Set {
 			return "", errors.New("nothing to update: pass at least one field to change")
 		}
 		ans, err := c.PatchReminder(ctx, id, p)
 		if err != nil {
 			return "", err
 		}
-		return "Updated " + render.ReminderLine(ans.Reminder), nil
+		return "Updated " + render.ReminderLine(ans.Reminder) + render.NextReminder(ans.Next), nil
 	})
 }
 
@@ -187,7 +190,7 @@ func completeReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return "Completed " + render.ReminderLine(ans.Reminder), nil
+		return "Completed " + render.ReminderLine(ans.Reminder) + render.NextReminder(ans.Next), nil
 	})
 }
 

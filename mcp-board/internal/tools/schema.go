@@ -8,14 +8,19 @@ import (
 // Shared argument shapes, so one concept reads the same in every tool.
 
 const (
-	labelsDesc  = "Label ids (list_labels first)."
-	dueDesc     = "ISO date/datetime (no offset: board's zone)."
+	labelsDesc  = "Ids; list_labels first."
+	dueDesc     = "ISO; no offset: board zone."
 	domainDesc  = ""
 	kindDesc    = ""
-	expectDesc  = "409 if the version moved."
+	expectDesc  = "409 if stale."
 	summaryDesc = ""
 
 	reminderStatusDesc = ""
+
+	// repeatDesc is said once in full; the other tools point at it.
+	repeatDesc    = "RRULE: FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH every 2 weeks on Mon, Thu; FREQ=MONTHLY;BYDAY=-1FR last Friday; COUNT=5 or UNTIL=YYYYMMDD ends. Needs dueAt."
+	repeatSeeDesc = "As in create_reminder; \"\" stops."
+	repeatAddDesc = "As in create_reminder."
 )
 
 // described is a property's description; "" leaves it out, for a name

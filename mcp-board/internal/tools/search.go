@@ -13,7 +13,7 @@ import (
 
 func search(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("search",
-		mcp.WithDescription("Find cases, tasks, messages and reminders; use several queries before creating."),
+		mcp.WithDescription("Find cases, tasks, messages, reminders; several queries before creating."),
 		optional("q", "One query."),
 		stringsArg("queries", "Several queries."),
 		mcp.WithInteger("k", mcp.Description("Hits per query (default 10)."), mcp.Min(1), mcp.Max(50)),

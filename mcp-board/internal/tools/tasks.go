@@ -20,12 +20,13 @@ func addTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		required("title", ""),
 		optional("detail", ""),
 		optional("dueAt", dueDesc),
-		mcp.WithNumber("position", mcp.Description("Order, smaller first.")),
+		mcp.WithNumber("position", mcp.Description("Smaller first.")),
+		optional("repeat", repeatAddDesc),
 		mcptool.Additive(mcptool.NotIdempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		caseID := a.Str("caseId")
-		in := wire.TaskInput{Title: a.Str("title"), Detail: a.Text("detail"), DueAt: a.Str("dueAt"), Position: a.Num("position")}
+		in := wire.TaskInput{Title: a.Str("title"), Detail: a.Text("detail"), DueAt: a.Str("dueAt"), Position: a.Num("position"), Repeat: a.Str("repeat")}
 		if a.Err() != nil {
 			return "", a.Err()
 		}
@@ -39,30 +40,31 @@ func addTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func updateTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("update_task",
-		mcp.WithDescription("Update a task; only the fields passed change."),
+		mcp.WithDescription("Update a task (passed fields only)."),
 		required("caseId", "Case id."),
 		required("taskId", "Task id."),
 		optional("title", ""),
 		optional("detail", "Detail; \"\" clears."),
 		optional("dueAt", dueDesc+" \"\" clears."),
-		mcp.WithNumber("position", mcp.Description("Order, smaller first.")),
+		mcp.WithNumber("position", mcp.Description("Smaller first.")),
 		mcp.WithBoolean("completed", mcp.Description("Complete or reopen.")),
+		optional("repeat", repeatSeeDesc),
 		mcptool.Destructive(mcptool.Idempotent),
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		caseID, taskID := a.Str("caseId"), a.Str("taskId")
-		p := wire.TaskPatch{Title: a.OptStr("title"), Detail: a.OptStr("detail"), DueAt: a.OptStr("dueAt"), Position: a.OptNum("position"), Completed: a.OptBool("completed")}
+		p := wire.TaskPatch{Title: a.OptStr("title"), Detail: a.OptStr("detail"), DueAt: a.OptStr("dueAt"), Position: a.OptNum("position"), Completed: a.OptBool("completed"), Repeat: a.OptStr("repeat")}
 		if a.Err() != nil {
 			return "", a.Err()
 		}
-		if !p.Title.Set && !p.Detail.Set && !p.DueAt.Set && !p.Position.Set && !p.Completed.Set {
-			return "", errors.New("nothing to update: pass title, detail, dueAt, position or completed")
+		if !p.Title.Set && !p.Detail.Set && !p.DueAt.Set && !p.Position.Set && !p.Completed.Set && !p.Repeat.Set {
+			return "", errors.New("nothing to update: pass title, detail, dueAt, position, completed or repeat")
 		}
 		ans, err := c.PatchTask(ctx, caseID, taskID, p)
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Updated in %s: %s", caseID, render.TaskLine(ans.Task)), nil
+		return fmt.Sprintf("Updated in %s: %s%s", caseID, render.TaskLine(ans.Task), render.NextTask(ans.Next)), nil
 	})
 }
 
@@ -82,7 +84,7 @@ func completeTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Completed in %s: %s", caseID, render.TaskLine(ans.Task)), nil
+		return fmt.Sprintf("Completed in %s: %s%s", caseID, render.TaskLine(ans.Task), render.NextTask(ans.Next)), nil
 	})
 }
 

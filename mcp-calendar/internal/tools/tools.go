@@ -64,7 +64,7 @@ func createEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		in := wire.EventCreate{
 			Title: a.Str("title"), Date: a.Str("date"), AllDay: a.BoolOr("allDay", false), StartTime: a.Str("startTime"),
 			EndTime: a.Str("endTime"), Description: a.Text("description"), Location: a.Text("location"),
-			CaseID: a.Str("caseId"), Domain: a.Str("domain"),
+			CaseID: a.Str("caseId"), Domain: a.Str("domain"), Repeat: a.Str("repeat"),
 			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
 		}
 		if a.Err() != nil {
@@ -83,7 +83,7 @@ func createEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 
 func listEvents(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("list_events",
-		mcp.WithDescription("List calendar events in chronological order, one line each (id, day, time, title, place, linked node). from is inclusive, to exclusive."),
+		mcp.WithDescription("List calendar events in chronological order, one line each (id, day, time, title, place, linked node, repeat rule in words). from is inclusive, to exclusive. With both, a repeating event has a line for each day it occurs in the range; otherwise one line, its first day."),
 		mcp.WithString("from", mcp.Description("First day, YYYY-MM-DD (inclusive)."), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)),
 		mcp.WithString("to", mcp.Description("Day after the last, YYYY-MM-DD (exclusive)."), mcp.Pattern(`^\d{4}-\d{2}-\d{2}$`)),
 		mcp.WithString("caseId", mcp.Description("Only events linked to this node.")),
@@ -166,12 +166,12 @@ func updateEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		p := wire.EventPatch{
 			Title: a.OptStr("title"), Date: a.OptStr("date"), AllDay: a.OptBool("allDay"), StartTime: a.OptStr("startTime"),
 			EndTime: a.OptStr("endTime"), Description: a.OptStr("description"), Location: a.OptStr("location"),
-			CaseID: a.Link("caseId"), Domain: a.OptStr("domain"), ExpectedVersion: a.Expected(),
+			CaseID: a.Link("caseId"), Domain: a.OptStr("domain"), Repeat: a.OptStr("repeat"), ExpectedVersion: a.Expected(),
 		}
 		if a.Err() != nil {
 			return "", a.Err()
 		}
-		if !p.Title.Set && !p.Date.Set && !p.AllDay.Set && !p.StartTime.Set && !p.EndTime.Set && !p.Description.Set && !p.Location.Set && !p.CaseID.Set && !p.Domain.Set {
+		if !p.Title.Set && !p.Date.Set && !p.AllDay.Set && !p.StartTime.Set && !p.EndTime.Set && !p.Description.Set && !p.Location.Set && !p.CaseID.Set && !p.Domain.Set && !p.Repeat.Set {
 			return "", errors.New("nothing to update: pass at least one field to change")
 		}
 		ans, err := c.PatchEvent(ctx, id, p)

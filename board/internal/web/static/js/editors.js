@@ -8,6 +8,7 @@ import { api, enc } from './api.js';
 import { setQuery } from './router.js';
 import { useCases, fail, toast, confirmDialog, prefs } from './state.js';
 import { todayISO, wallOf } from './format.js';
+import { RepeatField } from './repeat.js';
 
 // EventEditor creates an event (value without id) or edits one.
 /** @param {{ value: Partial<import('./types.js').CalendarEvent>, onClose: () => void }} props */
@@ -18,6 +19,7 @@ export function EventEditor({ value, onClose }) {
   const [f, setF] = useState({
     title: value.title || '', date: value.date || todayISO(), allDay: !!value.allDay, startTime: value.startTime || '', endTime: value.endTime || '',
     location: value.location || '', description: value.description || '', caseId: value.caseId || '', domain: value.domain || '',
+    repeat: value.repeat || '',
   });
   const [busy, setBusy] = useState(false);
   const set = (k) => (e) => setF({ ...f, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
@@ -28,7 +30,7 @@ export function EventEditor({ value, onClose }) {
     try {
       if (isNew) {
         const body = { title: f.title.trim(), date: f.date, allDay: f.allDay };
-        for (const k of ['startTime', 'endTime', 'location', 'description', 'caseId', 'domain']) if (f[k] && !(f.allDay && (k === 'startTime' || k === 'endTime'))) body[k] = f[k];
+        for (const k of ['startTime', 'endTime', 'location', 'description', 'caseId', 'domain', 'repeat']) if (f[k] && !(f.allDay && (k === 'startTime' || k === 'endTime'))) body[k] = f[k];
         await api.post('/api/events', body);
         toast(`Added “${body.title}”`, 'ok');
       } else {
@@ -76,6 +78,8 @@ export function EventEditor({ value, onClose }) {
       <label class="field span2"><span>Description</span><textarea rows="3" value=${f.description} onInput=${set('description')}></textarea></label>
       <label class="field"><span>Linked case</span><${CaseSelect} label="Linked case" value=${f.caseId} cases=${list} none="Not linked" onChange=${(v) => setF({ ...f, caseId: v || '' })} /></label>
       <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
+      <${RepeatField} value=${f.repeat} start=${f.date} onChange=${(repeat) => setF((cur) => ({ ...cur, repeat }))} />
+      ${f.repeat ? html`<p class="muted small span2">Changes apply to every occurrence.</p>` : null}
       ${f.caseId ? html`<p class="span2 small"><button type="button" class="linkish" onClick=${() => { onClose(); setQuery({ case: f.caseId }); }}>Open ${f.caseId}</button></p>` : null}
     </form>
   </${Modal}>`;
@@ -90,7 +94,7 @@ export function ReminderEditor({ value, onClose }) {
   const orig = wallOf(value.dueAt) || { day: '', time: '' };
   const [f, setF] = useState({
     title: value.title || '', detail: value.detail || '', dueAt: orig.day, dueTime: orig.time, caseId: value.caseId || '',
-    domain: value.domain || '', labels: value.labels || [], tasks: (value.tasks || []).map((t) => ({ ...t })),
+    domain: value.domain || '', labels: value.labels || [], tasks: (value.tasks || []).map((t) => ({ ...t })), repeat: value.repeat || '',
   });
   const [newTask, setNewTask] = useState('');
   const [busy, setBusy] = useState(false);
@@ -110,6 +114,7 @@ export function ReminderEditor({ value, onClose }) {
         if (f.domain) body.domain = f.domain;
         if (f.labels.length) body.labels = f.labels;
         if (tasks.length) body.tasks = tasks.map((t) => ({ title: t.title, done: !!t.done }));
+        if (f.repeat) body.repeat = f.repeat;
         await api.post('/api/reminders', body);
         toast(`Added reminder “${body.title}”`, 'ok');
       } else {
@@ -120,6 +125,7 @@ export function ReminderEditor({ value, onClose }) {
         if (f.caseId !== (value.caseId || '')) body.caseId = f.caseId || null;
         if (f.domain !== (value.domain || '')) body.domain = f.domain || null;
         if (JSON.stringify(f.labels) !== JSON.stringify(value.labels || [])) body.labels = f.labels;
+        if (f.repeat !== (value.repeat || '')) body.repeat = f.repeat || null;
         const rows = tasks.map((t) => (t.id ? { id: t.id, title: t.title, done: !!t.done } : { title: t.title, done: !!t.done }));
         if (JSON.stringify(rows) !== JSON.stringify((value.tasks || []).map((t) => ({ id: t.id, title: t.title, done: !!t.done })))) body.tasks = rows;
         if (Object.keys(body).length) await api.patch(`/api/reminders/${enc(value.id)}`, body);
@@ -144,6 +150,7 @@ export function ReminderEditor({ value, onClose }) {
       <div class="field"><span>Due</span><div class="due-inputs"><input type="date" aria-label="Due date" value=${f.dueAt} onInput=${set('dueAt')} />
         <input type="time" aria-label="Due time (optional)" value=${f.dueTime} disabled=${!f.dueAt} onInput=${set('dueTime')} /></div></div>
       <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
+      <${RepeatField} value=${f.repeat} start=${f.dueAt} onChange=${(repeat) => setF((cur) => ({ ...cur, repeat }))} />
       <label class="field span2"><span>Detail</span><textarea rows="2" value=${f.detail} onInput=${set('detail')}></textarea></label>
       <div class="field span2"><span>Labels</span><${LabelPicker} value=${f.labels} onChange=${(labels) => setF({ ...f, labels })} /></div>
       <div class="field span2"><span>Checklist</span>

@@ -18,6 +18,8 @@
  * @property {string} [dueAt]
  * @property {number} [position]
  * @property {string} [createdAt]
+ * @property {string} [repeat] recurrence rule (an RRULE subset)
+ * @property {string} [nextId] the task its completion added
  */
 
 /**
@@ -76,6 +78,8 @@
  * @property {string} [location]
  * @property {string} [caseId]
  * @property {string} [domain]
+ * @property {string} [repeat] recurrence rule: the event is a series
+ * @property {string} [occurrenceOf] on an occurrence of a ranged read: its series
  */
 
 /**
@@ -96,6 +100,8 @@
  * @property {string} [domain]
  * @property {string[]} [labels]
  * @property {ReminderTask[]} [tasks]
+ * @property {string} [repeat] recurrence rule (an RRULE subset)
+ * @property {string} [nextId] the occurrence its completion created
  */
 
 /**

@@ -65,6 +65,8 @@ export function CalendarPage({ route }) {
   const events = (data && data.events) || [];
   const byDay = {};
   for (const e of sortEvents(events)) (byDay[e.date] = byDay[e.date] || []).push(e);
+  // An occurrence opens its series: the editor edits the master.
+  const open = (e) => (e.occurrenceOf ? api.get(`/api/events/${encodeURIComponent(e.occurrenceOf)}`).then((d) => setEditing(d.event), () => setEditing(e)) : setEditing(e));
   const step = (n) => {
     const d = mode === 'month' ? new Date(anchor.getFullYear(), anchor.getMonth() + n, 1) : addDays(anchor, 7 * n);
     setQuery({ d: isoDay(d) });
@@ -91,8 +93,8 @@ export function CalendarPage({ route }) {
     </div></header>
     <${Problem} error=${error} what="The calendar" />
     ${mode === 'month'
-      ? html`<${Month} days=${days} month=${anchor.getMonth()} byDay=${byDay} onNew=${(date) => setEditing({ date })} onOpen=${setEditing} />`
-      : html`<${Week} days=${days} byDay=${byDay} onNew=${(date, startTime) => setEditing({ date, startTime, endTime: startTime ? hourAfter(startTime) : undefined })} onOpen=${setEditing} />`}
+      ? html`<${Month} days=${days} month=${anchor.getMonth()} byDay=${byDay} onNew=${(date) => setEditing({ date })} onOpen=${open} />`
+      : html`<${Week} days=${days} byDay=${byDay} onNew=${(date, startTime) => setEditing({ date, startTime, endTime: startTime ? hourAfter(startTime) : undefined })} onOpen=${open} />`}
     ${editing ? html`<${EventEditor} value=${editing} onClose=${() => setEditing(null)} />` : null}
   </section>`;
 }
@@ -116,7 +118,7 @@ function Month({ days, month, byDay, onNew, onOpen }) {
             <button type="button" class="day-num" aria-label=${'New event on ' + day} onClick=${() => onNew(day)}>${d.getDate()}</button>
             <div class="day-events">
               ${list.slice(0, 4).map((e) => html`<button type="button" key=${e.id} class=${'ev' + (e.caseId ? ' linked' : '') + (e.domain === 'life' ? ' life' : '')} title=${e.title} onClick=${() => onOpen(e)}>
-                ${e.allDay ? null : html`<span class="ev-time">${e.startTime}</span>`}<span class="ev-title">${e.title}</span></button>`)}
+                ${e.allDay ? null : html`<span class="ev-time">${e.startTime}</span>`}<span class="ev-title">${e.repeat ? '↻ ' : ''}${e.title}</span></button>`)}
               ${list.length > 4 ? html`<span class="ev-more">+${list.length - 4} more</span>` : null}
             </div>
           </div>`;

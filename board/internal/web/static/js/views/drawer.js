@@ -10,6 +10,7 @@ import { LANES, KINDS, laneName, actorName, verbText, prettyDetail, relTime, sho
 import { dragStart } from '../dnd.js';
 import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
 import { EventEditor, ReminderEditor } from '../editors.js';
+import { RepeatText, RepeatDialog } from '../repeat.js';
 
 const path = (id) => `/api/cases/${enc(id)}`;
 
@@ -280,7 +281,8 @@ function Tasks({ c }) {
   const tpath = (t) => `${path(c.id)}/tasks/${enc(t.id)}`;
   const patch = async (t, body) => {
     try {
-      await api.patch(tpath(t), body);
+      const ans = await api.patch(tpath(t), body);
+      if (ans && ans.next) toast(`Next “${ans.next.title}” due ${shortDate(String(ans.next.dueAt).slice(0, 10))}`, 'ok');
     } catch (e) {
       fail(e);
     }
@@ -329,18 +331,22 @@ function Tasks({ c }) {
 function TaskRow({ t, onPatch, onRemove, onDrag }) {
   const ref = useRef(null);
   const [showDetail, setShowDetail] = useState(false);
+  const [repeating, setRepeating] = useState(false);
   return html`<li class=${'task' + (t.completedAt ? ' done' : '')} data-task ref=${ref} onPointerDown=${(e) => onDrag(e, t, ref.current)}>
     <span class="drag-handle" data-drag-handle title="Drag to reorder" aria-hidden="true"><${Icon} name="grip" size=${12} /></span>
     <input type="checkbox" checked=${!!t.completedAt} aria-label=${(t.completedAt ? 'Reopen ' : 'Complete ') + t.title} onChange=${(e) => onPatch({ completed: e.target.checked })} />
     <div class="task-main">
       <${InlineText} value=${t.title} label=${'task ' + t.title} className="task-title" onSave=${(title) => onPatch({ title })} />
       ${t.detail || showDetail ? html`<${InlineText} value=${t.detail || ''} placeholder="Add detail" multiline label="task detail" className="task-detail" onSave=${(detail) => onPatch({ detail })} />` : null}
+      <${RepeatText} rule=${t.repeat} />
     </div>
     <${TaskDue} t=${t} onPatch=${onPatch} />
     <${Menu} label=${'Actions for task ' + t.title} items=${[
       !t.detail ? { label: 'Add detail', icon: 'note', onSelect: () => setShowDetail(true) } : null,
+      { label: 'Repeat…', icon: 'clock', onSelect: () => setRepeating(true) },
       { label: 'Delete task', icon: 'trash', danger: true, onSelect: onRemove },
     ]} />
+    ${repeating ? html`<${RepeatDialog} title=${'Repeat ' + t.title} value=${t.repeat} start=${t.dueAt} onSave=${(repeat) => onPatch({ repeat: repeat || null })} onClose=${() => setRepeating(false)} />` : null}
   </li>`;
 }
 

@@ -6,15 +6,17 @@ import { html, Icon, Labels, Due, Menu, Problem, Spinner, Empty } from '../ui.js
 import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
-import { useCases, fail, confirmDialog, patchList } from '../state.js';
+import { useCases, fail, confirmDialog, patchList, toast } from '../state.js';
 import { relTime, shortDate, dueState, plural } from '../format.js';
 import { ReminderEditor } from '../editors.js';
+import { RepeatText } from '../repeat.js';
 
 const rpath = (id) => `/api/reminders/${enc(id)}`;
 
 async function patchReminder(r, body) {
   try {
-    await api.patch(rpath(r.id), body);
+    const ans = await api.patch(rpath(r.id), body);
+    if (ans && ans.next) toast(`Next “${ans.next.title}” due ${shortDate(String(ans.next.dueAt).slice(0, 10))}`, 'ok');
   } catch (e) {
     fail(e);
   }
@@ -107,6 +109,7 @@ function ReminderRow({ r, focused, onEdit, mails: mailN }) {
       <div class="reminder-title-row">
         <button type="button" class="reminder-title linkish" onClick=${() => onEdit(r)}>${r.title}</button>
         <${Due} at=${r.dueAt} done=${r.status !== 'open'} />
+        <${RepeatText} rule=${r.repeat} />
         ${r.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
       </div>
       ${r.detail ? html`<p class="reminder-detail">${r.detail}</p>` : null}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/emersion/go-ical"
+)
+
+// icsTimezone is the VTIMEZONE a feed needs for each TZID it uses (RFC 5545
+// 3.6.5): loc's standard and daylight offsets, each with the yearly rule of
+// the change to it, read from the zone's transitions in year. A zone
+// without daylight saving time has one STANDARD part.
+func icsTimezone(loc *time.Location, year int) *ical.Component {
+	tz := &ical.Component{Name: ical.CompTimezone, Props: make(ical.Props)}
+	icsSetText(tz.Props, ical.PropTimezoneID, loc.String())
+	t := time.Date(year, 1, 1, 0, 0, 0, 0, loc)
+	for range 4 { // two changes a year; a zone that rewrote its rules may have one more
+		_, end := t.ZoneBounds()
+		if end.IsZero() || end.Year() > year {
+			break
+		}
+		_, from := end.Add(-time.Second).Zone()
+		name, to := end.Zone()
+		kind := ical.CompTimezoneStandard
+		if end.IsDST() {
+			kind = ical.CompTimezoneDaylight
+		}
+		// DTSTART is the local time of the change on the clock before it.
+		local := end.In(time.FixedZone("", from))
+		part := icsZonePart(kind, name, from, to, local.Format("20060102T150405"))
+		part.Props.Set(&ical.Prop{Name: ical.PropRecurrenceRule, Params: make(ical.Params), Value: yearlyRule(local)})
+		tz.Children = append(tz.Children, part)
+		t = end
+	}
+	if len(tz.Children) == 0 {
+		name, off := t.Zone()
+		tz.Children = append(tz.Children, icsZonePart(ical.CompTimezoneStandard, name, off, off, "19700101T000000"))
+	}
+	return tz
+}
+
+func icsZonePart(kind, name string, from, to int, start string) *ical.Component {
+	part := &ical.Component{Name: kind, Props: make(ical.Props)}
+	part.Props.Set(&ical.Prop{Name: ical.PropDateTimeStart, Params: make(ical.Params), Value: start})
+	part.Props.Set(&ical.Prop{Name: ical.PropTimezoneOffsetFrom, Params: make(ical.Params), Value: utcOffset(from)})
+	part.Props.Set(&ical.Prop{Name: ical.PropTimezoneOffsetTo, Params: make(ical.Params), Value: utcOffset(to)})
+	if name != "" {
+		icsSetText(part.Props, ical.PropTimezoneName, name)
+	}
+	return part
+}
+
+// utcOffset is seconds east of UTC as an iCalendar UTC-OFFSET (+0100).
+func utcOffset(sec int) string {
+	sign := '+'
+	if sec < 0 {
+		sign, sec = '-', -sec
+	}
+	s := fmt.Sprintf("%c%02d%02d", sign, sec/3600, sec/60%60)
+	if sec%60 != 0 {
+		s += fmt.Sprintf("%02d", sec%60)
+	}
+	return s
+}
+
+// yearlyRule is the rule of a change on t's weekday of its month: the nth
+// (or last, when no later such weekday fits in the month) of each year.
+func yearlyRule(t time.Time) string {
+	day := []string{"SU", "MO", "TU", "WE", "TH", "FR", "SA"}[t.Weekday()]
+	n := (t.Day()-1)/7 + 1
+	if t.AddDate(0, 0, 7).Month() != t.Month() {
+		n = -1
+	}
+	return fmt.Sprintf("FREQ=YEARLY;BYMONTH=%d;BYDAY=%d%s", int(t.Month()), n, day)
+}
