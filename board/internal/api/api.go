@@ -22,6 +22,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/nldate"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/jsonbody"
@@ -80,6 +81,8 @@ type API struct {
 	gs   *guardSide // the guard proxies and the trust push
 	zone *time.Location
 	now  func() time.Time
+
+	dates *nldate.Parser // GET /api/dates/parse
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -97,6 +100,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	if a.now == nil {
 		a.now = time.Now
 	}
+	a.dates = nldate.New()
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
 	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)

@@ -80,6 +80,9 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/templates/{id}", a.patchTemplate).Methods(http.MethodPatch)
 	r.HandleFunc("/templates/{id}", a.deleteTemplate).Methods(http.MethodDelete)
 	r.HandleFunc("/command", a.command).Methods(http.MethodPost)
+	r.HandleFunc("/export", a.export).Methods(http.MethodGet)
+	r.HandleFunc("/import", a.importFile).Methods(http.MethodPost)
+	r.HandleFunc("/dates/parse", a.parseDate).Methods(http.MethodGet)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
 
 	// The guard sidecar, through the board (guard.go).
