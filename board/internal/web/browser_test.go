@@ -470,6 +470,7 @@ func TestEveryViewLoads(t *testing.T) {
 		{"priorities", "/priorities", `document.querySelectorAll('.prio').length === 3 && document.querySelectorAll('.starred-row').length === 3`},
 		{"approvals", "/approvals", `document.querySelectorAll('.proposal').length === 2 && !!document.querySelector('.target.changed')`},
 		{"trash", "/trash", `!!document.querySelector('.empty, .row')`},
+		{"transfer", "/transfer", `!!document.querySelector('[data-testid=import-file]')`},
 		{"saved-view", "/board?view=x&domain=work&starred=1", `document.querySelectorAll('[data-card]').length >= 1`},
 	}
 	desktop := newTab(t, 1280, 860)

@@ -19,6 +19,7 @@ import { PrioritiesPage } from './views/priorities.js';
 import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
 import { SecurityPage } from './views/security.js';
+import { TransferPage } from './views/transfer.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 
@@ -32,6 +33,7 @@ const NAV = [
   { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
   { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
+  { path: '/transfer', label: 'Import / Export', icon: 'external', key: 'x' },
 ];
 
 const PAGES = {
@@ -46,9 +48,10 @@ const PAGES = {
   '/proposals': ProposalsPage,
   '/trash': TrashPage,
   '/security': SecurityPage,
+  '/transfer': TransferPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy', '/transfer': 'Import / Export' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {
