@@ -11,6 +11,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -61,6 +62,10 @@ func ApplyTx(tx *store.Tx, p Plan) (wire.ImportCounts, error) {
 		}
 		byOrig[c.ID+"\x00"+c.CreatedAt] = c.ID
 	}
+	// One index of the tree serves every node's check; a scan of every case
+	// per node made a large import quadratic.
+	ix := hierarchy.NewIndex(tx.Doc().Cases)
+	check := func(n hierarchy.Node) string { return ix.Violation(n) }
 	for _, node := range p.Nodes {
 		if node.SourceID != "" {
 			if id, ok := bySource[node.SourceID]; ok {
@@ -76,12 +81,15 @@ func ApplyTx(tx *store.Tx, p Plan) (wire.ImportCounts, error) {
 			n.Skipped++
 			continue
 		}
-		id, err := createNode(tx, node, bySource, labelIDs)
+		id, err := createNode(tx, node, bySource, labelIDs, check)
 		if err != nil {
 			return n, rowErr(node.Row, err)
 		}
 		if node.SourceID != "" {
 			bySource[node.SourceID] = id
+		}
+		if c, ok := tx.Cases().Get(id); ok {
+			ix.Put(c)
 		}
 		switch node.Kind {
 		case wire.KindInitiative:
@@ -170,7 +178,7 @@ func validColor(c string) bool {
 // createNode creates one node through the case rules, then sets what a
 // create body cannot carry: the source id, completed tasks, notes and the
 // archive stamp.
-func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string) (string, error) {
+func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, check func(hierarchy.Node) string) (string, error) {
 	parent := ""
 	if node.ParentSourceID != "" {
 		var ok bool
@@ -190,7 +198,7 @@ func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string) (
 	for _, t := range node.Tasks {
 		in.Tasks = append(in.Tasks, wire.TaskInput{Title: t.Title, Detail: t.Detail, DueAt: t.DueAt})
 	}
-	c, _, err := cases.CreateTx(tx, in)
+	c, err := cases.CreateCheckedTx(tx, in, check)
 	if err != nil {
 		return "", err
 	}
