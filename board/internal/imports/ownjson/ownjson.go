@@ -37,6 +37,9 @@ func Parse(data []byte) (imports.Plan, error) {
 	if err := dec.Decode(&ex); err != nil {
 		return imports.Plan{}, imports.BadRow("file", "not the board's JSON export: %v", err)
 	}
+	if !Sniff(data) && ex.ExportFormat == "" {
+		return imports.Plan{}, imports.BadRow("file", "not the board's JSON export: it has no exportFormat, nor schemaVersion and cases")
+	}
 	if ex.ExportFormat != "" && ex.ExportFormat != wire.ExportFormat {
 		return imports.Plan{}, imports.BadRow("file", "export format %q is not %q", ex.ExportFormat, wire.ExportFormat)
 	}
