@@ -40,12 +40,16 @@ func (a *API) export(w http.ResponseWriter, r *http.Request) {
 	w.Write(f.Data)
 }
 
-// POST /api/import (?dryRun=1 counts and writes nothing)
+// POST /api/import (?dryRun=1 counts and writes nothing; ?format= names the
+// format when the body does not)
 func (a *API) importFile(w http.ResponseWriter, r *http.Request) {
 	var in wire.ImportRequest
 	if err := decodeImport(w, r, &in); err != nil {
 		a.fail(w, err)
 		return
+	}
+	if in.Format == "" { // the format may also come in the query
+		in.Format = r.URL.Query().Get("format")
 	}
 	plan, err := parse.Request(in)
 	if err != nil {

@@ -125,6 +125,10 @@ func TestImportTodoist(t *testing.T) {
 	if len(c.Tasks) != 1 || c.Tasks[0].Title != "Outline" || len(c.Notes) != 1 || !cmp.Equal(c.Labels, []string{"work"}) {
 		t.Errorf("case: %+v", c)
 	}
+	// The format may come in the query instead of the body.
+	if diff := cmp.Diff(wire.ImportCounts{Skipped: 4}, counts(t, b, "/api/import?format=todoist&dryRun=1", wire.ImportRequest{Content: file, Title: "Q4 plan"})); diff != "" {
+		t.Errorf("format in the query (-want +got)\n%s", diff)
+	}
 	b.fails(http.StatusBadRequest, `row 8: TYPE must be task, section or note, not "folder"`, "POST", "/api/import",
 		wire.ImportRequest{Format: "todoist", Content: file + "task,New one,,4,1,,,,,\nfolder,X,,,,,,,,\n"})
 }

@@ -38,3 +38,18 @@ func TestRequestNamesTheFormatItUsed(t *testing.T) {
 		t.Error("an empty JSON object imported as our export")
 	}
 }
+
+// FuzzRequest: no file, in any format, makes a parser panic.
+func FuzzRequest(f *testing.F) {
+	for _, seed := range []struct{ format, content string }{
+		{"auto", `{"exportFormat": "opsboard-export/1", "schemaVersion": 7, "cases": [{"id": "A", "title": "a", "parentId": "A"}]}`},
+		{"trello", `{"id": "b", "lists": [{"id": "L", "name": "x"}], "cards": [{"id": "c", "name": "n", "idList": "L"}], "checklists": [{"idCard": "c", "checkItems": [{"name": ""}]}]}`},
+		{"todoist", "TYPE,CONTENT,PRIORITY,INDENT\ntask,a,1,1\ntask,b,4,3\nnote,x\n"},
+		{"csv", "id,title,type,parentId\n1,a,,2\n2,b,,1\n3,c,task,1\n"},
+	} {
+		f.Add(seed.format, seed.content)
+	}
+	f.Fuzz(func(t *testing.T, format, content string) {
+		parse.Request(wire.ImportRequest{Format: format, Content: content, Title: "t"})
+	})
+}
