@@ -73,3 +73,31 @@ func TestDateInWordsResolvesBeforeSaving(t *testing.T) {
 	}
 	tb.noProblems("date in words")
 }
+
+func TestReminderDialogTakesADateInWords(t *testing.T) {
+	b := startBoard(t)
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/reminders")
+	var want wire.DateParse
+	b.decode("/api/dates/parse?text="+url.QueryEscape("in 3 days"), &want)
+
+	tb.do(chromedp.Click(chromedp.Search(`//button[normalize-space()='New reminder']`)))
+	tb.waitFor("the dialog", `!!document.querySelector('#reminder-form')`)
+	tb.do(chromedp.SendKeys(chromedp.CSS(`#reminder-form input[required]`), "Water the plants"))
+	tb.do(chromedp.SendKeys(chromedp.CSS(`input[aria-label="Due in words"]`), "in 3 days"))
+	tb.waitFor("the resolved date", `document.querySelector('[data-testid=nl-date-resolved]')?.textContent.includes('Use')`)
+	tb.do(chromedp.Click(chromedp.Search(`//button[normalize-space()='Use']`)))
+	tb.waitFor("the date field set", fmt.Sprintf(`document.querySelector('#reminder-form input[type=date]').value === %s`, jsString(want.DueAt)))
+	tb.do(chromedp.Click(chromedp.Search(`//button[normalize-space()='Add reminder']`)))
+	var list struct {
+		Reminders []wire.Reminder `json:"reminders"`
+	}
+	testkit.Eventually(t, "the reminder", func() bool {
+		b.decode("/api/reminders", &list)
+		return len(list.Reminders) == 1
+	})
+	if r := list.Reminders[0]; r.Title != "Water the plants" || r.DueAt != want.DueAt || !want.AllDay {
+		t.Errorf("reminder %+v, want due %s (all day)", r, want.DueAt)
+	}
+	tb.noProblems("reminder date in words")
+}
