@@ -60,6 +60,14 @@ func TestImportAndExportCommands(t *testing.T) {
 	if code, _, errOut = runBoard(t, env, "import", "--apply", file); code != 1 || !strings.Contains(errOut, `the board refused (400): row 2: TYPE must be task, section or note, not "folder"`) {
 		t.Errorf("bad row: %d %s", code, errOut)
 	}
+	sheet := filepath.Join(dir, "sheet.csv")
+	os.WriteFile(sheet, []byte("Key,Thing,When\nA-1,Renew passport,2026-12-01\n"), 0o600)
+	if code, out, errOut = runBoard(t, env, "import", "--format", "csv", "--map", "Key=id,Thing=title,When=dueAt", "--apply", sheet); code != 0 || !strings.Contains(out, "created (csv): 0 labels, 0 initiatives, 0 workstreams, 1 cases") {
+		t.Errorf("mapped csv: %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut = runBoard(t, env, "import", "--map", "Thing", sheet); code != 2 || !strings.Contains(errOut, "--map") {
+		t.Errorf("bad mapping: %d %s", code, errOut)
+	}
 	if code, _, _ = runBoard(t, env, "import"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
@@ -68,7 +76,7 @@ func TestImportAndExportCommands(t *testing.T) {
 	if code, _, errOut = runBoard(t, env, "export", "--format", "json", "--out", live); code != 0 || !strings.Contains(errOut, "from the running board") {
 		t.Fatalf("export: %d %s", code, errOut)
 	}
-	if code, out, _ = runBoard(t, env, "export", "--format", "csv"); code != 0 || !strings.Contains(out, ",Buy milk,todo,work,,2026-12-01,") {
+	if code, out, _ = runBoard(t, env, "export", "--format", "csv"); code != 0 || !strings.Contains(out, ",Buy milk,todo,work,,2026-12-01,") || !strings.Contains(out, ",Renew passport,todo,work,,2026-12-01,,,,csv:A-1") {
 		t.Errorf("csv to stdout: %d\n%s", code, out)
 	}
 	if code, _, errOut = runBoard(t, env, "export", "--format", "pdf"); code != 1 || !strings.Contains(errOut, "format must be one of json, csv, markdown") {
