@@ -23,6 +23,15 @@ build-ort:
 run: build
 	./bin/board
 
+# demo runs a board on its own data directory (DEMO_DIR, never your real
+# board) filled through its API with a realistic week of work the first
+# time; a second run reuses it. No sidecars, no mail ingest.
+DEMO_DIR ?= .demo
+DEMO_ADDR ?= 127.0.0.1:3001
+.PHONY: demo
+demo: build
+	./bin/board demo -dir $(DEMO_DIR) -addr $(DEMO_ADDR)
+
 # run-search runs the semantic search sidecar alone; it reads the board's
 # store read-only (SVC_BOARD_DATA), and the board falls back to keyword
 # search whenever it is not there.

@@ -33,8 +33,22 @@ type BackupStatus struct {
 	Repo      BackupRepo    `json:"repo"`
 	Readiness []BackupCheck `json:"readiness"`
 	// Running is true while a run holds the lock.
-	Running bool  `json:"running"`
-	Version int64 `json:"version"`
+	Running bool `json:"running"`
+	// Auto says whether the running board backs up on its own; filled by
+	// the board, absent from the offline `board backup status`.
+	Auto    *BackupAuto `json:"auto,omitempty"`
+	Version int64       `json:"version"`
+}
+
+// BackupAuto is whether the board runs the daily and top-up backups: only
+// the live board does (a repository and a key configured, no sandbox, and
+// its data the live board's that `board backup init` recorded).
+type BackupAuto struct {
+	On bool `json:"on"`
+	// Reason says why not, when not.
+	Reason string `json:"reason,omitempty"`
+	// NextDaily is the next daily run (RFC 3339), when On.
+	NextDaily string `json:"nextDaily,omitempty"`
 }
 
 // BackupRun is what one run did.

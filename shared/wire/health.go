@@ -13,5 +13,8 @@ type Health struct {
 	Release       string           `json:"release"`
 	SchemaVersion int              `json:"schemaVersion"`
 	StorePath     string           `json:"storePath"`
-	Version       int64            `json:"version"`
+	// Timezone is the board's IANA zone: a date or time stored without an
+	// offset is a wall-clock time there.
+	Timezone string `json:"timezone,omitempty"`
+	Version  int64  `json:"version"`
 }

@@ -19,7 +19,7 @@ func TestReplyFieldsInKeyOrder(t *testing.T) {
 		ReminderList{}, ReminderDetail{}, ReminderReply{}, ReminderMessageReply{}, PriorityList{}, PriorityReply{},
 		ProposalList{}, ProposalReply{}, ApproveReply{}, ApprovalResult{}, RejectReply{}, PrefsReply{},
 		ViewList{}, ViewReply{}, ViewSaved{}, TemplateList{}, TemplateReply{}, TemplateSaved{},
-		LabelList{}, LabelReply{}, BundleList{}, BundleInstalled{}, BundleUninstalled{}, Health{}, ErrorReply{},
+		LabelList{}, LabelReply{}, BundleList{}, BundleInstalled{}, BundleUninstalled{}, Health{}, ErrorReply{}, Connect{}, ConnectServer{},
 	} {
 		typ := reflect.TypeOf(v)
 		var keys []string

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/backup"
+	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
@@ -41,6 +43,7 @@ type config struct {
 	timeouts     serve.Timeouts
 	maxConns     int // connections served at once; the rest wait in the kernel's queue
 	zone         *time.Location
+	toolDir      string // where `make build` puts the tool servers: beside this executable
 	// ingestInterval is the scheduled mail ingest's period ("" defers to
 	// the ingestInterval preference; off when neither is set).
 	ingestInterval string
@@ -106,6 +109,9 @@ func configFlags(fs *flag.FlagSet) (cfg *config, finish func(), err error) {
 	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
 	return cfg, func() {
 		cfg.zone = machineZone(os.Getenv("TZ"))
+		if exe, err := os.Executable(); err == nil {
+			cfg.toolDir = filepath.Dir(exe)
+		}
 		for _, h := range strings.Split(hosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				cfg.allowedHosts = append(cfg.allowedHosts, h)
@@ -142,6 +148,9 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "backup" {
+		os.Exit(backupCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if len(os.Args) > 1 && os.Args[1] == "export" {
 		os.Exit(exportCommand(os.Args[2:], os.Stdout, os.Stderr, time.Now()))
@@ -151,6 +160,9 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
 		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "demo" {
+		os.Exit(demoCommand(log, os.Args[2:], os.Stdout))
 	}
 	if err := run(log, os.Args[1:]); err != nil {
 		log.Error("board", "err", err)
@@ -184,8 +196,18 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
+	bset, err := backup.SettingsFrom(os.Getenv, cfg.data)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	// The board backs up its committed state: a consistent moment, never
+	// a file copied mid-write.
+	backups := backupsched.New(backupsched.Config{Settings: bset, Log: log, Zone: cfg.zone,
+		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
+	backups.ScheduleDaily()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them
@@ -197,6 +219,7 @@ func run(log *slog.Logger, args []string) error {
 	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String())
 	select {
 	case err := <-errc:
+		backups.Close() // a run in flight stops before the store closes
 		st.Close()
 		return err
 	case <-ctx.Done():
@@ -207,6 +230,7 @@ func run(log *slog.Logger, args []string) error {
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("board.shutdown", "err", err) // long-lived streams are cut
 	}
+	backups.Close()
 	return st.Close()
 }
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/nldate"
@@ -58,9 +59,16 @@ type Config struct {
 	// Zone is the machine's time zone, the board's zone until the timezone
 	// preference names another; UTC when nil.
 	Zone *time.Location
+	// ToolDir is the directory the agent's tool servers are built in (beside
+	// the board's own executable); GET /api/connect names their paths there.
+	ToolDir string
 	// Now is the clock of the read routes that depend on today (the agenda);
 	// time.Now when nil.
 	Now func() time.Time
+	// Backups starts and schedules the off-site backup; nil means the
+	// board runs without backup settings (GET /api/backups says so, and
+	// POST /api/backups/run is refused).
+	Backups *backupsched.Trigger
 }
 
 // API serves /api.
@@ -82,6 +90,10 @@ type API struct {
 	zone *time.Location
 	now  func() time.Time
 
+	backups  *backupsched.Trigger // nil: no backup settings
+	toolDir  string               // GET /api/connect: where the tool servers are built
+	guardURL string               // GET /api/connect: the guard bridge's sidecar address
+
 	dates *nldate.Parser // GET /api/dates/parse
 }
 
@@ -93,7 +105,8 @@ func New(cfg Config) (*API, *mux.Router) {
 	if a.log == nil {
 		a.log = slog.Default()
 	}
-	a.zone, a.now = cfg.Zone, cfg.Now
+	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
+	a.toolDir, a.guardURL = cfg.ToolDir, cfg.GuardURL
 	if a.zone == nil {
 		a.zone = time.UTC
 	}
@@ -103,6 +116,9 @@ func New(cfg Config) (*API, *mux.Router) {
 	a.dates = nldate.New()
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
+	if a.backups != nil {
+		a.backups.OnRun(a.live.backupEvent)
+	}
 	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)
 	for _, h := range cfg.AllowedHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {

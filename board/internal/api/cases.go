@@ -10,6 +10,9 @@ import (
 
 // GET /api/cases?status=&domain=&kind=&parentId=&label=&starred=&includeArchived=
 func (a *API) listCases(w http.ResponseWriter, r *http.Request) {
+	if a.backups != nil {
+		a.backups.TopUp() // never waits: the check runs in the background
+	}
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
 		q := r.URL.Query()

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -16,5 +17,6 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, http.StatusOK, wire.Health{
 		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
 		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()),
+		Timezone: saved.Zone(a.store.Snapshot(), a.zone).String(),
 	})
 }

@@ -10,6 +10,7 @@ import (
 // route's handler from its path.
 func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/health", a.health).Methods(http.MethodGet)
+	r.HandleFunc("/connect", a.connect).Methods(http.MethodGet)
 
 	r.HandleFunc("/cases", a.listCases).Methods(http.MethodGet)
 	r.HandleFunc("/cases", a.createCase).Methods(http.MethodPost)
@@ -94,4 +95,8 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/trust/{email}", a.deleteTrust).Methods(http.MethodDelete)
 	r.HandleFunc("/quarantine", a.listQuarantine).Methods(http.MethodGet)
 	r.HandleFunc("/quarantine/{id}", a.patchQuarantine).Methods(http.MethodPatch)
+
+	// The off-site backup (backups.go).
+	r.HandleFunc("/backups", a.getBackups).Methods(http.MethodGet)
+	r.HandleFunc("/backups/run", a.runBackup).Methods(http.MethodPost)
 }

@@ -19,3 +19,15 @@ func (l *liveStream) guardEvent(seq uint64) {
 	}
 	l.fanOut(&sse.Event{ID: strconv.AppendInt(nil, l.sent, 10), Event: []byte("guard"), Data: fmt.Appendf(nil, `{"seq":%d}`, seq)})
 }
+
+// backupEvent publishes backup{running} to every open stream: a backup run
+// started or ended. Runs change no record, so the store's version does not
+// tell the Backups view; this does.
+func (l *liveStream) backupEvent(running bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.started || l.closed {
+		return
+	}
+	l.fanOut(&sse.Event{ID: strconv.AppendInt(nil, l.sent, 10), Event: []byte("backup"), Data: fmt.Appendf(nil, `{"running":%t}`, running)})
+}

@@ -58,19 +58,35 @@ func Restore(path, file string, apply bool, now time.Time) (*RestorePlan, error)
 	if err != nil {
 		return nil, fmt.Errorf("store path: %w", err)
 	}
-	var unlock func()
+	aside := ""
 	if apply {
-		if unlock, err = lockFor(path); err != nil {
+		unlock, err := Lock(path)
+		if err != nil {
 			return nil, err
 		}
 		defer unlock()
+		aside = AsideDir(filepath.Dir(path), now)
 	}
 	snap, err := readRestoreFile(file)
 	if err != nil {
 		return nil, err
 	}
+	return RestoreDoc(path, snap, file, aside)
+}
+
+// RestoreDoc plans putting snap, read from the file named from, in place of
+// the board's state at path. With aside "" it is a dry run and writes
+// nothing. Otherwise the caller holds Lock(path): the current document and
+// journal move into aside (created when missing) and snap is installed with
+// a version and id counters above every one the board's files show, the
+// high-water mark's durable ceiling included, so clients refetch and no id
+// is ever minted twice.
+func RestoreDoc(path string, snap *wire.Doc, from, aside string) (*RestorePlan, error) {
+	if err := checkNumbers(snap); err != nil {
+		return nil, fmt.Errorf("%s %w", from, err)
+	}
 	cur, highest, why := currentState(path)
-	plan := &RestorePlan{Snapshot: file, SnapshotVersion: snap.Version, CurrentVersion: highest.Version, CurrentUnreadable: why}
+	plan := &RestorePlan{Snapshot: from, SnapshotVersion: snap.Version, CurrentVersion: highest.Version, CurrentUnreadable: why}
 	plan.Collections = diffStates(snap, cur)
 	plan.NewVersion = max(highest.Version, snap.Version) + 1
 	plan.Counters = storefile.Counters(snap)
@@ -85,18 +101,29 @@ func Restore(path, file string, apply bool, now time.Time) (*RestorePlan, error)
 	} else if plan.CurrentUnreadable == "" {
 		plan.CurrentUnreadable = err.Error()
 	}
-	if !apply {
+	if aside == "" {
 		return plan, nil
 	}
 	restored := *snap
 	restored.Version, restored.Counters = plan.NewVersion, plan.Counters
-	aside, err := install(path, &restored, now)
 	plan.Aside = aside
-	return plan, err
+	return plan, install(path, &restored, aside)
 }
 
-// lockFor takes the lock a running board holds on path.
-func lockFor(path string) (unlock func(), err error) {
+// AsideDir names a new pre-restore-<time> directory in dir that does not
+// exist yet, for what a restore replaces.
+func AsideDir(dir string, now time.Time) string {
+	stamp := now.UTC().Format("20060102T150405Z")
+	aside := filepath.Join(dir, "pre-restore-"+stamp)
+	for n := 2; fileExists(aside); n++ {
+		aside = filepath.Join(dir, fmt.Sprintf("pre-restore-%s-%d", stamp, n))
+	}
+	return aside
+}
+
+// Lock takes the lock a running board holds on the document at path, so
+// a tool that replaces the board's files refuses while a board runs.
+func Lock(path string) (unlock func(), err error) {
 	lp := path + ".lock"
 	f, err := os.OpenFile(lp, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -130,9 +157,6 @@ func readRestoreFile(file string) (*wire.Doc, error) {
 	d, err := storefile.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if err := checkNumbers(d); err != nil {
-		return nil, fmt.Errorf("%s %w", file, err)
 	}
 	return d, nil
 }
@@ -233,42 +257,38 @@ func diffOf[T storefile.Keyed](name string, snap, cur []T) RestoreDiff {
 	return out
 }
 
-// install writes d as the document at path and moves what was there into a
-// new pre-restore directory. The order leaves every byte findable whenever
+// install writes d as the document at path and moves what was there into
+// aside, created when missing. The order leaves every byte findable whenever
 // it is cut short: the new document is written and synced under a
 // temporary name first, then the journal and the document are moved aside,
 // then the new one takes the name.
-func install(path string, d *wire.Doc, now time.Time) (aside string, err error) {
+func install(path string, d *wire.Doc, aside string) error {
 	dir := filepath.Dir(path)
 	data, err := encodeDoc(d)
 	if err != nil {
-		return "", err
+		return err
 	}
 	tmp := path + ".restore.tmp"
 	if err := writeFileSync(tmp, data); err != nil {
 		os.Remove(tmp)
-		return "", err
+		return err
 	}
-	aside = filepath.Join(dir, "pre-restore-"+now.UTC().Format("20060102T150405Z"))
-	for n := 2; fileExists(aside); n++ {
-		aside = filepath.Join(dir, fmt.Sprintf("pre-restore-%s-%d", now.UTC().Format("20060102T150405Z"), n))
-	}
-	if err := os.Mkdir(aside, 0o700); err != nil {
+	if err := os.MkdirAll(aside, 0o700); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("create %s: %w", aside, err)
+		return fmt.Errorf("create %s: %w", aside, err)
 	}
 	// board.json.prev goes too: a later start must not take it for a copy of
 	// the restored state.
 	for _, p := range []string{storefile.JournalPath(path), path + ".prev", path} {
 		if err := os.Rename(p, filepath.Join(aside, filepath.Base(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return aside, fmt.Errorf("move %s aside: %w (the new document waits in %s)", p, err, tmp)
+			return fmt.Errorf("move %s aside: %w (the new document waits in %s)", p, err, tmp)
 		}
 	}
 	if err := syncDir(aside); err != nil {
-		return aside, err
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return aside, fmt.Errorf("install the restored document: %w (it waits in %s)", err, tmp)
+		return fmt.Errorf("install the restored document: %w (it waits in %s)", err, tmp)
 	}
-	return aside, syncDir(dir)
+	return syncDir(dir)
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/backup"
+	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/labels"
@@ -34,6 +36,12 @@ type board struct {
 	srv  *http.Server
 
 	guardURL string // the guard sidecar, when a test runs one
+
+	// backupEnv is the environment the backup settings are read from; nil
+	// runs the board without them.
+	backupEnv map[string]string
+	backups   *backupsched.Trigger
+	toolDir   string // where /api/connect looks for the tool servers
 }
 
 func startBoard(t testing.TB) *board {
@@ -58,7 +66,18 @@ func (b *board) start() {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL})
+	acfg := api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL, ToolDir: b.toolDir}
+	if b.backupEnv != nil {
+		bs, err := backup.SettingsFrom(func(k string) string { return b.backupEnv[k] }, b.Path)
+		if err != nil {
+			st.Close()
+			b.t.Fatal(err)
+		}
+		b.backups = backupsched.New(backupsched.Config{Settings: bs, Log: quiet,
+			Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
+		acfg.Backups = b.backups
+	}
+	a, router := api.New(acfg)
 	Mount(router)
 	var ln net.Listener
 	for i := 0; ; i++ { // a restart reuses the port, which may take a moment to free
@@ -90,6 +109,9 @@ func (b *board) stop() {
 	b.api.Close()
 	if err := b.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		b.t.Logf("shutdown: %v", err)
+	}
+	if b.backups != nil {
+		b.backups.Close()
 	}
 	if err := b.st.Close(); err != nil {
 		b.t.Errorf("close store: %v", err)

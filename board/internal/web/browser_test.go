@@ -470,6 +470,8 @@ func TestEveryViewLoads(t *testing.T) {
 		{"priorities", "/priorities", `document.querySelectorAll('.prio').length === 3 && document.querySelectorAll('.starred-row').length === 3`},
 		{"approvals", "/approvals", `document.querySelectorAll('.proposal').length === 2 && !!document.querySelector('.target.changed')`},
 		{"trash", "/trash", `!!document.querySelector('.empty, .row')`},
+		{"backups-unset", "/backups", `!!document.querySelector('[data-verdict="error"]')`},
+		{"labels", "/labels", `document.querySelectorAll('[data-bundle]').length === 37 && document.querySelectorAll('[data-label]').length >= 11`},
 		{"transfer", "/transfer", `!!document.querySelector('[data-testid=import-file]')`},
 		{"saved-view", "/board?view=x&domain=work&starred=1", `document.querySelectorAll('[data-card]').length >= 1`},
 	}
@@ -584,6 +586,7 @@ func TestEveryViewLoads(t *testing.T) {
 		{"dark-board", "/board", `document.querySelectorAll('[data-card]').length > 10`},
 		{"dark-drawer", "/strategy?case=" + vat, `!!document.querySelector('.drawer .note')`},
 		{"dark-calendar", "/calendar?mode=week", `document.querySelectorAll('.ev').length >= 3`},
+		{"dark-labels", "/labels", `document.querySelectorAll('[data-bundle]').length === 37`},
 	} {
 		dark.open(b.URL + v.path)
 		dark.waitFor(v.name+" data", v.ready)

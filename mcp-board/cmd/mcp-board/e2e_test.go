@@ -24,6 +24,7 @@ func wantTools() []string {
 		"list_labels", "create_label", "update_label", "delete_label", "list_label_bundles", "install_label_bundle", "uninstall_label_bundle",
 		"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
 		"search", "agenda", "list_messages",
+		"backup_status", "run_backup",
 	}
 }
 
@@ -54,7 +55,7 @@ func (w *world) caseOf(t *testing.T, id string) client.CaseDetail {
 // real MCP session over stdio against a real board, checking the answers and the board's
 // state, and that every line on the server's stdout is protocol.
 func TestEndToEnd(t *testing.T) {
-	board := clienttest.StartBoard(t)
+	board := clienttest.StartBoardEnv(t, clienttest.BackupEnv(t)...)
 	bin := clienttest.Build(t, ".", ".")
 	s := clienttest.StartSessionWith(t, bin, []string{"CRM_BASE_URL=" + board.URL}, server, "--toolsets", "all")
 	w := &world{board: board, s: s, ids: map[string]string{}, used: map[string]bool{}}
@@ -86,6 +87,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("approvals", func(t *testing.T) { approvalsFamily(t, w) })
 	t.Run("views templates prefs", func(t *testing.T) { savedFamily(t, w) })
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })
+	t.Run("backups", func(t *testing.T) { backupsFamily(t, w) })
 
 	t.Run("every tool was called", func(t *testing.T) {
 		for _, name := range wantTools() {

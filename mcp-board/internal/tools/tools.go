@@ -12,10 +12,11 @@ import (
 
 // Name and Version identify the server to MCP clients; the version is the
 // tool surface's, raised when tools change (4.0.0 grouped them in toolsets,
-// typed propose's payload and gave approval back to the person).
+// typed propose's payload and gave approval back to the person; 4.1.0 added
+// the backup tools to admin).
 const (
 	Name    = "mcp-board"
-	Version = "4.0.0"
+	Version = "4.1.0"
 )
 
 // DefaultHTTPAddr is where --http serves when given no address: the board
@@ -79,8 +80,9 @@ func Server() mcptool.Server[*client.Client] {
 				Write: []Constructor{saveView, deleteView, saveTemplate, deleteTemplate, setPrefs},
 			},
 			{
-				Name: SetAdmin, Description: "Past undoing: hard delete of a case, and writes to the label catalog.",
-				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle},
+				Name: SetAdmin, Description: "Past undoing or rarely needed: hard delete of a case, writes to the label catalog, and the off-site backup.",
+				Read:  []Constructor{backupStatus},
+				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle, runBackup},
 			},
 		},
 	}

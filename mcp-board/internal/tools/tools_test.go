@@ -29,6 +29,7 @@ func wantTools() map[string][]string {
 		"gestures":   {"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs"},
 		"search":     {"search"},
 		"agenda":     {"agenda", "list_messages"},
+		"backups":    {"backup_status", "run_backup"},
 	}
 }
 
@@ -52,8 +53,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 55 {
-		t.Errorf("%d tools, want 55", len(got))
+	if len(got) != 57 {
+		t.Errorf("%d tools, want 57", len(got))
 	}
 }
 
@@ -201,7 +202,7 @@ func TestToolsets(t *testing.T) {
 			"set_parent", "set_starred", "update_case", "update_cases", "update_message", "update_priority", "update_reminder", "update_task"},
 		SetLabels: {"list_label_bundles", "list_labels"},
 		SetSaved:  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
-		SetAdmin:  {"create_label", "delete_case", "delete_label", "install_label_bundle", "uninstall_label_bundle", "update_label"},
+		SetAdmin:  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "uninstall_label_bundle", "update_label"},
 	}
 	for set, names := range want {
 		if diff := cmp.Diff(names, selected(t, mcptool.Selection{Toolsets: []string{set}})); diff != "" {
@@ -234,8 +235,8 @@ func TestToolsets(t *testing.T) {
 	if diff := cmp.Diff(readNames, selected(t, mcptool.Selection{Toolsets: []string{mcptool.AllToolsets}, ReadOnly: true})); diff != "" {
 		t.Errorf("read-only all (-want +got)\n%s", diff)
 	}
-	if got := selected(t, mcptool.Selection{Toolsets: []string{SetAdmin}, ReadOnly: true}); len(got) != 0 {
-		t.Errorf("read-only admin serves %v", got)
+	if diff := cmp.Diff([]string{"backup_status"}, selected(t, mcptool.Selection{Toolsets: []string{SetAdmin}, ReadOnly: true})); diff != "" {
+		t.Errorf("read-only admin (-want +got)\n%s", diff)
 	}
 }
 

@@ -82,11 +82,19 @@ type Board struct {
 // port with a temporary data directory; it is stopped when the test ends.
 func StartBoard(t testing.TB) *Board {
 	t.Helper()
+	return StartBoardEnv(t)
+}
+
+// StartBoardEnv is StartBoard with env (NAME=value) added to the board's
+// environment, such as the backup settings.
+func StartBoardEnv(t testing.TB, env ...string) *Board {
+	t.Helper()
 	bin := Build(t, filepath.Join(WorkspaceRoot(t), "board"), "./cmd/board")
 	addr := FreeAddr(t)
 	b := &Board{URL: "http://" + addr, Data: filepath.Join(t.TempDir(), "board.json"), logs: &syncBuffer{}, done: make(chan struct{})}
 	b.cmd = exec.Command(bin)
 	b.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+b.Data, "SVC_BOARD_VERIFY=1")
+	b.cmd.Env = append(b.cmd.Env, env...)
 	b.cmd.Stdout, b.cmd.Stderr = b.logs, b.logs
 	if err := b.cmd.Start(); err != nil {
 		t.Fatalf("start board: %v", err)
@@ -376,4 +384,17 @@ func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// BackupEnv is the environment of a board that backs up to a fresh local
+// bare git repository standing in for the private remote: the repository,
+// a recovery passphrase, and the repo guard's allowance for a disposable
+// repository.
+func BackupEnv(t testing.TB) []string {
+	t.Helper()
+	repo := filepath.Join(t.TempDir(), "backup.git")
+	if out, err := exec.Command("git", "init", "--quiet", "--bare", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v\n%s", err, out)
+	}
+	return []string{"SVC_BACKUP_REPO=" + repo, "SVC_BACKUP_KEY=correct horse battery staple", "SVC_BACKUP_ALLOW_NONDEFAULT=1"}
 }

@@ -7,7 +7,7 @@ import { html, Icon, Modal, CaseSelect, LabelPicker } from './ui.js';
 import { api, enc } from './api.js';
 import { setQuery } from './router.js';
 import { useCases, fail, toast, confirmDialog, prefs } from './state.js';
-import { todayISO } from './format.js';
+import { todayISO, wallOf } from './format.js';
 import { NLDate } from './nldate.js';
 
 // EventEditor creates an event (value without id) or edits one.
@@ -88,8 +88,10 @@ export function EventEditor({ value, onClose }) {
 export function ReminderEditor({ value, onClose }) {
   const { list } = useCases();
   const isNew = !value.id;
+  // The due date and its optional time, on the board's clock.
+  const orig = wallOf(value.dueAt) || { day: '', time: '' };
   const [f, setF] = useState({
-    title: value.title || '', detail: value.detail || '', dueAt: (value.dueAt || '').slice(0, 10), caseId: value.caseId || '',
+    title: value.title || '', detail: value.detail || '', dueAt: orig.day, dueTime: orig.time, caseId: value.caseId || '',
     domain: value.domain || '', labels: value.labels || [], tasks: (value.tasks || []).map((t) => ({ ...t })),
   });
   const [newTask, setNewTask] = useState('');
@@ -100,11 +102,12 @@ export function ReminderEditor({ value, onClose }) {
     if (!f.title.trim()) return;
     setBusy(true);
     const tasks = [...f.tasks, ...(newTask.trim() ? [{ title: newTask.trim(), done: false }] : [])].filter((t) => t.title.trim());
+    const due = f.dueAt ? (f.dueTime ? f.dueAt + 'T' + f.dueTime : f.dueAt) : '';
     try {
       if (isNew) {
         const body = { title: f.title.trim() };
         if (f.detail.trim()) body.detail = f.detail.trim();
-        if (f.dueAt) body.dueAt = f.dueAt;
+        if (due) body.dueAt = due;
         if (f.caseId) body.caseId = f.caseId;
         if (f.domain) body.domain = f.domain;
         if (f.labels.length) body.labels = f.labels;
@@ -115,7 +118,7 @@ export function ReminderEditor({ value, onClose }) {
         const body = {};
         if (f.title.trim() !== value.title) body.title = f.title.trim();
         if (f.detail !== (value.detail || '')) body.detail = f.detail || null;
-        if (f.dueAt !== (value.dueAt || '').slice(0, 10)) body.dueAt = f.dueAt || null;
+        if (f.dueAt !== orig.day || (f.dueAt && f.dueTime !== orig.time)) body.dueAt = due || null;
         if (f.caseId !== (value.caseId || '')) body.caseId = f.caseId || null;
         if (f.domain !== (value.domain || '')) body.domain = f.domain || null;
         if (JSON.stringify(f.labels) !== JSON.stringify(value.labels || [])) body.labels = f.labels;
@@ -140,8 +143,9 @@ export function ReminderEditor({ value, onClose }) {
       <button type="submit" form="reminder-form" class="btn btn-primary" disabled=${busy || !f.title.trim()}>${isNew ? 'Add reminder' : 'Save'}</button>`}>
     <form id="reminder-form" class="form-grid" onSubmit=${save}>
       <label class="field span2"><span>Title</span><input autofocus required value=${f.title} onInput=${set('title')} placeholder="Renew the parking permit" /></label>
-      <label class="field"><span>Due</span><input type="date" value=${(f.dueAt || '').slice(0, 10)} onInput=${set('dueAt')} /></label>
-      <div class="field"><span>Due in words</span><${NLDate} onPick=${(r) => setF({ ...f, dueAt: r.dueAt })} /></div>
+      <div class="field"><span>Due</span><div class="due-inputs"><input type="date" aria-label="Due date" value=${f.dueAt} onInput=${set('dueAt')} />
+        <input type="time" aria-label="Due time (optional)" value=${f.dueTime} disabled=${!f.dueAt} onInput=${set('dueTime')} /></div></div>
+      <div class="field"><span>Due in words</span><${NLDate} onPick=${(r) => setF({ ...f, dueAt: r.dueAt.slice(0, 10), dueTime: r.allDay ? '' : r.dueAt.slice(11, 16) })} /></div>
       <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
       <label class="field span2"><span>Detail</span><textarea rows="2" value=${f.detail} onInput=${set('detail')}></textarea></label>
       <div class="field span2"><span>Labels</span><${LabelPicker} value=${f.labels} onChange=${(labels) => setF({ ...f, labels })} /></div>

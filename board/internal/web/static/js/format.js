@@ -81,34 +81,109 @@ export function timeOf(s) {
   return isNaN(d.getTime()) ? '' : timeFmt.format(d);
 }
 
-// dueState tells how close a due date is: overdue, today, soon (2 days) or later.
+// The board's time zone (its IANA name, from /api/health): a date or time
+// the board stores without an offset is a wall-clock time there, and a time
+// with an offset is shown there. Empty until the board says, then the
+// browser's zone stands in.
+let zone = '';
+
+/** @param {string | undefined | null} z */
+export function setZone(z) {
+  if (!z || z === zone) return false;
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone: z });
+  } catch {
+    return false; // a zone this browser does not know: keep its own
+  }
+  zone = z;
+  wallFmt = null;
+  return true;
+}
+
+export const boardZone = () => zone;
+
+/** @type {Intl.DateTimeFormat | null} */
+let wallFmt = null;
+
+// wallOfDate is an instant as YYYY-MM-DD and HH:MM on the board's clock.
+/** @param {Date} d */
+function wallOfDate(d) {
+  if (!wallFmt) {
+    wallFmt = new Intl.DateTimeFormat('en-CA', { timeZone: zone || undefined, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  }
+  /** @type {Record<string, string>} */
+  const p = {};
+  for (const x of wallFmt.formatToParts(d)) p[x.type] = x.value;
+  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour === '24' ? '00' : p.hour}:${p.minute}` };
+}
+
+// wallOf reads a stored date or datetime as the board's calendar day and,
+// when it has one, its time of day (HH:MM): a bare day stays a day, a time
+// without an offset is taken as written, one with an offset is moved into
+// the board's zone.
+/**
+ * @param {string | undefined | null} s
+ * @returns {{ day: string, time: string } | null}
+ */
+export function wallOf(s) {
+  if (!s) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return { day: s, time: '' };
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
+  if (m && !m[4]) return { day: m[1], time: `${m[2]}:${m[3]}` };
+  const d = new Date(s);
+  return isNaN(d.getTime()) ? null : wallOfDate(d);
+}
+
+// boardToday is today's date on the board's clock.
+export function boardToday() {
+  return wallOfDate(new Date()).day;
+}
+
+// dueState tells how close a due date is: overdue, today, soon (2 days) or
+// later, on the board's clock; a due time that has passed today is overdue.
 /**
  * @param {string | undefined} s
  * @returns {'' | 'overdue' | 'today' | 'soon' | 'later'}
  */
 export function dueState(s) {
-  const d = parseDay(s);
-  if (!d) return '';
-  const day = new Date(d.getFullYear(), d.getMonth(), d.getDate());
-  const now = new Date();
-  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const diff = Math.round((day.getTime() - today.getTime()) / 86400000);
-  if (diff < 0) return 'overdue';
+  const w = wallOf(s);
+  if (!w) return '';
+  const now = wallOfDate(new Date());
+  const diff = dayDiff(now.day, w.day);
+  if (diff < 0 || (diff === 0 && w.time && w.time < now.time)) return 'overdue';
   if (diff === 0) return 'today';
   if (diff <= 2) return 'soon';
   return 'later';
 }
 
+/**
+ * @param {string} from YYYY-MM-DD
+ * @param {string} to YYYY-MM-DD
+ */
+function dayDiff(from, to) {
+  const a = parseDay(from);
+  const b = parseDay(to);
+  if (!a || !b) return 0;
+  return Math.round((Date.UTC(b.getFullYear(), b.getMonth(), b.getDate()) - Date.UTC(a.getFullYear(), a.getMonth(), a.getDate())) / 86400000);
+}
+
+// dueLabel is the day (Today, Tomorrow, a date) and, when the value has
+// one, its time on the board's clock: "Today 15:00".
 /** @param {string | undefined} s */
 export function dueLabel(s) {
-  const st = dueState(s);
-  if (st === 'today') return 'Today';
-  const d = parseDay(s);
-  if (d && st === 'soon') {
-    const diff = Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime() - new Date(new Date().toDateString()).getTime()) / 86400000);
-    if (diff === 1) return 'Tomorrow';
-  }
-  return shortDate(s);
+  const w = wallOf(s);
+  if (!w) return s || '';
+  const diff = dayDiff(boardToday(), w.day);
+  const day = diff === 0 ? 'Today' : diff === 1 ? 'Tomorrow' : shortDate(w.day);
+  return w.time ? `${day} ${w.time}` : day;
+}
+
+// dueTitle is the full due date for a tooltip, naming the zone of a time.
+/** @param {string | undefined} s */
+export function dueTitle(s) {
+  const w = wallOf(s);
+  if (!w) return 'Due ' + (s || '');
+  return 'Due ' + w.day + (w.time ? ' ' + w.time + (zone ? ' (' + zone + ')' : '') : '');
 }
 
 // relTime is "3 min ago", "yesterday", or a date.

@@ -33,6 +33,8 @@ const paths = {
   keyboard: 'M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10',
   menu: 'M4 7h16M4 12h16M4 17h16',
   bookmark: 'M6 3h12v18l-6-4-6 4z',
+  tag: 'M3 12V4h8l10 10-8 8zM7.5 8h.01',
+  help: 'M12 21a9 9 0 110-18 9 9 0 010 18zM9.5 9.5a2.5 2.5 0 114 2c-1 .6-1.5 1.2-1.5 2.5M12 17h.01',
   template: 'M5 3h10l4 4v14H5zM15 3v4h4M9 12h6M9 16h6',
   user: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0',
   bot: 'M5 8h14v11H5zM12 4v4M9 13h.01M15 13h.01M2 12v4M22 12v4',

@@ -88,6 +88,16 @@ export function onGuard(fn) {
   return () => guardSubs.delete(fn);
 }
 
+/** @type {Set<(running: boolean) => void>} */
+const backupSubs = new Set();
+// onBackup calls fn when a backup run starts or ends (runs change no
+// record, so the version does not say); it returns the unsubscribe.
+/** @param {(running: boolean) => void} fn */
+export function onBackup(fn) {
+  backupSubs.add(fn);
+  return () => backupSubs.delete(fn);
+}
+
 // connect opens the page's one stream (again, after it was refused).
 export function connect() {
   if (source) return;
@@ -106,6 +116,13 @@ export function connect() {
     try { seq = JSON.parse(/** @type {MessageEvent} */ (e).data).seq; } catch { return; }
     for (const fn of [...guardSubs]) {
       try { fn(seq); } catch (err) { console.warn('guard subscriber', err); }
+    }
+  });
+  es.addEventListener('backup', (e) => {
+    let running = false;
+    try { running = !!JSON.parse(/** @type {MessageEvent} */ (e).data).running; } catch { return; }
+    for (const fn of [...backupSubs]) {
+      try { fn(running); } catch (err) { console.warn('backup subscriber', err); }
     }
   });
   // A board that reports a change of health (a hand edit that does not

@@ -9,6 +9,7 @@ import { api, enc } from './api.js';
 import { connect, onHealth, refreshHealth, useLiveStatus } from './live.js';
 import { useRoute, navigate, setQuery } from './router.js';
 import { overlay, unread, proposals, views, fail, confirmDialog } from './state.js';
+import { boardZone, setZone } from './format.js';
 import { BoardPage } from './views/board.js';
 import { CaseDrawer } from './views/drawer.js';
 import { InboxPage } from './views/inbox.js';
@@ -19,6 +20,9 @@ import { PrioritiesPage } from './views/priorities.js';
 import { ProposalsPage } from './views/proposals.js';
 import { TrashPage } from './views/trash.js';
 import { SecurityPage } from './views/security.js';
+import { BackupsPage } from './views/backups.js';
+import { LabelsPage } from './views/labels.js';
+import { WelcomeDialog } from './views/welcome.js';
 import { TransferPage } from './views/transfer.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
@@ -31,7 +35,9 @@ const NAV = [
   { path: '/reminders', label: 'Reminders', icon: 'bell', key: 'r' },
   { path: '/priorities', label: 'Priorities', icon: 'flag', key: 'p' },
   { path: '/proposals', label: 'Proposals', icon: 'checkCircle', key: 'v', badge: 'proposals' },
+  { path: '/labels', label: 'Labels', icon: 'tag', key: 'l' },
   { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
+  { path: '/backups', label: 'Backups', icon: 'archive', key: 'k' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
   { path: '/transfer', label: 'Import / Export', icon: 'external', key: 'x' },
 ];
@@ -48,17 +54,19 @@ const PAGES = {
   '/proposals': ProposalsPage,
   '/trash': TrashPage,
   '/security': SecurityPage,
+  '/backups': BackupsPage,
+  '/labels': LabelsPage,
   '/transfer': TransferPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/strategy': 'Strategy', '/transfer': 'Import / Export' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {
   const f = (v && v.filters) || {};
   const q = new URLSearchParams();
   q.set('view', v.id);
-  for (const k of ['q', 'domain', 'label']) if (f[k]) q.set(k, f[k]);
+  for (const k of ['q', 'domain', 'label', 'in']) if (f[k]) q.set(k, f[k]);
   if (f.starred) q.set('starred', '1');
   return (f.mode === 'strategy' ? '/strategy' : '/board') + '?' + q.toString();
 }
@@ -111,6 +119,7 @@ function Nav({ route, open, onNavigate }) {
       <span class=${'live-dot ' + status} aria-hidden="true"></span>
       <span class="muted small" role="status" title=${status === 'live' ? 'Changes appear as they happen' : ''}>${{ live: 'Live', connecting: 'Connecting…' }[status] || 'Reconnecting…'}</span>
       <div class="grow"></div>
+      <button type="button" class="icon-btn" aria-label="Getting started" title="Getting started: the board, the lanes, connecting your agent" data-help-welcome onClick=${() => overlay.set({ kind: 'welcome' })}><${Icon} name="help" size=${16} /></button>
       <button type="button" class="icon-btn" aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" onClick=${() => overlay.set({ kind: 'help' })}><${Icon} name="keyboard" size=${16} /></button>
     </div>
   </nav>`;
@@ -148,6 +157,7 @@ function Overlay() {
   if (!o) return null;
   if (o.kind === 'command') return html`<${CommandBar} />`;
   if (o.kind === 'help') return html`<${ShortcutHelp} />`;
+  if (o.kind === 'welcome') return html`<${WelcomeDialog} />`;
   if (o.kind === 'newcase' || o.kind === 'template') return html`<${NewCaseModal} filters=${o.filters} mode=${o.mode} fromTemplate=${o.kind === 'template'} />`;
   return null;
 }
@@ -191,10 +201,19 @@ function useKeys() {
   }, []);
 }
 
+// useBoardZone follows the board's time zone from /api/health; the page
+// draws again when it changes, so every date shows on the board's clock.
+function useBoardZone() {
+  const [z, set] = useState(boardZone());
+  useEffect(() => onHealth((h) => { if (h && setZone(h.timezone)) set(h.timezone); }), []);
+  return z;
+}
+
 function App() {
   const route = useRoute();
   const [navOpen, setNavOpen] = useState(false);
   useKeys();
+  useBoardZone();
   useEffect(() => {
     if (route.path === '/today') navigate('/activity', { replace: true });
   }, [route.path]);

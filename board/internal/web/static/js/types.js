@@ -113,6 +113,7 @@
  * @property {string} [domain]
  * @property {string} [label]
  * @property {boolean} [starred]
+ * @property {string} [in] the initiative or workstream the kanban is scoped to
  */
 
 /**

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { Icon } from './icons.js';
 import { dialog, toasts, dismissToast, useCatalog } from './state.js';
-import { kindName, actorName, dueState, dueLabel } from './format.js';
+import { kindName, actorName, dueState, dueLabel, dueTitle } from './format.js';
 
 export { html, Icon };
 
@@ -46,7 +46,7 @@ export function Labels({ ids, max }) {
 export function Due({ at, done }) {
   if (!at) return null;
   const st = done ? 'later' : dueState(at);
-  return html`<span class=${'due due-' + st} title=${'Due ' + at}><${Icon} name="clock" size=${12} />${dueLabel(at)}</span>`;
+  return html`<span class=${'due due-' + st} title=${dueTitle(at)} data-due=${at}><${Icon} name="clock" size=${12} />${dueLabel(at)}</span>`;
 }
 
 /** @param {{ icon?: string, title: string, children?: any }} props */

@@ -2,13 +2,14 @@
 // My Issues: the five-lane kanban, its filters, quick add, clean, saved views
 // and new-from-template. Every gesture calls the route the agent's verb uses.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { html, Icon, TierBadge, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
+import { html, Icon, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
 import { api, enc } from '../api.js';
 import { LANES, laneName, plural } from '../format.js';
 import { dragStart } from '../dnd.js';
 import { setQuery, hrefWith, navigate } from '../router.js';
 import { useCases, useCatalog, toast, fail, confirmDialog, promptDialog, prefs, views, overlay } from '../state.js';
 import { Strategy } from './strategy.js';
+import { WelcomePanel } from './welcome.js';
 import { orderKey, sortLane, positionAt, toggleStar, archiveCase, moveCase, renameCase } from '../cases.js';
 
 // Filters read from the address, so a saved view or a shared link restores them.
@@ -22,7 +23,28 @@ function readFilters(query) {
     domain: query.get('domain') || '',
     label: query.get('label') || '',
     starred: query.get('starred') === '1',
+    in: query.get('in') || '',
   };
+}
+
+// isContainer: initiatives and workstreams hold cases; the kanban shows
+// the cases, and the containers as a scope to pick and on each card.
+/** @param {import('../types.js').Case} c */
+const isContainer = (c) => c.kind === 'initiative' || c.kind === 'workstream';
+
+// within says whether c sits under the container id (its parent, or its
+// parent's parent).
+/**
+ * @param {import('../types.js').Case} c
+ * @param {string} id
+ * @param {Record<string, import('../types.js').Case>} byId
+ */
+function within(c, id, byId) {
+  for (let p = c.parentId, depth = 0; p && depth < 3; depth++) {
+    if (p === id) return true;
+    p = byId[p] ? byId[p].parentId : '';
+  }
+  return false;
 }
 
 // matches says whether a card passes the filters.
@@ -30,8 +52,10 @@ function readFilters(query) {
  * @param {import('../types.js').Case} c
  * @param {import('../types.js').Filters} f
  * @param {Record<string, { title: string }>} byLabel
+ * @param {Record<string, import('../types.js').Case>} byId
  */
-function matches(c, f, byLabel) {
+function matches(c, f, byLabel, byId) {
+  if (f.in && !within(c, f.in, byId)) return false;
   if (f.domain && (c.domain || 'work') !== f.domain) return false;
   if (f.label && !(c.labels || []).includes(f.label)) return false;
   if (f.starred && !c.starred) return false;
@@ -85,8 +109,16 @@ export function BoardPage({ route }) {
       </div>
       <${FilterBar} filters=${f} mode=${mode} />
     </header>
+    <${FirstRun} />
     ${mode === 'strategy' ? html`<${Strategy} filters=${f} />` : html`<${Kanban} filters=${f} />`}
   </section>`;
+}
+
+// FirstRun greets a board with no cases yet; the first case retires it.
+function FirstRun() {
+  const { list, loading, error, data } = useCases();
+  if (list.length || error || (loading && !data)) return null;
+  return html`<${WelcomePanel} />`;
 }
 
 function NewCaseButtons({ mode, filters }) {
@@ -103,7 +135,7 @@ function FilterBar({ filters: f, mode }) {
   const { list } = useCases();
   const used = new Set(list.flatMap((c) => c.labels || []));
   const shown = labels.filter((l) => used.has(l.id) || l.id === f.label);
-  const active = f.q || f.domain || f.label || f.starred;
+  const active = f.q || f.domain || f.label || f.starred || f.in;
   const [text, setText] = useState(f.q);
   const timer = useRef(0);
   const input = useRef(null);
@@ -121,7 +153,7 @@ function FilterBar({ filters: f, mode }) {
     const name = await promptDialog({ title: 'Save this view', label: 'Name', placeholder: 'e.g. Urgent work', ok: 'Save view' });
     if (!name) return;
     try {
-      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, mode } });
+      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, in: (mode !== 'strategy' && f.in) || undefined, mode } });
       const v = res && (res.view || res);
       toast(`Saved view “${name}”`, 'ok');
       if (v && v.id) setQuery({ view: v.id }, { replace: true });
@@ -140,12 +172,34 @@ function FilterBar({ filters: f, mode }) {
       <option value="">All labels</option>
       ${shown.map((l) => html`<option key=${l.id} value=${l.id}>${l.title}</option>`)}
     </select>
+    ${mode !== 'strategy' ? html`<${ScopeSelect} value=${f.in} cases=${list} />` : null}
     <button type="button" class=${'btn btn-toggle' + (f.starred ? ' on' : '')} aria-pressed=${f.starred ? 'true' : 'false'}
       onClick=${() => setQuery({ starred: f.starred ? null : '1', view: null })}><${Icon} name="star" size=${14} filled=${f.starred} />Starred</button>
-    ${active ? html`<button type="button" class="btn btn-ghost" onClick=${() => { setText(''); setQuery({ q: null, domain: null, label: null, starred: null, view: null }); }}>Clear</button>` : null}
+    ${active ? html`<button type="button" class="btn btn-ghost" onClick=${() => { setText(''); setQuery({ q: null, domain: null, label: null, starred: null, in: null, view: null }); }}>Clear</button>` : null}
     <div class="grow"></div>
     <button type="button" class="btn btn-ghost" onClick=${save}><${Icon} name="bookmark" size=${14} />Save view</button>
   </div>`;
+}
+
+// ScopeSelect narrows the kanban to the cases under one initiative or
+// workstream: containers are a scope, not cards among the cases.
+/** @param {{ value: string, cases: import('../types.js').Case[] }} props */
+function ScopeSelect({ value, cases }) {
+  const inits = cases.filter((c) => c.kind === 'initiative').sort((a, b) => a.title.localeCompare(b.title));
+  const streams = cases.filter((c) => c.kind === 'workstream');
+  const orphans = streams.filter((w) => !inits.some((i) => i.id === w.parentId));
+  const missing = value && !cases.some((c) => c.id === value);
+  if (!inits.length && !streams.length && !value) return null;
+  return html`<select aria-label="Scope to an initiative or workstream" data-scope value=${value} onChange=${(e) => setQuery({ in: e.target.value || null, view: null })}>
+    <option value="">All initiatives</option>
+    ${missing ? html`<option value=${value}>${value}</option>` : null}
+    ${inits.map((i) => [
+      html`<option key=${i.id} value=${i.id}>${i.title}</option>`,
+      ...streams.filter((w) => w.parentId === i.id).sort((a, b) => a.title.localeCompare(b.title))
+        .map((w) => html`<option key=${w.id} value=${w.id}>\u00a0\u00a0› ${w.title}</option>`),
+    ])}
+    ${orphans.map((w) => html`<option key=${w.id} value=${w.id}>${w.title}</option>`)}
+  </select>`;
 }
 
 function Kanban({ filters }) {
@@ -156,12 +210,12 @@ function Kanban({ filters }) {
     const out = {};
     for (const l of LANES) out[l.id] = [];
     for (const c of list) {
-      if (!matches(c, filters, byLabel)) continue;
+      if (isContainer(c) || !matches(c, filters, byLabel, byId)) continue;
       (out[c.status] || out.todo).push(c);
     }
     for (const k of Object.keys(out)) out[k] = sortLane(out[k]);
     return out;
-  }, [list, filters, byLabel]);
+  }, [list, filters, byLabel, byId]);
   if (error && !list.length) return html`<${Problem} error=${error} what="The case list" />`;
   if (loading && !list.length) return html`<${Spinner} />`;
 
@@ -187,6 +241,10 @@ function Kanban({ filters }) {
 
 function Lane({ lane, cards, byId, filters, onDragCard }) {
   const [adding, setAdding] = useState(false);
+  // On a phone an empty lane folds to a narrow strip (CSS on .is-empty),
+  // so the first screen shows work; a tap opens it again.
+  const [opened, setOpened] = useState(false);
+  const folded = !cards.length && !adding && !opened;
   const clean = async () => {
     const ids = cards.map((c) => c.id);
     const ok = await confirmDialog({
@@ -203,7 +261,9 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       fail(e);
     }
   };
-  return html`<section class=${'lane lane-' + lane.id} aria-label=${lane.name}>
+  return html`<section class=${'lane lane-' + lane.id + (folded ? ' is-empty' : '')} aria-label=${lane.name} data-lane-id=${lane.id}>
+    <button type="button" class="lane-unfold" aria-label=${`Open ${lane.name}, no cases`} onClick=${() => setOpened(true)}>
+      <span class="lane-dot" aria-hidden="true"></span><span class="lane-unfold-name">${lane.name}</span><span class="count">0</span></button>
     <header class="lane-head">
       <span class="lane-dot" aria-hidden="true"></span>
       <h2>${lane.name}</h2><span class="count" aria-label=${plural(cards.length, 'case')}>${cards.length}</span>
@@ -212,7 +272,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
     </header>
     <div class="lane-body" data-lane=${lane.id} data-scroll-y>
-      ${cards.map((c) => html`<${Card} key=${c.id} c=${c} parent=${byId[c.parentId]} onDrag=${onDragCard} />`)}
+      ${cards.map((c) => html`<${Card} key=${c.id} c=${c} byId=${byId} onDrag=${onDragCard} />`)}
       ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
       ${adding ? html`<${QuickAdd} lane=${lane} filters=${filters} onClose=${() => setAdding(false)} />`
         : html`<button type="button" class="lane-add" onClick=${() => setAdding(true)}><${Icon} name="plus" size=${14} />Add case</button>`}
@@ -235,6 +295,7 @@ function QuickAdd({ lane, filters, onClose }) {
       if (filters.domain) body.domain = filters.domain;
       if (filters.label) body.labels = [filters.label];
       if (filters.starred) body.starred = true;
+      if (filters.in) body.parentId = filters.in;
       await api.post('/api/cases', body);
       setTitle('');
     } catch (err) {
@@ -253,7 +314,25 @@ function QuickAdd({ lane, filters, onClose }) {
   </form>`;
 }
 
-function Card({ c, parent, onDrag }) {
+// Crumbs is where a case sits: "Initiative › Workstream", small, above its
+// title.
+/** @param {{ c: import('../types.js').Case, byId: Record<string, import('../types.js').Case> }} props */
+function Crumbs({ c, byId }) {
+  if (!c.parentId) return null;
+  /** @type {string[]} */
+  const chain = [];
+  for (let id = c.parentId, depth = 0; id && depth < 2; depth++) {
+    const p = byId[id];
+    chain.unshift(p ? p.title : id);
+    id = p ? p.parentId : '';
+  }
+  // The nearest container is the one to keep readable: the initiative
+  // before it gives way first when the card is narrow.
+  return html`<div class="crumbs" data-crumbs title=${'Part of ' + chain.join(' › ')}><${Icon} name="layers" size=${11} />
+    ${chain.map((t, i) => html`${i ? html`<span class="crumb-sep" aria-hidden="true">›</span>` : null}<span class=${'crumb' + (i < chain.length - 1 ? ' crumb-outer' : '')}>${t}</span>`)}</div>`;
+}
+
+function Card({ c, byId, onDrag }) {
   const [editing, setEditing] = useState(false);
   const ref = useRef(null);
   const tasks = c.tasks || [];
@@ -274,7 +353,6 @@ function Card({ c, parent, onDrag }) {
     onPointerDown=${(e) => !editing && onDrag(e, c, ref.current)} onClick=${() => !editing && open()} onKeyDown=${onKey}>
     <div class="card-top">
       <span class="drag-handle" data-drag-handle aria-hidden="true"><${Icon} name="grip" size=${14} /></span>
-      <${TierBadge} kind=${c.kind} />
       <div class="grow"></div>
       <button type="button" class="icon-btn hover-only" aria-label=${'Rename ' + c.title} title="Rename (E)"
         onClick=${(e) => { e.stopPropagation(); setEditing(true); }}><${Icon} name="edit" size=${13} /></button>
@@ -295,13 +373,13 @@ function Card({ c, parent, onDrag }) {
       ? html`<${EditField} value=${c.title} label="Case title" className="card-title-input"
           onSave=${(t) => { setEditing(false); renameCase(c, t); }} onCancel=${() => { setEditing(false); ref.current && ref.current.focus(); }} />`
       : html`<h3 class="card-title">${c.title}</h3>`}
+    <${Crumbs} c=${c} byId=${byId} />
     <${Labels} ids=${c.labels} max=${3} />
     <div class="card-meta">
       ${tasks.length ? html`<span class=${'tasks' + (doneTasks === tasks.length ? ' all-done' : '')} title=${`${doneTasks} of ${tasks.length} tasks done`}>
         <${Icon} name="checkCircle" size=${13} />${doneTasks}/${tasks.length}</span>` : null}
       <${Due} at=${c.dueAt} done=${c.status === 'done'} />
       ${c.domain === 'life' ? html`<span class="domain-pill">Life</span>` : null}
-      ${c.parentId ? html`<span class="parent" title=${'Part of ' + (parent ? parent.title : c.parentId)}><${Icon} name="layers" size=${12} /><span>${parent ? parent.title : c.parentId}</span></span>` : null}
       <span class="card-id">${c.id}</span>
     </div>
   </article>`;

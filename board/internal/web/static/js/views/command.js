@@ -175,7 +175,9 @@ const SHORTCUTS = [
   ['g r', 'Go to Reminders'],
   ['g p', 'Go to Priorities'],
   ['g v', 'Go to Proposals'],
+  ['g l', 'Go to Labels'],
   ['g u', 'Go to Security'],
+  ['g k', 'Go to Backups'],
   ['g t', 'Go to Trash'],
   ['g x', 'Go to Import / Export'],
   ['Enter', 'Open the focused card'],
@@ -192,5 +194,6 @@ export function ShortcutHelp() {
     <table class="shortcuts"><tbody>
       ${SHORTCUTS.map(([k, v]) => html`<tr key=${k + v}><th scope="row">${k.split(' ').map((x) => html`<kbd>${x}</kbd> `)}</th><td>${v}</td></tr>`)}
     </tbody></table>
+    <p><button type="button" class="btn btn-sm" onClick=${() => overlay.set({ kind: 'welcome' })}><${Icon} name="sparkle" size=${14} />Getting started: the board, the lanes, connecting your agent</button></p>
   </${Modal}>`;
 }

@@ -6,7 +6,7 @@ import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { useCases, fail, toast, confirmDialog, promptDialog, templates } from '../state.js';
-import { LANES, KINDS, laneName, actorName, verbText, prettyDetail, relTime, shortDate, CATEGORIES, categoryOf, categoryName } from '../format.js';
+import { LANES, KINDS, laneName, actorName, verbText, prettyDetail, relTime, shortDate, CATEGORIES, categoryOf, categoryName, wallOf, dueTitle } from '../format.js';
 import { dragStart } from '../dnd.js';
 import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
 import { EventEditor, ReminderEditor } from '../editors.js';
@@ -201,7 +201,8 @@ function CaseDetail({ d, onClose }) {
         <dd><select id="f-domain" value=${c.domain || 'work'} onChange=${(e) => patchCase(c.id, { domain: e.target.value })}>
           <option value="work">Work</option><option value="life">Life</option></select></dd>
         <dt><label for="f-due">Due</label></dt>
-        <dd class="due-edit"><input id="f-due" type="date" value=${(c.dueAt || '').slice(0, 10)} onChange=${(e) => patchCase(c.id, { dueAt: e.target.value || null })} />
+        <dd class="due-edit"><input id="f-due" type="date" value=${(wallOf(c.dueAt) || { day: '' }).day}
+          onChange=${(e) => { const t = (wallOf(c.dueAt) || { time: '' }).time; patchCase(c.id, { dueAt: e.target.value ? (t ? e.target.value + 'T' + t : e.target.value) : null }); }} />
           ${c.dueAt ? html`<${Due} at=${c.dueAt} done=${c.status === 'done'} />` : null}</dd>
         <dt><label for="f-kind">Tier</label></dt>
         <dd><select id="f-kind" value=${kind} onChange=${(e) => patchCase(c.id, { kind: e.target.value })}>
@@ -322,12 +323,22 @@ function TaskRow({ t, onPatch, onRemove, onDrag }) {
       <${InlineText} value=${t.title} label=${'task ' + t.title} className="task-title" onSave=${(title) => onPatch({ title })} />
       ${t.detail || showDetail ? html`<${InlineText} value=${t.detail || ''} placeholder="Add detail" multiline label="task detail" className="task-detail" onSave=${(detail) => onPatch({ detail })} />` : null}
     </div>
-    <input type="date" class="task-due" aria-label=${'Due date of ' + t.title} value=${(t.dueAt || '').slice(0, 10)} onChange=${(e) => onPatch({ dueAt: e.target.value || null })} />
+    <${TaskDue} t=${t} onPatch=${onPatch} />
     <${Menu} label=${'Actions for task ' + t.title} items=${[
       !t.detail ? { label: 'Add detail', icon: 'note', onSelect: () => setShowDetail(true) } : null,
       { label: 'Delete task', icon: 'trash', danger: true, onSelect: onRemove },
     ]} />
   </li>`;
+}
+
+// TaskDue edits a task's due day; a time it has is kept and shown on the
+// board's clock beside it.
+function TaskDue({ t, onPatch }) {
+  const w = wallOf(t.dueAt) || { day: '', time: '' };
+  const change = (day) => onPatch({ dueAt: day ? (w.time ? day + 'T' + w.time : day) : null });
+  return html`<span class="task-due-wrap">
+    <input type="date" class="task-due" aria-label=${'Due date of ' + t.title} value=${w.day} onChange=${(e) => change(e.target.value)} />
+    ${w.time ? html`<span class="task-time" data-task-time title=${dueTitle(t.dueAt)}>${w.time}</span>` : null}</span>`;
 }
 
 function Children({ c, children }) {

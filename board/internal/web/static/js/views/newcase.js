@@ -15,7 +15,7 @@ export function NewCaseModal({ filters = {}, mode, fromTemplate }) {
   const tpls = ((t.data && t.data.templates) || []).slice().sort((a, b) => a.name.localeCompare(b.name));
   const [f, setF] = useState({
     templateId: '', title: '', status: 'todo', domain: filters.domain || 'work', kind: mode === 'strategy' ? 'initiative' : 'case',
-    parentId: '', labels: filters.label ? [filters.label] : [], dueAt: '', summary: '',
+    parentId: mode === 'strategy' ? '' : filters.in || '', labels: filters.label ? [filters.label] : [], dueAt: '', summary: '',
   });
   const [busy, setBusy] = useState(false);
   const close = () => overlay.set(null);
