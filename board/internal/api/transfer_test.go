@@ -252,6 +252,14 @@ func TestExportJSONRoundTrip(t *testing.T) {
 		t.Errorf("catalog differs (-exported +imported)\n%s", diff)
 	}
 
+	// One bad case rejects the whole file, naming it.
+	empty := newBoard(t)
+	bad := strings.Replace(r.Raw, `"status": "urgent"`, `"status": "someday"`, 1)
+	empty.fails(http.StatusBadRequest, "(CASE-3): field 'status' must be one of", "POST", "/api/import", wire.ImportRequest{Content: bad})
+	if n := len(empty.Store.Snapshot().Cases); n != 0 {
+		t.Errorf("a rejected import left %d cases", n)
+	}
+
 	// Into the live board it came from: every node is already there.
 	if diff := cmp.Diff(wire.ImportCounts{Skipped: 5}, counts(t, src, "/api/import", wire.ImportRequest{Format: "json", Content: r.Raw})); diff != "" {
 		t.Errorf("into its own board (-want +got)\n%s", diff)
