@@ -45,6 +45,10 @@ type Case struct {
 	// HumanEdits is when the person last changed each field (RFC 3339), so
 	// an agent write does not revert a change of the last 24 hours.
 	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// SourceID is the record's own id in the board or app it was imported
+	// from ("trello:5f1c...", "todoist:9c1e...", "opsboard:CASE-12"), so
+	// importing the same file again creates nothing new.
+	SourceID string `json:"sourceId,omitempty"`
 }
 
 // Key is the record's id; every stored collection has one.
@@ -70,6 +74,9 @@ type Task struct {
 	// HumanEdits is when the person last changed each field (RFC 3339), so
 	// an agent write does not revert a change of the last 24 hours.
 	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// SourceID is the task's own id where it was imported from (a Trello
+	// checklist item, a Todoist sub-task), so a re-import adds only new ones.
+	SourceID string `json:"sourceId,omitempty"`
 }
 
 // Note is a free-form entry on a case by a human or the agent.

@@ -152,6 +152,12 @@ func main() {
 		os.Exit(backupCommand(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if len(os.Args) > 1 && os.Args[1] == "export" {
+		os.Exit(exportCommand(os.Args[2:], os.Stdout, os.Stderr, time.Now()))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "import" {
+		os.Exit(importCommand(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
 		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/backupsched"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/nldate"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/jsonbody"
@@ -92,6 +93,8 @@ type API struct {
 	backups  *backupsched.Trigger // nil: no backup settings
 	toolDir  string               // GET /api/connect: where the tool servers are built
 	guardURL string               // GET /api/connect: the guard bridge's sidecar address
+
+	dates *nldate.Parser // GET /api/dates/parse
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -110,6 +113,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	if a.now == nil {
 		a.now = time.Now
 	}
+	a.dates = nldate.New()
 	a.search = newSearcher(cfg.SearchURL, a.log)
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
 	if a.backups != nil {

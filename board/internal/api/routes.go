@@ -82,6 +82,9 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/templates/{id}", a.patchTemplate).Methods(http.MethodPatch)
 	r.HandleFunc("/templates/{id}", a.deleteTemplate).Methods(http.MethodDelete)
 	r.HandleFunc("/command", a.command).Methods(http.MethodPost)
+	r.HandleFunc("/export", a.export).Methods(http.MethodGet)
+	r.HandleFunc("/import", a.importFile).Methods(http.MethodPost)
+	r.HandleFunc("/dates/parse", a.parseDate).Methods(http.MethodGet)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
 	r.HandleFunc("/changes", a.changes).Methods(http.MethodGet)
 

@@ -52,16 +52,34 @@ func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err
 			}
 		}
 	}
+	c, err = put(tx, c, treeCheck(tx))
+	return c, false, err
+}
+
+// CreateCheckedTx is CreateTx without a template or dedupe, with the tree
+// check given: a write creating many nodes checks each against one
+// hierarchy.Index it keeps up to date, where CreateTx scans every case for
+// each node.
+func CreateCheckedTx(tx *store.Tx, in wire.CaseCreate, check func(hierarchy.Node) string) (*wire.Case, error) {
+	c, err := newCase(tx, in)
+	if err != nil {
+		return nil, err
+	}
+	return put(tx, c, check)
+}
+
+// put mints the new node's ids, checks its place in the tree and stores it.
+func put(tx *store.Tx, c *wire.Case, check func(hierarchy.Node) string) (*wire.Case, error) {
 	c.ID = tx.NextID("CASE")
 	for i := range c.Tasks {
 		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
 	}
-	if msg := hierarchy.Violation(tx.Doc().Cases, hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
-		return nil, false, errs.BadRequest("%s", msg)
+	if msg := check(hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
+		return nil, errs.BadRequest("%s", msg)
 	}
 	activity.Log(c, tx.Actor(), "created", string(c.Kind), c.CreatedAt)
 	tx.Cases().Put(c)
-	return c, false, nil
+	return c, nil
 }
 
 func applyTemplate(in *wire.CaseCreate, t *wire.Template) {

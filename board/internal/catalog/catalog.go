@@ -77,27 +77,33 @@ func checkColor(c string) error {
 // Create adds a custom label; its id is minted from the title and
 // de-duplicated (-2, -3, ...).
 func Create(ctx context.Context, s *store.Store, actor, title, description, color string) (*wire.LabelDef, int64, error) {
-	var out *wire.LabelDef
-	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
-		title = strings.TrimSpace(title)
-		if title == "" {
-			return errs.BadRequest("Field 'title' is required.")
-		}
-		if err := checkColor(color); err != nil {
-			return err
-		}
-		if color == "" {
-			color = "gray"
-		}
-		id := labels.MintID(title, func(id string) bool { _, ok := tx.Labels().Get(id); return ok })
-		out = &wire.LabelDef{ID: id, Title: title, Description: strings.TrimSpace(description), Color: color}
-		tx.Labels().Put(out)
-		src := sources(tx.Doc())
-		src.Custom = append(slices.Clone(src.Custom), id)
-		tx.SetLabelSources(&src)
-		return nil
-	})
-	return out, v, err
+	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.LabelDef, error) { return CreateTx(tx, "", title, description, color) })
+}
+
+// CreateTx is Create inside a write. A non-empty id that the catalog does
+// not hold yet is kept (an import of the board's own export keeps its ids);
+// otherwise the id is minted from the title.
+func CreateTx(tx *store.Tx, id, title, description, color string) (*wire.LabelDef, error) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return nil, errs.BadRequest("Field 'title' is required.")
+	}
+	if err := checkColor(color); err != nil {
+		return nil, err
+	}
+	if color == "" {
+		color = "gray"
+	}
+	taken := func(id string) bool { _, ok := tx.Labels().Get(id); return ok }
+	if id == "" || taken(id) || labels.Kebab(id) != id {
+		id = labels.MintID(title, taken)
+	}
+	out := &wire.LabelDef{ID: id, Title: title, Description: strings.TrimSpace(description), Color: color}
+	tx.Labels().Put(out)
+	src := sources(tx.Doc())
+	src.Custom = append(slices.Clone(src.Custom), id)
+	tx.SetLabelSources(&src)
+	return out, nil
 }
 
 // Patch edits a label's title, description or color.

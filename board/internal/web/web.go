@@ -29,7 +29,7 @@ var static embed.FS
 // with index.html so a reload or a shared link lands on the same view.
 var pageRoutes = []string{
 	"/", "/board", "/strategy", "/inbox", "/activity", "/calendar",
-	"/reminders", "/priorities", "/proposals", "/trash", "/security", "/backups", "/labels",
+	"/reminders", "/priorities", "/proposals", "/trash", "/security", "/backups", "/labels", "/transfer",
 }
 
 // redirects are old or alias paths: Today is what the Activity feed was

@@ -9,6 +9,7 @@ import { setQuery } from './router.js';
 import { useCases, fail, toast, confirmDialog, prefs } from './state.js';
 import { todayISO, wallOf } from './format.js';
 import { RepeatField } from './repeat.js';
+import { NLDate } from './nldate.js';
 
 // EventEditor creates an event (value without id) or edits one.
 /** @param {{ value: Partial<import('./types.js').CalendarEvent>, onClose: () => void }} props */
@@ -70,6 +71,7 @@ export function EventEditor({ value, onClose }) {
     <form id="event-form" class="form-grid" onSubmit=${save}>
       <label class="field span2"><span>Title</span><input autofocus required value=${f.title} onInput=${set('title')} placeholder="What is happening" /></label>
       <label class="field"><span>Date</span><input type="date" required value=${f.date} onInput=${set('date')} /></label>
+      <div class="field"><span>Date in words</span><${NLDate} label="Date in words" onPick=${(r) => setF({ ...f, date: r.dueAt.slice(0, 10), ...(r.allDay ? {} : { allDay: false, startTime: r.dueAt.slice(11, 16) }) })} /></div>
       <label class="field check"><input type="checkbox" checked=${f.allDay} onChange=${set('allDay')} /><span>All day</span></label>
       ${!f.allDay ? html`<label class="field"><span>Starts</span><input type="time" value=${f.startTime} onInput=${set('startTime')} /></label>
         <label class="field"><span>Ends</span><input type="time" value=${f.endTime} onInput=${set('endTime')} /></label>
@@ -149,6 +151,7 @@ export function ReminderEditor({ value, onClose }) {
       <label class="field span2"><span>Title</span><input autofocus required value=${f.title} onInput=${set('title')} placeholder="Renew the parking permit" /></label>
       <div class="field"><span>Due</span><div class="due-inputs"><input type="date" aria-label="Due date" value=${f.dueAt} onInput=${set('dueAt')} />
         <input type="time" aria-label="Due time (optional)" value=${f.dueTime} disabled=${!f.dueAt} onInput=${set('dueTime')} /></div></div>
+      <div class="field"><span>Due in words</span><${NLDate} onPick=${(r) => setF({ ...f, dueAt: r.dueAt.slice(0, 10), dueTime: r.allDay ? '' : r.dueAt.slice(11, 16) })} /></div>
       <label class="field"><span>Domain</span><select value=${f.domain} onChange=${set('domain')}><option value="">None</option><option value="work">Work</option><option value="life">Life</option></select></label>
       <${RepeatField} value=${f.repeat} start=${f.dueAt} onChange=${(repeat) => setF((cur) => ({ ...cur, repeat }))} />
       <label class="field span2"><span>Detail</span><textarea rows="2" value=${f.detail} onInput=${set('detail')}></textarea></label>

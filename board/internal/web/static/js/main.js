@@ -23,6 +23,7 @@ import { SecurityPage } from './views/security.js';
 import { BackupsPage } from './views/backups.js';
 import { LabelsPage } from './views/labels.js';
 import { WelcomeDialog } from './views/welcome.js';
+import { TransferPage } from './views/transfer.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 
@@ -38,6 +39,7 @@ const NAV = [
   { path: '/security', label: 'Security', icon: 'shield', key: 'u' },
   { path: '/backups', label: 'Backups', icon: 'archive', key: 'k' },
   { path: '/trash', label: 'Trash', icon: 'trash', key: 't' },
+  { path: '/transfer', label: 'Import / Export', icon: 'external', key: 'x' },
 ];
 
 const PAGES = {
@@ -54,9 +56,10 @@ const PAGES = {
   '/security': SecurityPage,
   '/backups': BackupsPage,
   '/labels': LabelsPage,
+  '/transfer': TransferPage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export' };
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {

@@ -7,6 +7,7 @@ import { api, qs } from '../api.js';
 import { navigate, hrefWith } from '../router.js';
 import { overlay, toast, fail } from '../state.js';
 import { laneName } from '../format.js';
+import { useResolvedDate, describeDate, remindWords, remindWith } from '../nldate.js';
 
 const VERBS = ['new', 'move', 'done', 'star', 'unstar', 'archive', 'restore', 'remind', 'note', 'find', 'help', '?'];
 
@@ -72,10 +73,15 @@ export function CommandBar() {
     }, 120);
     return () => clearTimeout(t);
   }, [text]);
+  // A remind command may say its date in words: the board resolves it, the
+  // row shows the date, and the command runs with the date written out.
+  const due = useResolvedDate(remindWords(text));
+  const dated = due && remindWith(text, due);
   const rows = [];
   if (text.trim()) {
     rows.push(isCommand(text)
-      ? { key: 'run', kind: 'command', cmd: text.trim(), title: `Run “${text.trim()}”`, sub: 'Enter runs it on the board' }
+      ? (dated ? { key: 'run', kind: 'command', cmd: dated, title: `Run “${dated}”`, sub: `Due ${describeDate(due)} · Enter creates the reminder` }
+        : { key: 'run', kind: 'command', cmd: text.trim(), title: `Run “${text.trim()}”`, sub: 'Enter runs it on the board' })
       : { key: 'run', kind: 'command', cmd: 'find ' + text.trim(), title: `Find “${text.trim()}” everywhere`, sub: 'Runs find on the board' });
   }
   if (!isCommand(text)) rows.push(...hits);
@@ -149,7 +155,7 @@ export function CommandBar() {
         <div><kbd>new</kbd> Call the landlord <span class="muted">creates a case</span></div>
         <div><kbd>move</kbd> CASE-12 done <span class="muted">moves a card</span></div>
         <div><kbd>star</kbd> CASE-3 · <kbd>archive</kbd> CASE-9 · <kbd>note</kbd> CASE-4 text</div>
-        <div><kbd>remind</kbd> Renew passport 2026-03-01 <span class="muted">creates a reminder</span></div>
+        <div><kbd>remind</kbd> Renew passport next fri <span class="muted">creates a reminder (a date, or in words)</span></div>
         <div><kbd>find</kbd> invoice <span class="muted">or just type to search</span></div>
       </div>` : null}
     </div>
@@ -173,6 +179,7 @@ const SHORTCUTS = [
   ['g u', 'Go to Security'],
   ['g k', 'Go to Backups'],
   ['g t', 'Go to Trash'],
+  ['g x', 'Go to Import / Export'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],
   ['s', 'Star or unstar the focused card'],
