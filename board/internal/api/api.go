@@ -255,7 +255,12 @@ func (a *API) reply(w http.ResponseWriter, code int, v any) { writeJSON(w, code,
 // object (null included), unknown fields, trailing data and oversized bodies,
 // with a message that names the problem.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	return decodeWithin(w, r, v, maxBody)
+}
+
+// decodeWithin is decode with a bound of limit bytes.
+func decodeWithin(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		return err
 	}

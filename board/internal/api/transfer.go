@@ -1,21 +1,16 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/export"
-	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/imports"
 	"github.com/opsboard/opsboard/board/internal/imports/parse"
 	"github.com/opsboard/opsboard/board/internal/saved"
-	"github.com/opsboard/opsboard/shared/jsonbody"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -65,33 +60,15 @@ func (a *API) importFile(w http.ResponseWriter, r *http.Request) {
 	a.reply(w, http.StatusOK, wire.ImportReply{DryRun: dry, Format: plan.Format, Created: counts, Version: v})
 }
 
-// decodeImport is decode with the import's larger bound; a file's text is
-// one string, so the body's nesting needs no check beyond the decoder's.
+// decodeImport is decode with the import's larger bound, and a message
+// that says how large a file may be.
 func decodeImport(w http.ResponseWriter, r *http.Request, v *wire.ImportRequest) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImport))
-	if err != nil {
-		var big *http.MaxBytesError
-		if errors.As(err, &big) {
-			return errs.TooLarge("the file is larger than %d MB", maxImport>>20)
-		}
-		return err
+	err := decodeWithin(w, r, v, maxImport)
+	var big *http.MaxBytesError
+	if errors.As(err, &big) {
+		return errs.TooLarge("the file is larger than %d MB", maxImport>>20)
 	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errs.BadRequest("the request body must be a JSON object")
-	}
-	if depth, key := field.Depth(trimmed); depth > maxBodyDepth {
-		return errs.BadRequest("field '%s' is nested %d levels deep; at most %d are allowed", key, depth-1, field.MaxFreeFormDepth)
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errs.BadRequest("%s", jsonbody.Problem(err))
-	}
-	if dec.More() {
-		return errs.BadRequest("the request body has data after the JSON object")
-	}
-	return nil
+	return err
 }
 
 // GET /api/dates/parse?text=...
