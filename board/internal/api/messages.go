@@ -9,7 +9,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// GET /api/messages?caseId=&reminderId=&unread=&unlinked=&limit=&cursor=&view=summary
+// GET /api/messages?caseId=&reminderId=&onReminder=&unread=&unlinked=&limit=&cursor=&view=summary
 // With limit or cursor the answer is one page of the inbox, newest first,
 // with nextCursor; without either it is every matching message in store
 // order, as older callers expect. view=summary answers each message as its
@@ -22,7 +22,7 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		f := messages.Filter{Unread: boolQuery(r, "unread"), Unlinked: boolQuery(r, "unlinked")}
+		f := messages.Filter{Unread: boolQuery(r, "unread"), Unlinked: boolQuery(r, "unlinked"), OnReminder: boolQuery(r, "onReminder")}
 		if _, ok := q["caseId"]; ok {
 			f.CaseID = new(string)
 			*f.CaseID = q.Get("caseId")

@@ -47,6 +47,7 @@ func TestMessagesPaged(t *testing.T) {
 		"unlinked=1":               {"four"},
 		"unread=1&limit=10":        {"five", "three", "two", "one"},
 		"reminderId=" + r:          {"three"},
+		"onReminder=1":             {"three"},
 		"caseId=" + c + "&limit=1": {"five"},
 	} {
 		if diff := cmp.Diff(want, strList(b.must(http.StatusOK, "GET", "/api/messages?"+q, nil).Get("messages.#.subject"))); diff != "" {

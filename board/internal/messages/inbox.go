@@ -25,6 +25,7 @@ type Filter struct {
 	ReminderID *string
 	Unread     bool
 	Unlinked   bool // neither a case nor a reminder
+	OnReminder bool // linked to some reminder
 }
 
 // Match reports whether m passes f.
@@ -33,7 +34,8 @@ func (f Filter) Match(m *wire.Message) bool {
 	case f.CaseID != nil && m.CaseID != *f.CaseID,
 		f.ReminderID != nil && m.ReminderID != *f.ReminderID,
 		f.Unread && m.Read,
-		f.Unlinked && (m.CaseID != "" || m.ReminderID != ""):
+		f.Unlinked && (m.CaseID != "" || m.ReminderID != ""),
+		f.OnReminder && m.ReminderID == "":
 		return false
 	}
 	return true

@@ -187,3 +187,32 @@ func TestViewsWhoseAnswerHoldsCasesFollowACaseChange(t *testing.T) {
 	tb.waitFor("the starred case", `[...document.querySelectorAll('.starred-row')].some((e) => e.textContent.includes('Quarterly taxes'))`)
 	tb.noProblems("priorities follow a star")
 }
+
+// The Reminders view counts each reminder's mail from the messages linked to
+// a reminder, not from every message on the board, and follows a new link
+// without a refetch.
+func TestRemindersCountTheirMailFromLinkedMessagesOnly(t *testing.T) {
+	b := startBoard(t)
+	c := str(b.call("POST", "/api/cases", map[string]any{"title": "Lease"}, false), "case", "id")
+	r := str(b.call("POST", "/api/reminders", map[string]any{"title": "Answer the landlord"}, false), "reminder", "id")
+	b.call("POST", "/api/cases/"+c+"/messages", map[string]any{"source": "mail", "subject": "on the case"}, false)
+	b.call("POST", "/api/reminders/"+r+"/messages", map[string]any{"source": "mail", "subject": "on the reminder"}, false)
+	mark := b.requestCount()
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/reminders")
+	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
+	count := `[...document.querySelectorAll('ul.reminders button')].map((e) => e.textContent.trim()).find((s) => /email/.test(s)) || ''`
+	tb.waitFor("one email on the reminder", count+` === '1 email'`)
+	for _, q := range b.requests(mark) {
+		if p, _, _ := strings.Cut(q.Path, "?"); q.Method == "GET" && p == "/api/messages" && !strings.Contains(q.Path, "onReminder=1") {
+			t.Errorf("the view read every message: %s", q.Path)
+		}
+	}
+	mark = b.requestCount()
+	b.call("POST", "/api/reminders/"+r+"/messages", map[string]any{"source": "mail", "subject": "a second"}, true)
+	tb.waitFor("two emails on the reminder", count+` === '2 emails'`)
+	if lists := listReads(b.requests(mark)); len(lists) > 0 {
+		t.Errorf("the view refetched lists for a new link: %v", lists)
+	}
+	tb.noProblems("reminder mail counts")
+}

@@ -29,7 +29,7 @@ function byDue(a, b) {
 /** @param {{ route: import('../types.js').Route }} props */
 export function RemindersPage({ route }) {
   const { data, error, loading } = useLive(() => api.get('/api/reminders'), [], { kinds: ['reminder'] });
-  const mail = useLive(() => api.get('/api/messages?view=summary'), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
+  const mail = useLive(() => api.get('/api/messages?view=summary&onReminder=1'), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
   const mailCount = {};
   for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
   const [editing, setEditing] = useState(null);
