@@ -321,7 +321,10 @@ export function Notifier() {
       seen.count = overdueAt(items, now, zone).filter((i) => i.kind !== 'event').length;
       applyTitle();
       for (const it of ringingBetween(items, seen.since, now, zone)) {
-        const key = `${it.kind}:${it.id}:${it.dueAt}`;
+        // By instant, not text: the agenda and a change set may write one
+        // due time differently.
+        const m = moments(it, zone);
+        const key = `${it.kind}:${it.id}:${m ? m.ring : it.dueAt}`;
         if (seen.fired.has(key)) continue;
         seen.fired.add(key);
         if (on && canNotify() && Notification.permission === 'granted') ring(it);
