@@ -2,13 +2,18 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-ical"
+	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // getFeed fetches the feed at path (with its query) and parses it with
@@ -182,6 +187,55 @@ func TestEventsICSCarriesRemindersAndTasks(t *testing.T) {
 			if _, ok := got[id+"@opsboard"]; !ok {
 				t.Errorf("%s: no %s in %v", q.query, id, dues)
 			}
+		}
+	}
+}
+
+// A hand-edited reminder or task may hold anything in its id, title or
+// detail: line breaks come back as text, the URL stays one escaped line,
+// and no second VEVENT or alarm appears.
+func TestEventsICSHandEditedDuesCannotInjectLines(t *testing.T) {
+	const evil = "\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nX-INJECTED:1\n\x00\x1b"
+	handEdited := func(s *store.Config, _ *api.Config) {
+		doc := map[string]any{
+			"schemaVersion": wire.SchemaVersion,
+			"version":       3,
+			"reminders": []map[string]any{{
+				"id": "REM-9" + evil, "title": "Pay" + evil, "detail": "d" + evil, "status": "open", "dueAt": "2026-07-10T09:00:00Z",
+				"createdAt": "2026-07-01T08:00:00Z", "updatedAt": "2026-07-02T08:00:00Z",
+			}},
+			"cases": []map[string]any{{
+				"id": "CASE-1", "title": "Lease" + evil, "status": "todo", "domain": "work", "kind": "case",
+				"createdAt": "2026-07-01T08:00:00Z", "updatedAt": "2026-07-02T08:00:00Z",
+				"tasks": []map[string]any{{"id": "CASE-1-T1" + evil, "title": "Sign" + evil, "dueAt": "2026-07-11"}},
+			}},
+		}
+		raw, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(s.Path, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBoard(t, handEdited)
+	cal, raw := getICS(t, b)
+	if n := len(cal.Events()); n != 2 {
+		t.Fatalf("%d VEVENTs, want the reminder and the task:\n%s", n, raw)
+	}
+	if n := bytes.Count(raw, []byte("\r\nBEGIN:VALARM\r\n")); n != 2 {
+		t.Errorf("%d alarms, want 2:\n%s", n, raw)
+	}
+	if bytes.Contains(raw, []byte("\r\nX-INJECTED")) {
+		t.Errorf("an injected line:\n%s", raw)
+	}
+	for _, e := range cal.Events() {
+		u := e.Props.Get(ical.PropURL)
+		if u == nil || !strings.HasPrefix(u.Value, b.URL+"/") || strings.ContainsAny(u.Value, " \r\n") {
+			t.Errorf("URL %v", u)
+		}
+		if s, _ := e.Props.Text(ical.PropSummary); !strings.Contains(s, "\nEND:VEVENT\n") {
+			t.Errorf("SUMMARY %q lost its text", s)
 		}
 	}
 }
