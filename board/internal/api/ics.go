@@ -169,7 +169,9 @@ func icsStamp(ts string) time.Time {
 // becomes one newline and the control characters TEXT may not hold
 // (RFC 5545 3.3.11) are dropped.
 func icsClean(s string) string {
-	s = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
+	if strings.ContainsRune(s, '\r') { // a Replacer built per call cost a sixth of a big feed
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
 	return strings.Map(func(r rune) rune {
 		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
 			return -1
