@@ -142,6 +142,16 @@ func TestDueReminderCountsInTheTitleAndRingsOnce(t *testing.T) {
 	}
 	b.call("PATCH", "/api/reminders/"+id, map[string]any{"status": "done"}, false)
 	tb.waitFor("the count at one", `document.title.startsWith('(1) ')`)
+
+	// A case task due soon counts too (the agenda is asked again for a
+	// case with open tasks, whose summary does not hold them); opted in
+	// again, it rings with its title.
+	tb.do(chromedp.Click(chromedp.CSS(`[data-notify-toggle]`)))
+	tb.waitFor("the toggle on again", `document.querySelector('[data-notify-toggle]').getAttribute('aria-pressed') === 'true'`)
+	due = time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)
+	b.call("POST", "/api/cases", map[string]any{"title": "Renew the lease", "tasks": []map[string]any{{"title": "Send the deposit", "dueAt": due}}}, true)
+	tb.waitFor("the task in the count", `document.title.startsWith('(2) ')`)
+	tb.waitFor("the task's notification", `window.__notes.length === 2 && window.__notes[1].title === 'Send the deposit'`)
 	tb.noProblems("notifications")
 }
 

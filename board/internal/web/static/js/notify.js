@@ -274,7 +274,7 @@ export function NotifyToggle() {
 // What the effect keeps between wake-ups: items ring once, and only those
 // whose moment passes while the page is open (what fell due before shows in
 // the title count, not as a burst of notifications).
-const seen = { since: Date.now(), fired: new Set(), count: 0 };
+const seen = { since: Date.now(), fired: new Set(), count: 0, moved: 0 };
 
 function applyTitle() {
   const want = titled(document.title, seen.count);
@@ -330,8 +330,19 @@ export function Notifier() {
         if (on && canNotify() && Notification.permission === 'granted') ring(it);
       }
       seen.since = now;
-      const next = nextMoment(items, now, zone);
-      if (next !== null) timer = setTimeout(tick, Math.min(Math.max(next - now, 0) + 50, MAX_SLEEP));
+      // The held agenda ends at data.to: past it, ask for the next weeks.
+      const end = Date.parse(data.to);
+      if (end <= now) {
+        // At most hourly: a browser clock far ahead of the board's must not
+        // turn this into a loop of requests.
+        if (now - seen.moved > 3600 * 1000) {
+          seen.moved = now;
+          dues.reload();
+        }
+        return;
+      }
+      const next = Math.min(nextMoment(items, now, zone) ?? Infinity, end || Infinity);
+      if (next !== Infinity) timer = setTimeout(tick, Math.min(Math.max(next - now, 0) + 50, MAX_SLEEP));
     };
     tick();
     return () => clearTimeout(timer);
