@@ -37,6 +37,9 @@ const WINDOW_DAYS = 30;
 // page simply looks again when it wakes.
 const MAX_SLEEP = 6 * 3600 * 1000;
 const OPT_KEY = 'opsboard.notify';
+// RELOAD_DELAY is how long after a change to a case with open tasks, or
+// to an event, the agenda is asked again (see reloadSoon).
+const RELOAD_DELAY = 1000;
 
 /** @type {Map<string, Intl.DateTimeFormat>} */
 const fmts = new Map();
@@ -202,7 +205,7 @@ export const dues = resource(() => {
 }, {
   relevant: (ch, data) => needsReload(ch, data) || [...ch.changed, ...ch.removed].some((r) => r.kind === 'reminder'),
   patch(data, ch) {
-    if (needsReload(ch, data)) return undefined;
+    if (needsReload(ch, data)) reloadSoon();
     const touched = new Set([...ch.changed, ...ch.removed].filter((r) => r.kind === 'reminder').map((r) => r.id));
     /** @type {Due[]} */
     const items = (data.items || []).filter((/** @type {Due} */ i) => !(i.kind === 'reminder' && touched.has(i.id)));
@@ -214,6 +217,15 @@ export const dues = resource(() => {
     return { ...data, items, version: ch.version };
   },
 });
+
+// reloadSoon asks the agenda again a moment after a burst of changes ends:
+// a due moment is minutes away, while the view drawing the change is now.
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let reloadTimer;
+function reloadSoon() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(() => dues.reload(), RELOAD_DELAY);
+}
 
 // optIn is whether the person asked to be notified, kept in this browser.
 const optIn = createStore(readOptIn());
