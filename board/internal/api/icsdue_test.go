@@ -76,7 +76,7 @@ func TestEventsICSCarriesRemindersAndTasks(t *testing.T) {
 	doneRem := b.must(http.StatusCreated, "POST", "/api/reminders", map[string]any{"title": "Old", "dueAt": "2026-11-01"}).Get("reminder.id").String()
 	b.must(http.StatusOK, "PATCH", "/api/reminders/"+doneRem, map[string]any{"status": "done"})
 	b.must(http.StatusCreated, "POST", "/api/reminders", map[string]any{"title": "Someday"})
-	task := b.must(http.StatusCreated, "POST", "/api/cases/"+caseID+"/tasks", map[string]any{"title": "Sign the lease", "dueAt": "2026-12-02"}).Get("task.id").String()
+	task := b.must(http.StatusCreated, "POST", "/api/cases/"+caseID+"/tasks", map[string]any{"title": "Sign the lease", "dueAt": "2026-12-02", "repeat": "FREQ=MONTHLY;UNTIL=20270601"}).Get("task.id").String()
 	timedTask := b.must(http.StatusCreated, "POST", "/api/cases/"+caseID+"/tasks", map[string]any{"title": "Call landlord", "dueAt": "2026-12-02T10:00:00Z"}).Get("task.id").String()
 	doneTask := b.must(http.StatusCreated, "POST", "/api/cases/"+caseID+"/tasks", map[string]any{"title": "Done already", "dueAt": "2026-11-02"}).Get("task.id").String()
 	b.must(http.StatusOK, "PATCH", "/api/cases/"+caseID+"/tasks/"+doneTask, map[string]any{"completed": true})
@@ -101,7 +101,7 @@ func TestEventsICSCarriesRemindersAndTasks(t *testing.T) {
 	}{
 		{rem + "@opsboard", "Water the plants", base + "/reminders?id=" + rem, "FREQ=WEEKLY;BYDAY=TH", "PT0S", false, time.Date(2026, 12, 3, 18, 30, 0, 0, berlin)},
 		{dayRem + "@opsboard", "Pay rent", base + "/reminders?id=" + dayRem, "", "PT9H", true, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
-		{task + "@opsboard", "Sign the lease", base + "/board?case=" + caseID, "", "PT9H", true, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)},
+		{task + "@opsboard", "Sign the lease", base + "/board?case=" + caseID, "FREQ=MONTHLY;UNTIL=20270601", "PT9H", true, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)},
 		{timedTask + "@opsboard", "Call landlord", base + "/board?case=" + caseID, "", "PT0S", false, time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)},
 	} {
 		t.Run(tc.summary, func(t *testing.T) {
