@@ -26,6 +26,7 @@ import { WelcomeDialog } from './views/welcome.js';
 import { TransferPage } from './views/transfer.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
+import { Notifier, NotifyToggle } from './notify.js';
 
 const NAV = [
   { path: '/', label: 'My Issues', icon: 'board', match: ['/', '/board', '/strategy'], key: 'b' },
@@ -119,6 +120,7 @@ function Nav({ route, open, onNavigate }) {
       <span class=${'live-dot ' + status} aria-hidden="true"></span>
       <span class="muted small" role="status" title=${status === 'live' ? 'Changes appear as they happen' : ''}>${{ live: 'Live', connecting: 'Connecting…' }[status] || 'Reconnecting…'}</span>
       <div class="grow"></div>
+      <${NotifyToggle} />
       <button type="button" class="icon-btn" aria-label="Getting started" title="Getting started: the board, the lanes, connecting your agent" data-help-welcome onClick=${() => overlay.set({ kind: 'welcome' })}><${Icon} name="help" size=${16} /></button>
       <button type="button" class="icon-btn" aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" onClick=${() => overlay.set({ kind: 'help' })}><${Icon} name="keyboard" size=${16} /></button>
     </div>
@@ -241,6 +243,7 @@ function App() {
     <${Overlay} />
     <${Dialogs} />
     <${Toasts} />
+    <${Notifier} />
   </div>`;
 }
 

@@ -1,0 +1,194 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-ical"
+	"github.com/opsboard/opsboard/board/internal/agenda"
+	"github.com/opsboard/opsboard/board/internal/events"
+	"github.com/opsboard/opsboard/board/internal/repeat"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// icsDue is an open reminder or case task with a due date, as the feed
+// writes it: a VEVENT at the due time (or on the due day) with an alarm.
+type icsDue struct {
+	uid, summary, description, url string
+	dueAt, repeat                  string
+	stamp, created                 string // RFC 3339
+	domain                         wire.Domain
+}
+
+// icsDayAlarm is when a date-only due rings: 09:00 on the day, written as
+// an offset from the day's start (which an all-day event's alarm counts
+// from), so every app rings at nine on the wall clock it shows the day in.
+const icsDayAlarm = "PT9H"
+
+// icsDueLength is how long a timed due is drawn: a point in time shows as
+// a sliver in most apps, a quarter hour as a readable block. The event is
+// transparent, so it never marks the time busy.
+const icsDueLength = 15 * time.Minute
+
+// dueFeedFilter is what of the reminders and tasks the feed keeps, from the
+// same query as the events (see eventFilter) plus reminders=0 and tasks=0.
+type dueFeedFilter struct {
+	events.Filter
+	Reminders, Tasks bool
+}
+
+// dueFilter reads the feed's query: reminders and tasks are in unless
+// reminders=0 or tasks=0 (also false, no, off) leaves them out.
+func dueFilter(r *http.Request) dueFeedFilter {
+	q := r.URL.Query()
+	on := func(name string) bool {
+		switch strings.ToLower(q.Get(name)) {
+		case "0", "false", "no", "off":
+			return false
+		}
+		return true
+	}
+	return dueFeedFilter{Filter: eventFilter(r), Reminders: on("reminders"), Tasks: on("tasks")}
+}
+
+// boardBase is the board's address as the feed's reader reached it: the
+// request's Host, which the host guard has already limited to loopback
+// names and the configured extra hosts, so it is the one address known to
+// work for whoever subscribed.
+func boardBase(r *http.Request) string {
+	return "http://" + r.Host
+}
+
+// icsDues lists the open reminders and the open tasks of live cases that
+// have a due date, filtered as the events are: by case link, by domain, and
+// by the from/to days (a repeating item is kept while its series can reach
+// the range, that is when it starts before to).
+func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []icsDue {
+	inRange := func(due, rule string) bool {
+		at, _, ok := agenda.When(due, loc)
+		if !ok {
+			return false
+		}
+		day := at.In(loc).Format("2006-01-02")
+		if f.To != "" && day >= f.To {
+			return false
+		}
+		return rule != "" || f.From == "" || day >= f.From
+	}
+	domain := func(own wire.Domain) bool { return f.Domain == "" || string(own) == f.Domain }
+	var out []icsDue
+	if f.Reminders {
+		for _, r := range d.Reminders {
+			if r.Status != wire.ReminderOpen || r.DueAt == "" || (f.CaseGiven && r.CaseID != f.CaseID) || !domain(r.Domain) || !inRange(r.DueAt, r.Repeat) {
+				continue
+			}
+			desc := r.Detail
+			if r.CaseID != "" {
+				desc = strings.TrimSpace(desc + "\n\nCase " + r.CaseID)
+			}
+			out = append(out, icsDue{
+				uid: r.ID + "@opsboard", summary: r.Title, description: desc,
+				url:   base + "/reminders?id=" + url.QueryEscape(r.ID),
+				dueAt: r.DueAt, repeat: r.Repeat, stamp: r.UpdatedAt, created: r.CreatedAt, domain: r.Domain,
+			})
+		}
+	}
+	if f.Tasks {
+		for _, c := range d.Cases {
+			if c.ArchivedAt != "" || c.MergedInto != "" || (f.CaseGiven && c.ID != f.CaseID) || !domain(c.Domain) {
+				continue
+			}
+			for _, t := range c.Tasks {
+				if t.CompletedAt != "" || t.DueAt == "" || !inRange(t.DueAt, t.Repeat) {
+					continue
+				}
+				uid := t.ID
+				if !strings.HasPrefix(uid, c.ID+"-") {
+					uid = c.ID + "-" + uid // task ids may be the case's own numbering
+				}
+				desc := strings.TrimSpace(t.Detail + "\n\n" + c.ID + ": " + c.Title)
+				out = append(out, icsDue{
+					uid: uid + "@opsboard", summary: t.Title, description: desc,
+					url:   base + "/board?case=" + url.QueryEscape(c.ID),
+					dueAt: t.DueAt, repeat: t.Repeat, stamp: c.UpdatedAt, created: t.CreatedAt, domain: c.Domain,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// icsAlarm is a DISPLAY alarm at trigger (a duration from the start).
+func icsAlarm(summary, trigger string) *ical.Component {
+	a := ical.NewComponent(ical.CompAlarm)
+	icsSetText(a.Props, ical.PropAction, "DISPLAY")
+	icsSetText(a.Props, ical.PropDescription, summary)
+	p := ical.NewProp(ical.PropTrigger)
+	p.Value = trigger
+	a.Props.Set(p)
+	return a
+}
+
+// icsDueEvent is one due as a VEVENT. Calendar apps show subscribed
+// VEVENTs everywhere and mostly ignore VTODOs in a feed, so a due is an
+// event: on its day when date-only, else a short block at its time, both
+// transparent (they mark no time busy), with a DISPLAY alarm at the due
+// time or at 09:00 on the day. A repeating due carries its RRULE; when
+// timed its start is written in loc (TZID), and zoneYear is that start's
+// year, for the VTIMEZONE, or 0. ok is false for a due that does not parse.
+func icsDueEvent(due icsDue, loc *time.Location) (ev *ical.Event, zoneYear int, ok bool) {
+	at, allDay, ok := agenda.When(due.dueAt, loc)
+	if !ok {
+		return nil, 0, false
+	}
+	var rule *repeat.Rule
+	if due.repeat != "" {
+		if r, err := repeat.Parse(due.repeat); err == nil {
+			rule = &r
+		}
+	}
+	ev = ical.NewEvent()
+	icsSetText(ev.Props, ical.PropUID, due.uid)
+	ev.Props.SetDateTime(ical.PropDateTimeStamp, icsStamp(due.stamp))
+	trigger := "PT0S"
+	if allDay {
+		day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+		ev.Props.SetDate(ical.PropDateTimeStart, day)
+		ev.Props.SetDate(ical.PropDateTimeEnd, day.AddDate(0, 0, 1))
+		trigger = icsDayAlarm
+	} else {
+		in := time.UTC
+		if rule != nil && loc != time.UTC {
+			in = loc
+			zoneYear = at.In(loc).Year()
+		}
+		ev.Props.SetDateTime(ical.PropDateTimeStart, at.In(in))
+		ev.Props.SetDateTime(ical.PropDateTimeEnd, at.Add(icsDueLength).In(in))
+	}
+	if rule != nil {
+		p := ical.NewProp(ical.PropRecurrenceRule)
+		p.Value = repeat.ICS(*rule, loc, allDay)
+		ev.Props.Set(p)
+	}
+	icsSetText(ev.Props, ical.PropSummary, due.summary)
+	if due.description != "" {
+		icsSetText(ev.Props, ical.PropDescription, due.description)
+	}
+	if due.domain != "" {
+		p := ical.NewProp(ical.PropCategories)
+		p.SetTextList([]string{icsClean(string(due.domain))})
+		ev.Props.Set(p)
+	}
+	u := ical.NewProp(ical.PropURL) // a URI, the value type URL has by default
+	u.Value = due.url
+	ev.Props.Set(u)
+	icsSetText(ev.Props, ical.PropTransparency, "TRANSPARENT")
+	if due.created != "" {
+		ev.Props.SetDateTime(ical.PropCreated, icsStamp(due.created))
+	}
+	ev.Props.SetDateTime(ical.PropLastModified, icsStamp(due.stamp))
+	ev.Children = append(ev.Children, icsAlarm(due.summary, trigger))
+	return ev, zoneYear, true
+}
