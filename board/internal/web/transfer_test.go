@@ -101,3 +101,32 @@ func TestReminderDialogTakesADateInWords(t *testing.T) {
 	}
 	tb.noProblems("reminder date in words")
 }
+
+// A case's due date can be said in words in its drawer; the page shows the
+// resolved moment before it saves it.
+func TestCaseDueInWordsFromTheDrawer(t *testing.T) {
+	b := startBoard(t)
+	id := str(b.call("POST", "/api/cases", map[string]any{"title": "Send the invoice"}, false), "case", "id")
+	var want wire.DateParse
+	b.decode("/api/dates/parse?text="+url.QueryEscape("tomorrow 9am"), &want)
+	if want.AllDay {
+		t.Fatalf("tomorrow 9am resolved to a day: %+v", want)
+	}
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/board?case=" + id)
+	tb.waitFor("the drawer", `!!document.querySelector('.drawer input[aria-label="Case due in words"]')`)
+	tb.do(chromedp.SendKeys(chromedp.CSS(`input[aria-label="Case due in words"]`), "tomorrow 9am"))
+	tb.waitFor("the resolved moment", `document.querySelector('.drawer [data-testid=nl-date-resolved]')?.textContent.includes('09:00')`)
+	tb.do(chromedp.Click(chromedp.CSS(`.drawer [data-testid=nl-date-resolved] button`)))
+	var got struct {
+		Case wire.Case `json:"case"`
+	}
+	testkit.Eventually(t, "the due date saved", func() bool {
+		b.decode("/api/cases/"+id, &got)
+		return got.Case.DueAt != ""
+	})
+	if got.Case.DueAt != want.DueAt[:16] {
+		t.Errorf("case due %q, want %q (the resolved wall time)", got.Case.DueAt, want.DueAt[:16])
+	}
+	tb.noProblems("case due in words")
+}

@@ -11,6 +11,7 @@ import { dragStart } from '../dnd.js';
 import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
 import { EventEditor, ReminderEditor } from '../editors.js';
 import { RepeatText, RepeatDialog } from '../repeat.js';
+import { NLDate } from '../nldate.js';
 
 const path = (id) => `/api/cases/${enc(id)}`;
 
@@ -217,7 +218,8 @@ function CaseDetail({ d, onClose }) {
         <dt><label for="f-due">Due</label></dt>
         <dd class="due-edit"><input id="f-due" type="date" value=${(wallOf(c.dueAt) || { day: '' }).day}
           onChange=${(e) => { const t = (wallOf(c.dueAt) || { time: '' }).time; patchCase(c.id, { dueAt: e.target.value ? (t ? e.target.value + 'T' + t : e.target.value) : null }); }} />
-          ${c.dueAt ? html`<${Due} at=${c.dueAt} done=${c.status === 'done'} />` : null}</dd>
+          ${c.dueAt ? html`<${Due} at=${c.dueAt} done=${c.status === 'done'} />` : null}
+          <${NLDate} label="Case due in words" onPick=${(r) => patchCase(c.id, { dueAt: r.allDay ? r.dueAt.slice(0, 10) : r.dueAt.slice(0, 16) })} /></dd>
         <dt><label for="f-kind">Tier</label></dt>
         <dd><select id="f-kind" value=${kind} onChange=${(e) => patchCase(c.id, { kind: e.target.value })}>
           ${KINDS.map((k) => html`<option value=${k.id}>${k.name}</option>`)}</select></dd>
