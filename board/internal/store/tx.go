@@ -270,7 +270,7 @@ func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true
 
 // entry is the journal record of everything this write changed.
 func (tx *Tx) entry(version int64) *storefile.Entry {
-	e := &storefile.Entry{Version: version}
+	e := &storefile.Entry{Version: version, Actor: tx.actor, At: tx.Stamp()}
 	e.Cases = tx.cases.changed(e)
 	e.Messages = tx.messages.changed(e)
 	e.Events = tx.events.changed(e)
