@@ -84,6 +84,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/command", a.command).Methods(http.MethodPost)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
 	r.HandleFunc("/changes", a.changes).Methods(http.MethodGet)
+	r.HandleFunc("/undo", a.undo).Methods(http.MethodPost)
 
 	// The guard sidecar, through the board (guard.go).
 	r.HandleFunc("/guard/config", a.getGuardConfig).Methods(http.MethodGet)
