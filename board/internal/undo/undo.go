@@ -76,12 +76,18 @@ func Make(ring []*store.Change, req Request) (Plan, error) {
 		touched = map[key]bool{}
 		writes  []*store.Change
 		started bool
+		first   int64 // the oldest write undone
 	)
 	for _, c := range ring {
 		switch {
 		case target(c):
+			if !started {
+				first = c.Version
+			}
 			started = true
 		case !started:
+			continue
+		case neutral(c, first, undone):
 			continue
 		default:
 			var hits []wire.UndoConflict
@@ -128,6 +134,26 @@ func Undone(ring []*store.Change) map[int64]bool {
 		}
 	}
 	return out
+}
+
+// neutral reports whether a later write c leaves the records as they were
+// after the writes being undone (the oldest of them first): c was itself
+// undone, or it is an undo (in effect) of writes after first only. Such a
+// write neither refuses the undo nor needs undoing with it, so the
+// person's edit, its undo, and then an undo of the edit before it works.
+func neutral(c *store.Change, first int64, undone map[int64]bool) bool {
+	if undone[c.Version] {
+		return true
+	}
+	if len(c.Undid) == 0 {
+		return false
+	}
+	for _, v := range c.Undid {
+		if v <= first {
+			return false
+		}
+	}
+	return true
 }
 
 func conflictMessage(cs []wire.UndoConflict) string {

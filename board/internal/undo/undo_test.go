@@ -193,3 +193,23 @@ func TestMakeSkipsTheAgentWritesAlreadyUndone(t *testing.T) {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
+
+// The person edits a case twice and undoes both, newest first: the undo of
+// the second edit does not stand in the way of undoing the first.
+func TestMakeStepsBackThroughUndos(t *testing.T) {
+	ring := []*store.Change{
+		write(1, wire.ActorHuman, put("CASE-1", cs("CASE-1", "a"), cs("CASE-1", "b"))),
+		write(2, wire.ActorHuman, put("CASE-1", cs("CASE-1", "b"), cs("CASE-1", "c"))),
+		write(3, wire.ActorHuman, put("CASE-1", cs("CASE-1", "c"), cs("CASE-1", "b"))),
+	}
+	ring[2].Undid = []int64{2}
+	got := summarize(undo.Make(ring, undo.Request{Version: 1}))
+	if diff := cmp.Diff(outcome{Writes: []int64{1}, Restores: map[string]string{"CASE-1": "a"}}, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	// Undoing again what an undo in effect already undid is refused.
+	got = summarize(undo.Make(ring, undo.Request{Version: 2}))
+	if diff := cmp.Diff([]wire.UndoConflict{{Kind: "case", ID: "CASE-1", Version: 3}}, got.Conflicts); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
