@@ -2,6 +2,9 @@ package api
 
 import (
 	"net/http"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/store"
 
 	"github.com/opsboard/opsboard/board/internal/activity"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -34,9 +37,42 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 					page[i].Detail = wire.Clip(page[i].Detail, wire.SummaryDetailMax)
 				}
 			}
+			a.writeVersions(page, d.Version)
 			return wire.ActivityFeed{Activity: page, NextCursor: &next, Version: d.Version}, nil
 		}
 		aq.Limit = min(max(limit, 1), 5000)
-		return wire.ActivityFeed{Activity: activity.Feed(d, aq), Version: d.Version}, nil
+		feed := activity.Feed(d, aq)
+		a.writeVersions(feed, d.Version)
+		return wire.ActivityFeed{Activity: feed, Version: d.Version}, nil
 	})
+}
+
+// writeVersions names, on each row a write still within undo's reach
+// made, that write's version: a row's time is its write's time, stamped
+// once per write. Writes the ring holds past the feed's version are left
+// out.
+func (a *API) writeVersions(rows []wire.ActivityEntry, upTo int64) {
+	recent, _ := a.store.RecentChanges()
+	if len(recent) == 0 {
+		return
+	}
+	at := make(map[string]int64, len(recent))
+	for _, c := range recent {
+		if c.Version <= upTo {
+			at[c.At.UTC().Format(time.RFC3339Nano)] = c.Version
+		}
+	}
+	for i := range rows {
+		if v, ok := at[rows[i].TS]; ok && rows[i].Actor == actorAt(recent, v) {
+			rows[i].Version = v
+		}
+	}
+}
+
+// actorAt is who made write v of recent.
+func actorAt(recent []*store.Change, v int64) string {
+	if i := int(v - recent[0].Version); i >= 0 && i < len(recent) {
+		return recent[i].Actor
+	}
+	return ""
 }

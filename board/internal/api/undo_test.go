@@ -59,6 +59,14 @@ func TestUndoAPatchPutsTheFieldsBack(t *testing.T) {
 	id := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Desks", "status": "todo"}).Get("case.id").String()
 	v := b.must(http.StatusOK, "PATCH", "/api/cases/"+id, map[string]any{"title": "Standing desks", "status": "in_progress"}, agent...).Get("version").Int()
 
+	// The feed names the write behind the agent's row, for its Undo button.
+	for _, view := range []string{"", "&view=summary"} {
+		row := b.must(http.StatusOK, "GET", "/api/activity?actor=agent"+view, nil).Get("activity.0")
+		if row.Get("version").Int() != v {
+			t.Errorf("feed%s: agent row %s, want version %d", view, row.Raw, v)
+		}
+	}
+
 	b.must(http.StatusOK, "POST", "/api/undo", map[string]any{"version": v})
 	c := b.must(http.StatusOK, "GET", "/api/cases/"+id, nil).Get("case")
 	if c.Get("title").String() != "Desks" || c.Get("status").String() != "todo" {
