@@ -65,8 +65,8 @@ export function UndoAgent() {
       <button type="button" class="btn btn-ghost btn-sm" onClick=${() => { setOpen(false); setPlan(null); }}>Close</button>
     </div>
     ${plan && plan.error ? html`<p class="error-text" role="alert">${plan.error}</p>` : null}
-    ${plan && plan.conflicts ? html`<div role="alert"><p>Not undone: ${conflictText(plan.conflicts)} by you. Undo your later changes too, or leave it.</p>
-      <button type="button" class="btn btn-sm" disabled=${busy} onClick=${() => run(true, true)}>Show with my later changes</button></div>` : null}
+    ${plan && plan.conflicts ? html`<div role="alert"><p>Not undone: ${conflictText(plan.conflicts)}. Undo those later changes too, or leave it.</p>
+      <button type="button" class="btn btn-sm" disabled=${busy} onClick=${() => run(true, true)}>Show with the later changes</button></div>` : null}
     ${plan && plan.writes ? html`<div class="undo-agent-plan">
       ${plan.writes.length ? html`<ol class="undo-writes">${plan.writes.map((w) => html`<li key=${w.version}>
         <time datetime=${w.at}>${timeOf(w.at)}</time> ${w.actor === 'agent' ? 'agent' : 'you'}: ${w.records.map((r) => r.id).join(', ')}</li>`)}</ol>
