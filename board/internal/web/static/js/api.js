@@ -53,17 +53,17 @@ async function request(method, path, body) {
     advance(data.version);
     // A dry run, a create that found its match and a command bar search
     // answer the version without having written.
-    if (!data.dryRun && !data.existing && !data.results) for (const fn of writeHooks) fn(method, path, data.version);
+    if (!data.dryRun && !data.existing && !data.results) for (const fn of writeHooks) fn(method, path, data.version, body);
   }
   return data;
 }
 
-/** @type {((method: string, path: string, version: number) => void)[]} */
+/** @type {((method: string, path: string, version: number, body: unknown) => void)[]} */
 const writeHooks = [];
 
 // onWrite calls fn after every write this page makes, with the version its
-// answer carries (undo.js offers the write back).
-/** @param {(method: string, path: string, version: number) => void} fn */
+// answer carries and the body sent (undo.js offers the write back).
+/** @param {(method: string, path: string, version: number, body: unknown) => void} fn */
 export function onWrite(fn) {
   writeHooks.push(fn);
 }

@@ -7,9 +7,22 @@
 import { api, onWrite, ApiError } from './api.js';
 import { toast, toasts } from './state.js';
 
-// Writes that are not gestures to offer back: undos themselves, and the
-// page's own settings.
-const SKIP = /^\/api\/(undo|prefs)(?:[/?]|$)/;
+// Writes that are not gestures to offer back: undos themselves, the page's
+// own settings, and the routes of the guard sidecar and the backup, whose
+// answers are not board writes.
+const SKIP = /^\/api\/(undo|prefs|guard|trust|quarantine|backups)(?:[/?]|$)/;
+
+// incidental reports a write a gesture makes on the side: opening a
+// message marks it read.
+/**
+ * @param {string} path
+ * @param {unknown} body
+ */
+function incidental(path, body) {
+  if (!path.startsWith('/api/messages/') || !body || typeof body !== 'object') return false;
+  const keys = Object.keys(body);
+  return keys.length === 1 && keys[0] === 'read';
+}
 const GESTURE_MS = 250;
 
 /** @type {number[][]} versions of each gesture, oldest gesture first */
@@ -21,9 +34,10 @@ let collecting = null;
  * @param {string} method
  * @param {string} path
  * @param {number} version
+ * @param {unknown} body
  */
-function noteWrite(method, path, version) {
-  if (method === 'GET' || SKIP.test(path)) return;
+function noteWrite(method, path, version, body) {
+  if (method === 'GET' || SKIP.test(path) || incidental(path, body)) return;
   if (collecting) {
     collecting.versions.push(version);
     return;
