@@ -53,6 +53,20 @@ func TestUndoFromThePage(t *testing.T) {
 		testkit.Eventually(t, "the title back", func() bool { return has("Quarterly taxes") })
 	})
 
+	t.Run("a refusal in words, then undoing the later change too", func(t *testing.T) {
+		id := str(b.call("POST", "/api/cases", map[string]any{"title": "Venue"}, false), "case", "id")
+		b.call("PATCH", "/api/cases/"+id, map[string]any{"title": "Venue (agent)"}, true)
+		b.call("PATCH", "/api/cases/"+id, map[string]any{"status": "in_progress"}, false)
+		tb.open(b.URL + "/activity")
+		click("the Undo on the agent's row", ".feed-row button", "Undo")
+		tb.waitFor("the refusal naming the case", fmt.Sprintf(`[...document.querySelectorAll('.toast')].some(e => e.textContent.includes('Not undone: %s changed again later'))`, id))
+		if !has("Venue (agent)") {
+			t.Fatalf("a refused undo changed the board")
+		}
+		click("the offer to undo the later change too", ".toast button", "Undo those too")
+		testkit.Eventually(t, "the title back", func() bool { return has("Venue") && !has("Venue (agent)") })
+	})
+
 	t.Run("the agent since a time", func(t *testing.T) {
 		b.call("POST", "/api/cases", map[string]any{"title": "Agent idea one"}, true)
 		b.call("POST", "/api/cases", map[string]any{"title": "Agent idea two"}, true)
@@ -69,5 +83,5 @@ func TestUndoFromThePage(t *testing.T) {
 			t.Errorf("the person's case went with the agent's")
 		}
 	})
-	tb.noProblems("undo")
+	tb.noProblems("undo", "/api/undo") // the refused undo's 400, which the browser logs
 }
