@@ -4,9 +4,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/opsboard/opsboard/board/internal/store"
-
 	"github.com/opsboard/opsboard/board/internal/activity"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -47,10 +46,9 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// writeVersions names, on each row a write still within undo's reach
-// made, that write's version: a row's time is its write's time, stamped
-// once per write. Writes the ring holds past the feed's version are left
-// out.
+// writeVersions sets each row's version: the write that made it, found by
+// the row's time (every entry a write logs carries the write's one stamp)
+// among the writes undo still reaches, up to the feed's version.
 func (a *API) writeVersions(rows []wire.ActivityEntry, upTo int64) {
 	recent, _ := a.store.RecentChanges()
 	if len(recent) == 0 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
-
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
