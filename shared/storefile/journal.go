@@ -19,7 +19,11 @@ import (
 // and the singleton fields it replaced. Replaying entries in order over the
 // document they were written after reproduces the state exactly.
 type Entry struct {
-	Version    int64             `json:"v"`
+	Version int64 `json:"v"`
+	// Actor and At say who made the write and when (RFC 3339, UTC). Entries
+	// written before they were kept have neither; replay ignores both.
+	Actor      string            `json:"actor,omitempty"`
+	At         string            `json:"at,omitempty"`
 	Cases      []*wire.Case      `json:"cases,omitempty"`
 	Messages   []*wire.Message   `json:"messages,omitempty"`
 	Events     []*wire.Event     `json:"events,omitempty"`
@@ -221,6 +225,7 @@ func coalesce(entries []Entry, version int64) []Entry {
 		}
 		m := &out[run]
 		m.Version = e.Version
+		m.Actor, m.At = e.Actor, e.At // replay reads neither; the run's last write names them
 		m.Cases = append(m.Cases, e.Cases...)
 		m.Messages = append(m.Messages, e.Messages...)
 		m.Events = append(m.Events, e.Events...)

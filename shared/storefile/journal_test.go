@@ -231,3 +231,30 @@ func TestStampChangesWithTheFiles(t *testing.T) {
 		t.Fatal("stamp did not change when the journal changed")
 	}
 }
+
+func TestJournalEntriesKeepWhoAndWhen(t *testing.T) {
+	// A line written before entries kept their actor and time reads as it did.
+	old := journalOf(t, &Entry{Version: 1, Cases: []*wire.Case{caseRec("CASE-1", "one")}})
+	if bytes.Contains(old, []byte(`"actor"`)) || bytes.Contains(old, []byte(`"at"`)) {
+		t.Fatalf("an entry without actor and time writes neither: %s", old)
+	}
+	both := append(old, journalOf(t, &Entry{Version: 2, Actor: "agent", At: "2026-11-26T09:00:00Z", Cases: []*wire.Case{caseRec("CASE-2", "two")}})...)
+	entries, _, err := ReadJournal(bytes.NewReader(both))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := [][2]string{}
+	for _, e := range entries {
+		got = append(got, [2]string{e.Actor, e.At})
+	}
+	if diff := cmp.Diff([][2]string{{"", ""}, {"agent", "2026-11-26T09:00:00Z"}}, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	d := &wire.Doc{}
+	for i := range entries {
+		Apply(d, &entries[i])
+	}
+	if d.Version != 2 || len(d.Cases) != 2 {
+		t.Errorf("replay: version %d, %d cases; want 2 and 2", d.Version, len(d.Cases))
+	}
+}

@@ -125,6 +125,9 @@ type ActivityEntry struct {
 	CaseTitle  string `json:"caseTitle"`
 	ReminderID string `json:"reminderId,omitempty"`
 	EventID    string `json:"eventId,omitempty"`
+	// Version is the write that made the row, while undo still reaches it
+	// (POST /api/undo); 0 for an older row.
+	Version int64 `json:"version,omitempty"`
 }
 
 // ActivityFeed is GET /api/activity, newest first. NextCursor is set on a

@@ -3,7 +3,9 @@ package wire
 // ErrorReply is the body of every 4xx and 5xx answer of the board: one
 // message that names the problem (the field, the id, the route).
 type ErrorReply struct {
-	Error string `json:"error"`
+	// Conflicts are the later writes that refuse an undo (see UndoConflict).
+	Conflicts []UndoConflict `json:"conflicts,omitempty"`
+	Error     string         `json:"error"`
 	// HumanChange names the person's recent change an agent write would
 	// have reverted (a 400 the agent should answer with a proposal).
 	HumanChange *HumanChange `json:"humanChange,omitempty"`

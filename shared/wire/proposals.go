@@ -76,6 +76,7 @@ type ApprovalResult struct {
 	Existing bool      `json:"existing,omitempty"` // create_case found an exact match
 	OK       bool      `json:"ok,omitempty"`
 	Reminder *Reminder `json:"reminder,omitempty"` // update_reminder
+	Undone   []int64   `json:"undone,omitempty"`   // undo: the versions of the writes undone
 }
 
 // RejectReply is the answer of POST /api/pending/{id}/reject.

@@ -21,6 +21,7 @@ func TestReplyFieldsInKeyOrder(t *testing.T) {
 		ViewList{}, ViewReply{}, ViewSaved{}, TemplateList{}, TemplateReply{}, TemplateSaved{},
 		LabelList{}, LabelReply{}, BundleList{}, BundleInstalled{}, BundleUninstalled{}, Health{}, ErrorReply{}, Connect{}, ConnectServer{},
 		Changes{}, ChangedRecord{}, RecordRef{}, CaseSummaryList{}, TreeSummaryReply{}, MessageSummaryList{}, MessageDetail{},
+		UndoReply{}, UndoneWrite{}, UndoConflict{},
 	} {
 		typ := reflect.TypeOf(v)
 		var keys []string

@@ -210,12 +210,16 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 		big  *http.MaxBytesError
 		tl   *errs.TooLargeError
 		hc   *errs.HumanChangeError
+		uc   *errs.UndoConflictError
 		code = http.StatusInternalServerError
 	)
 	switch {
 	case errors.As(err, &hc):
 		// 400, not 409: 409 stays the answer to a stale expectedVersion.
 		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
+		return
+	case errors.As(err, &uc):
+		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), Conflicts: uc.Conflicts})
 		return
 	case errors.As(err, &bad):
 		code = http.StatusBadRequest

@@ -28,7 +28,7 @@ func TestProposalValidation(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown verb", map[string]any{"verb": "rename", "payload": map[string]any{}, "summary": "s"}, 400, `unknown verb "rename": use one of archive, create_case, delete, merge, restore, set_parent, update_case, update_cases, update_event, update_reminder`},
+		{"unknown verb", map[string]any{"verb": "rename", "payload": map[string]any{}, "summary": "s"}, 400, `unknown verb "rename": use one of archive, create_case, delete, merge, restore, set_parent, undo, update_case, update_cases, update_event, update_reminder`},
 		{"no verb", map[string]any{"payload": map[string]any{}, "summary": "s"}, 400, "Field 'verb' is required."},
 		{"no summary", map[string]any{"verb": "archive", "payload": map[string]any{"id": c}}, 400, "Field 'summary' is required."},
 		{"no payload", map[string]any{"verb": "archive", "summary": "s"}, 400, "Field 'payload' is required"},

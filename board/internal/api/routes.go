@@ -87,6 +87,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/dates/parse", a.parseDate).Methods(http.MethodGet)
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
 	r.HandleFunc("/changes", a.changes).Methods(http.MethodGet)
+	r.HandleFunc("/undo", a.undo).Methods(http.MethodPost)
 
 	// The guard sidecar, through the board (guard.go).
 	r.HandleFunc("/guard/config", a.getGuardConfig).Methods(http.MethodGet)

@@ -12,6 +12,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/field"
 	"github.com/opsboard/opsboard/board/internal/reminders"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/undo"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -42,6 +43,7 @@ func verbs() map[string]verb {
 		"create_case":     {"POST /api/cases", parseCreateCase},
 		"update_reminder": {"PATCH /api/reminders/{id}", parseUpdateReminder},
 		"update_event":    {"PATCH /api/events/{id}", parseUpdateEvent},
+		"undo":            {"POST /api/undo with {version, through?}", parseUndo},
 	}
 }
 
@@ -288,5 +290,28 @@ func parseUpdateEvent(raw json.RawMessage, keys []string) (proposed, error) {
 	return proposed{targets: []string{in.ID}, fields: keys, apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
 		e, err := events.PatchTx(tx, in.ID, in.EventPatch)
 		return wire.ApprovalResult{Event: e}, err
+	}}, nil
+}
+
+// parseUndo reads undo: { version, through? }, the write to undo. The
+// agent has no undo of its own; this is how it asks the person for one.
+func parseUndo(raw json.RawMessage, _ []string) (proposed, error) {
+	var in wire.UndoPayload
+	if err := strictDecode(raw, &in); err != nil {
+		return proposed{}, err
+	}
+	if in.Version <= 0 {
+		return proposed{}, errs.BadRequest("payload: field 'version' is required: the version of the write to undo")
+	}
+	return proposed{apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
+		plan, err := undo.ApplyTx(tx, undo.Request{Version: in.Version, Through: in.Through})
+		if err != nil {
+			return wire.ApprovalResult{}, err
+		}
+		out := wire.ApprovalResult{OK: true}
+		for _, w := range undo.Describe(plan.Writes) {
+			out.Undone = append(out.Undone, w.Version)
+		}
+		return out, nil
 	}}, nil
 }

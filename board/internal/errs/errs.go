@@ -7,6 +7,8 @@ package errs
 import (
 	"errors"
 	"fmt"
+
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // BadRequestError is an invalid body shape or a relational violation (400).
@@ -70,3 +72,13 @@ func (e *HumanChangeError) Error() string {
 	// when the person asked, which the API reference documents.
 	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead", e.Record, e.Field, e.TS)
 }
+
+// UndoConflictError refuses an undo because later writes changed the
+// records it would restore (400, listing them; 409 stays the answer to a
+// stale expectedVersion).
+type UndoConflictError struct {
+	Msg       string
+	Conflicts []wire.UndoConflict
+}
+
+func (e *UndoConflictError) Error() string { return e.Msg }

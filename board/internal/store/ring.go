@@ -24,6 +24,8 @@ type Change struct {
 	// Records are the records the write created, changed or removed, in the
 	// order the write touched them (the document's collection order).
 	Records []RecordChange
+	// Undid lists the writes this one undid, when it was an undo.
+	Undid []int64
 }
 
 // RecordChange is one record a write touched. Before is nil for a record
@@ -109,6 +111,17 @@ func (r *ring) since(v int64) (out []*Change, version int64, ok bool) {
 	return out, r.version, true
 }
 
+// all returns every kept write, oldest first, and the newest version.
+func (r *ring) all() ([]*Change, int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*Change, 0, r.n)
+	for i := 0; i < r.n; i++ {
+		out = append(out, r.entries[(r.start+i)%r.size])
+	}
+	return out, r.version
+}
+
 func (r *ring) at(v int64) (*Change, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -140,7 +153,7 @@ func (s *Store) ChangeAt(v int64) (*Change, bool) {
 // version. It runs before the draft becomes the head: the tables still
 // find each record's committed (before) image.
 func (tx *Tx) change(version int64) *Change {
-	c := &Change{Version: version, Actor: tx.actor, At: tx.now}
+	c := &Change{Version: version, Actor: tx.actor, At: tx.now, Undid: tx.undid}
 	c.Records = appendChanges(c.Records, wire.KindCaseRecord, &tx.cases)
 	c.Records = appendChanges(c.Records, wire.KindMessageRecord, &tx.messages)
 	c.Records = appendChanges(c.Records, wire.KindEventRecord, &tx.events)

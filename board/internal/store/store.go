@@ -504,6 +504,22 @@ func (s *Store) notify(v int64) {
 // and mutate a draft, bumps the version, and returns once the write is
 // durable and visible. When fn (or the check) fails, nothing changes.
 func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
+	for {
+		v, err := s.update(ctx, actor, expectedVersion, fn)
+		if !errors.Is(err, errRingBehind) {
+			return v, err
+		}
+		// fn reads the recent writes (Tx.Recent) and one is still on its
+		// way to the disk, which adds it to the ring: let it land.
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+func (s *Store) update(ctx context.Context, actor string, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
 	if actor == "" {
 		actor = wire.ActorHuman
 	}
@@ -528,6 +544,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	tx := newTx(s.head, s.now(), actor)
 	tx.zone = s.cfg.Zone
 	tx.useIndexes(s.idx)
+	tx.ring = s.ring
 	if err := fn(tx); err != nil {
 		s.writeMu.Unlock()
 		return 0, err

@@ -31,9 +31,12 @@ type Tx struct {
 	templates  Table[*wire.Template]
 	ingestRuns Table[*wire.IngestRun]
 
-	ix *indexes // the head's indexes; nil for a scratch write
+	ix   *indexes // the head's indexes; nil for a scratch write
+	ring *ring    // the recent writes, for an undo; nil for a scratch write
 
 	countersDirty, sourcesDirty, prefsDirty bool
+
+	undid []int64 // the writes this one undoes (NoteUndone)
 }
 
 func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
@@ -228,7 +231,7 @@ func (tx *Tx) NextID(prefix string) string {
 // away, whatever fn changes; it answers whether fn would succeed now.
 func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
 	dry := newTx(tx.d, tx.now, tx.actor)
-	dry.zone = tx.zone
+	dry.zone, dry.ring = tx.zone, tx.ring
 	return fn(dry)
 }
 
@@ -270,7 +273,7 @@ func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true
 
 // entry is the journal record of everything this write changed.
 func (tx *Tx) entry(version int64) *storefile.Entry {
-	e := &storefile.Entry{Version: version}
+	e := &storefile.Entry{Version: version, Actor: tx.actor, At: tx.Stamp()}
 	e.Cases = tx.cases.changed(e)
 	e.Messages = tx.messages.changed(e)
 	e.Events = tx.events.changed(e)

@@ -30,12 +30,17 @@ func mirrors() map[string]mcp.Tool {
 		"create_case":     tool(createCase),
 		"update_reminder": tool(updateReminder),
 		"update_event":    mcptool.UpdateEventTool(),
+		// undo has no tool of its own (the agent may only propose one): its
+		// payload is checked against this schema, never listed.
+		"undo": mcp.NewTool("undo",
+			mcp.WithNumber("version", mcp.Required(), mcp.Description("The write to undo."), mcp.Min(1)),
+			mcp.WithBoolean("through", mcp.Description("Also undo later writes on the same records."))),
 	}
 }
 
 // proposalVerbs are the verbs propose takes, in a stable order.
 func proposalVerbs() []string {
-	return []string{"update_case", "update_cases", "set_parent", "archive", "restore", "delete", "merge", "create_case", "update_reminder", "update_event"}
+	return []string{"update_case", "update_cases", "set_parent", "archive", "restore", "delete", "merge", "create_case", "update_reminder", "update_event", "undo"}
 }
 
 func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {

@@ -280,6 +280,13 @@ func TestProposeChecksThePayloadAsTheToolWould(t *testing.T) {
 	if got := call("propose", map[string]any{"verb": "update_event", "payload": map[string]any{"id": "EVT-1", "date": "tomorrow"}, "summary": "s"}); !strings.Contains(got, "payload: update_event: argument date \"tomorrow\" does not have the expected form") {
 		t.Errorf("update_event: %q", got)
 	}
+	// undo has no tool: its payload is {version, through?}.
+	if got := call("propose", map[string]any{"verb": "undo", "payload": map[string]any{"through": true}, "summary": "s"}); !strings.Contains(got, "payload: ") || !strings.Contains(got, "version") {
+		t.Errorf("undo without a version: %q", got)
+	}
+	if got := call("propose", map[string]any{"verb": "undo", "payload": map[string]any{"version": 12}, "summary": "s"}); !strings.Contains(got, "board is not running") {
+		t.Errorf("a good undo payload does not reach the board: %q", got)
+	}
 	if got := call("propose", map[string]any{"verb": "merge", "payload": map[string]any{"sourceId": "CASE-1", "targetId": "CASE-2"}, "summary": "s"}); !strings.Contains(got, "board is not running") {
 		t.Errorf("a good payload does not reach the board: %q", got)
 	}

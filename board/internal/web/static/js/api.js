@@ -49,8 +49,23 @@ async function request(method, path, body) {
   }
   // A write's answer carries the post-write version: surfaces showing older
   // data refetch at once, even before the stream's event arrives.
-  if (method !== 'GET' && data && typeof data.version === 'number') advance(data.version);
+  if (method !== 'GET' && data && typeof data.version === 'number') {
+    advance(data.version);
+    // A dry run, a create that found its match and a command bar search
+    // answer the version without having written.
+    if (!data.dryRun && !data.existing && !data.results) for (const fn of writeHooks) fn(method, path, data.version, body);
+  }
   return data;
+}
+
+/** @type {((method: string, path: string, version: number, body: unknown) => void)[]} */
+const writeHooks = [];
+
+// onWrite calls fn after every write this page makes, with the version its
+// answer carries and the body sent (undo.js offers the write back).
+/** @param {(method: string, path: string, version: number, body: unknown) => void} fn */
+export function onWrite(fn) {
+  writeHooks.push(fn);
 }
 
 export const api = {

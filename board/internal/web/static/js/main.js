@@ -10,6 +10,7 @@ import { connect, onHealth, refreshHealth, useLiveStatus } from './live.js';
 import { useRoute, navigate, setQuery } from './router.js';
 import { overlay, unread, proposals, views, fail, confirmDialog } from './state.js';
 import { boardZone, setZone } from './format.js';
+import './undo.js';
 import { BoardPage } from './views/board.js';
 import { CaseDrawer } from './views/drawer.js';
 import { InboxPage } from './views/inbox.js';

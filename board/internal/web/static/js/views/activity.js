@@ -6,6 +6,8 @@ import { api, enc, qs } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
+import { undoWrite } from '../undo.js';
+import { UndoAgent } from './undoagent.js';
 
 /** @param {{ route: import('../types.js').Route }} props */
 export function ActivityPage({ route }) {
@@ -29,6 +31,7 @@ export function ActivityPage({ route }) {
           <option value="">All categories</option>
           ${CATEGORIES.map((c) => html`<option value=${c}>${categoryName(c)}</option>`)}
         </select>
+        <${UndoAgent} />
       </div>
     </header>
     <${Problem} error=${error} what="The activity feed" />
@@ -73,6 +76,8 @@ function Row({ r }) {
   return html`<li class="feed-row">
     <span class=${'feed-icon cat-' + cat} aria-hidden="true"><${Icon} name=${icon} size=${14} /></span>
     <div class="feed-main"><${ActorBadge} actor=${r.actor} /> ${body}</div>
-    <time datetime=${r.ts} title=${new Date(r.ts).toLocaleString()}>${timeOf(r.ts)}</time>
+    <span class="feed-end">${r.actor === 'agent' && r.version ? html`<button type="button" class="btn btn-ghost btn-sm" aria-label=${'Undo this change by the agent (' + verbText(r.verb) + ')'}
+      onClick=${() => undoWrite(r.version)}>Undo</button>` : null}
+    <time datetime=${r.ts} title=${new Date(r.ts).toLocaleString()}>${timeOf(r.ts)}</time></span>
   </li>`;
 }

@@ -166,6 +166,7 @@ const SHORTCUTS = [
   ['Ctrl K', 'Open the command bar'],
   ['/', 'Open the command bar'],
   ['?', 'Show these shortcuts'],
+  ['Ctrl Z', 'Undo your last change (Cmd Z on a Mac)'],
   ['c', 'New case'],
   ['g b', 'Go to My Issues'],
   ['g s', 'Go to Strategy'],
