@@ -42,9 +42,13 @@ type UndoConflict struct {
 	Version int64  `json:"version"`
 }
 
-// UndoPayload is the payload of a proposal with verb "undo": the write to
-// undo and whether to undo the later writes on the same records with it.
+// UndoPayload is the payload of a proposal with verb "undo": the writes to
+// undo, named as UndoRequest names them (a Version, or WritesBy with Since:
+// the agent knows when it started more often than its writes' versions),
+// and whether to undo the later writes on the same records with them.
 type UndoPayload struct {
-	Version int64 `json:"version"`
-	Through bool  `json:"through,omitempty"`
+	Version  int64  `json:"version,omitempty"`
+	WritesBy string `json:"writesBy,omitempty"`
+	Since    string `json:"since,omitempty"`
+	Through  bool   `json:"through,omitempty"`
 }

@@ -247,3 +247,26 @@ func TestUndoBadRequests(t *testing.T) {
 		})
 	}
 }
+
+// The agent rarely knows a write's version; it knows when it started. It
+// may propose undoing its own writes since a time, which the person approves.
+func TestUndoOfTheAgentSinceATimeProposedAndApproved(t *testing.T) {
+	b := newBoard(t)
+	mine := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Budget"}).Get("case.id").String()
+	since := time.Now().UTC().Add(-time.Second).Format(time.RFC3339)
+	b.must(http.StatusOK, "PATCH", "/api/cases/"+mine, map[string]any{"title": "Budget (renamed by the agent)"}, agent...)
+	theirs := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Agent's guess"}, agent...).Get("case.id").String()
+
+	prop := b.must(http.StatusCreated, "POST", "/api/pending", map[string]any{"verb": "undo", "summary": "Undo what I did this morning",
+		"payload": map[string]any{"writesBy": "agent", "since": since}}, agent...).Get("proposal.id").String()
+	if got := b.must(http.StatusOK, "GET", "/api/cases/"+mine, nil).Get("case.title").String(); got != "Budget (renamed by the agent)" {
+		t.Fatalf("filing the proposal changed the case: %q", got)
+	}
+	b.must(http.StatusOK, "POST", "/api/pending/"+prop+"/approve", map[string]any{})
+	if got := b.must(http.StatusOK, "GET", "/api/cases/"+mine, nil).Get("case.title").String(); got != "Budget" {
+		t.Errorf("after approval the case is titled %q, want Budget", got)
+	}
+	b.fails(http.StatusNotFound, "not found", "GET", "/api/cases/"+theirs, nil)
+	b.fails(http.StatusBadRequest, "since", "POST", "/api/pending", map[string]any{"verb": "undo", "summary": "Undo",
+		"payload": map[string]any{"writesBy": "agent", "since": "this morning"}}, agent...)
+}

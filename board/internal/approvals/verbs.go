@@ -43,7 +43,7 @@ func verbs() map[string]verb {
 		"create_case":     {"POST /api/cases", parseCreateCase},
 		"update_reminder": {"PATCH /api/reminders/{id}", parseUpdateReminder},
 		"update_event":    {"PATCH /api/events/{id}", parseUpdateEvent},
-		"undo":            {"POST /api/undo with {version, through?}", parseUndo},
+		"undo":            {"POST /api/undo with {version, through?} or {writesBy, since, through?}", parseUndo},
 	}
 }
 
@@ -293,18 +293,20 @@ func parseUpdateEvent(raw json.RawMessage, keys []string) (proposed, error) {
 	}}, nil
 }
 
-// parseUndo reads undo: { version, through? }, the write to undo. The
-// agent has no undo of its own; this is how it asks the person for one.
+// parseUndo reads undo: { version, through? } or { writesBy, since,
+// through? }, the writes to undo. The agent has no undo of its own; this is
+// how it asks the person for one.
 func parseUndo(raw json.RawMessage, _ []string) (proposed, error) {
 	var in wire.UndoPayload
 	if err := strictDecode(raw, &in); err != nil {
 		return proposed{}, err
 	}
-	if in.Version <= 0 {
-		return proposed{}, errs.BadRequest("payload: field 'version' is required: the version of the write to undo")
+	req, err := undo.Parse(wire.UndoRequest{Version: in.Version, WritesBy: in.WritesBy, Since: in.Since, Through: in.Through})
+	if err != nil {
+		return proposed{}, errs.BadRequest("payload: %v", err)
 	}
 	return proposed{apply: func(tx *store.Tx) (wire.ApprovalResult, error) {
-		plan, err := undo.ApplyTx(tx, undo.Request{Version: in.Version, Through: in.Through})
+		plan, err := undo.ApplyTx(tx, req)
 		if err != nil {
 			return wire.ApprovalResult{}, err
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/client/clienttest"
@@ -497,6 +498,16 @@ func approvalsFamily(t *testing.T, w *world) {
 	w.board.Human(t, "POST", "/api/pending/"+merge+"/approve", map[string]any{}, nil)
 	if d := w.caseOf(t, b); d.Case.MergedInto != a || d.Case.Status != "urgent" {
 		t.Errorf("after the approvals %s is %s, merged into %q", b, d.Case.Status, d.Case.MergedInto)
+	}
+
+	// The agent names its own writes since a time for an undo; the person
+	// approves it and the agent's case is gone.
+	since := time.Now().UTC().Format(time.RFC3339Nano)
+	stray := clienttest.FirstID(t, w.ok(t, "create_case", map[string]any{"title": "Stray idea"}, "Created"), "CASE")
+	undoProp := clienttest.FirstID(t, w.ok(t, "propose", map[string]any{"verb": "undo", "payload": map[string]any{"writesBy": "agent", "since": since}, "summary": "Undo my stray case"}, "Proposed"), "PROP")
+	w.board.Human(t, "POST", "/api/pending/"+undoProp+"/approve", map[string]any{}, nil)
+	if text, _, err := w.s.Try(clienttest.Context(t), "get_case", map[string]any{"id": stray}); err == nil && !strings.Contains(text, "not found") {
+		t.Errorf("the approved undo left %s: %q", stray, text)
 	}
 
 	out = w.ok(t, "propose", map[string]any{"verb": "archive", "payload": map[string]any{"id": desks}, "summary": "Archive the desks case"}, "Proposed")

@@ -32,8 +32,12 @@ func mirrors() map[string]mcp.Tool {
 		"update_event":    mcptool.UpdateEventTool(),
 		// undo has no tool of its own (the agent may only propose one): its
 		// payload is checked against this schema, never listed.
+		// It names one write (version) or an actor's writes since a time
+		// (writesBy, since); the board says when neither or both are given.
 		"undo": mcp.NewTool("undo",
-			mcp.WithNumber("version", mcp.Required(), mcp.Description("The write to undo."), mcp.Min(1)),
+			mcp.WithNumber("version", mcp.Description("The write to undo."), mcp.Min(1)),
+			mcp.WithString("writesBy", mcp.Description("Whose writes to undo, e.g. agent.")),
+			mcp.WithString("since", mcp.Description("With writesBy: undo the writes after this RFC 3339 time.")),
 			mcp.WithBoolean("through", mcp.Description("Also undo later writes on the same records."))),
 	}
 }

@@ -280,12 +280,15 @@ func TestProposeChecksThePayloadAsTheToolWould(t *testing.T) {
 	if got := call("propose", map[string]any{"verb": "update_event", "payload": map[string]any{"id": "EVT-1", "date": "tomorrow"}, "summary": "s"}); !strings.Contains(got, "payload: update_event: argument date \"tomorrow\" does not have the expected form") {
 		t.Errorf("update_event: %q", got)
 	}
-	// undo has no tool: its payload is {version, through?}.
-	if got := call("propose", map[string]any{"verb": "undo", "payload": map[string]any{"through": true}, "summary": "s"}); !strings.Contains(got, "payload: ") || !strings.Contains(got, "version") {
-		t.Errorf("undo without a version: %q", got)
+	// undo has no tool: its payload is {version, through?} or {writesBy,
+	// since, through?}; which of the two is the board's to check.
+	if got := call("propose", map[string]any{"verb": "undo", "payload": map[string]any{"version": 0}, "summary": "s"}); !strings.Contains(got, "payload: ") || !strings.Contains(got, "version") {
+		t.Errorf("undo of version 0: %q", got)
 	}
-	if got := call("propose", map[string]any{"verb": "undo", "payload": map[string]any{"version": 12}, "summary": "s"}); !strings.Contains(got, "board is not running") {
-		t.Errorf("a good undo payload does not reach the board: %q", got)
+	for _, p := range []map[string]any{{"version": 12}, {"writesBy": "agent", "since": "2026-11-26T09:00:00Z", "through": true}} {
+		if got := call("propose", map[string]any{"verb": "undo", "payload": p, "summary": "s"}); !strings.Contains(got, "board is not running") {
+			t.Errorf("a good undo payload %v does not reach the board: %q", p, got)
+		}
 	}
 	if got := call("propose", map[string]any{"verb": "merge", "payload": map[string]any{"sourceId": "CASE-1", "targetId": "CASE-2"}, "summary": "s"}); !strings.Contains(got, "board is not running") {
 		t.Errorf("a good payload does not reach the board: %q", got)
