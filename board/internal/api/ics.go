@@ -98,25 +98,9 @@ func icsFeed(events []*wire.Event, dues []icsDue, release string, loc *time.Loca
 				ev.Props.SetDateTime(ical.PropDateTimeEnd, end.In(in))
 			}
 		}
-		if rule != nil {
-			p := ical.NewProp(ical.PropRecurrenceRule)
-			p.Value = repeat.ICS(*rule, loc, allDay)
-			ev.Props.Set(p)
-		}
-		icsSetText(ev.Props, ical.PropSummary, e.Title)
-		if e.Description != "" {
-			icsSetText(ev.Props, ical.PropDescription, e.Description)
-		}
+		icsDetails(ev.Props, rule, loc, allDay, e.Title, e.Description, e.Domain, e.CreatedAt)
 		if e.Location != "" {
 			icsSetText(ev.Props, ical.PropLocation, e.Location)
-		}
-		if e.Domain != "" {
-			p := ical.NewProp(ical.PropCategories)
-			p.SetTextList([]string{icsClean(string(e.Domain))})
-			ev.Props.Set(p)
-		}
-		if e.CreatedAt != "" {
-			ev.Props.SetDateTime(ical.PropCreated, icsStamp(e.CreatedAt))
 		}
 		ev.Props.SetDateTime(ical.PropLastModified, icsStamp(e.UpdatedAt))
 		cal.Children = append(cal.Children, ev.Component)
@@ -178,4 +162,27 @@ func icsClean(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// icsDetails sets what an event and a due carry alike: the series' rule,
+// the summary, the description, the domain as a category and when the
+// item was created.
+func icsDetails(props ical.Props, rule *repeat.Rule, loc *time.Location, allDay bool, summary, description string, domain wire.Domain, created string) {
+	if rule != nil {
+		p := ical.NewProp(ical.PropRecurrenceRule)
+		p.Value = repeat.ICS(*rule, loc, allDay)
+		props.Set(p)
+	}
+	icsSetText(props, ical.PropSummary, summary)
+	if description != "" {
+		icsSetText(props, ical.PropDescription, description)
+	}
+	if domain != "" {
+		p := ical.NewProp(ical.PropCategories)
+		p.SetTextList([]string{icsClean(string(domain))})
+		props.Set(p)
+	}
+	if created != "" {
+		props.SetDateTime(ical.PropCreated, icsStamp(created))
+	}
 }

@@ -167,27 +167,11 @@ func icsDueEvent(due icsDue, loc *time.Location) (ev *ical.Event, zoneYear int, 
 		ev.Props.SetDateTime(ical.PropDateTimeStart, at.In(in))
 		ev.Props.SetDateTime(ical.PropDateTimeEnd, at.Add(icsDueLength).In(in))
 	}
-	if rule != nil {
-		p := ical.NewProp(ical.PropRecurrenceRule)
-		p.Value = repeat.ICS(*rule, loc, allDay)
-		ev.Props.Set(p)
-	}
-	icsSetText(ev.Props, ical.PropSummary, due.summary)
-	if due.description != "" {
-		icsSetText(ev.Props, ical.PropDescription, due.description)
-	}
-	if due.domain != "" {
-		p := ical.NewProp(ical.PropCategories)
-		p.SetTextList([]string{icsClean(string(due.domain))})
-		ev.Props.Set(p)
-	}
+	icsDetails(ev.Props, rule, loc, allDay, due.summary, due.description, due.domain, due.created)
 	u := ical.NewProp(ical.PropURL) // a URI, the value type URL has by default
 	u.Value = due.url
 	ev.Props.Set(u)
 	icsSetText(ev.Props, ical.PropTransparency, "TRANSPARENT")
-	if due.created != "" {
-		ev.Props.SetDateTime(ical.PropCreated, icsStamp(due.created))
-	}
 	ev.Props.SetDateTime(ical.PropLastModified, icsStamp(due.stamp))
 	ev.Children = append(ev.Children, icsAlarm(due.summary, trigger))
 	return ev, zoneYear, true
