@@ -216,3 +216,49 @@ func TestRemindersCountTheirMailFromLinkedMessagesOnly(t *testing.T) {
 	}
 	tb.noProblems("reminder mail counts")
 }
+
+// The Activity view shows the newest page and fetches older pages by
+// cursor on request; a live write on top keeps the rows below continuous.
+func TestActivityPagesOlderRowsByCursor(t *testing.T) {
+	b := startBoardOn(t, testkit.BoardDoc(80)) // 12 activity rows a case
+	total := func() int {
+		var feed struct {
+			Activity []json.RawMessage `json:"activity"`
+		}
+		b.decode("/api/activity?limit=5000", &feed)
+		return len(feed.Activity)
+	}
+	all := total()
+	if all <= 800 {
+		t.Fatalf("the sample board has %d activity rows; the test needs more than two pages", all)
+	}
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/activity")
+	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
+	tb.waitFor("the first page", `document.querySelectorAll('.feed-row').length === 400`)
+	tb.do(chromedp.Click(chromedp.CSS(`[data-older]`)))
+	tb.waitFor("the second page", `document.querySelectorAll('.feed-row').length === 800`)
+
+	// A write on top: the first page moves, and the rows below follow it,
+	// one place down, with neither a gap nor a repeat.
+	var before string
+	tb.eval(`document.querySelectorAll('.feed-row')[798].textContent`, &before)
+	mark := b.requestCount()
+	b.call("POST", "/api/cases", map[string]any{"title": "A new case"}, true)
+	tb.waitFor("the new row on top", `document.querySelector('.feed-row').textContent.includes('A new case')`)
+	tb.waitFor("the rows below one place down", fmt.Sprintf(`document.querySelectorAll('.feed-row').length === 800 && document.querySelectorAll('.feed-row')[799].textContent === %s`, jsString(before)))
+	if !asked(b.requests(mark), "/api/activity?") {
+		t.Error("the older rows were not fetched again after the first page moved")
+	}
+	for n := 0; n < 20; n++ {
+		var left bool
+		tb.eval(`!!document.querySelector('[data-older]')`, &left)
+		if !left {
+			break
+		}
+		tb.do(chromedp.Click(chromedp.CSS(`[data-older]`)))
+		tb.settle()
+	}
+	tb.waitFor("every row once", fmt.Sprintf(`document.querySelectorAll('.feed-row').length === %d && !document.querySelector('[data-older]')`, all+1))
+	tb.noProblems("activity pages")
+}

@@ -1,9 +1,11 @@
 // @ts-check
 // Activity: the feed across cases, with reminder and event lifecycle rows,
 // grouped by day and filtered by actor and category.
+import { useEffect, useState } from 'preact/hooks';
 import { html, Icon, ActorBadge, Problem, Spinner, Empty, Segmented } from '../ui.js';
 import { api, enc, qs } from '../api.js';
 import { useLive } from '../live.js';
+import { fail } from '../state.js';
 import { setQuery } from '../router.js';
 import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
 import { undoWrite } from '../undo.js';
@@ -13,9 +15,10 @@ import { UndoAgent } from './undoagent.js';
 export function ActivityPage({ route }) {
   const actor = route.query.get('actor') || '';
   const category = route.query.get('category') || '';
-  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: 400, view: 'summary' })), [actor, category],
+  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: FEED_PAGE, view: 'summary' })), [actor, category],
     { kinds: ['case', 'reminder', 'event', 'ingestRun'] });
-  const rows = (data && data.activity) || [];
+  const older = useOlder(data, actor, category);
+  const rows = [...((data && data.activity) || []), ...older.rows];
   const days = [];
   for (const r of rows) {
     const day = isoDay(new Date(r.ts));
@@ -41,7 +44,48 @@ export function ActivityPage({ route }) {
       <h2 class="section-title">${dayHeading(g.day)} <span class="count">${g.rows.length}</span></h2>
       <ol class="feed">${g.rows.map((r, i) => html`<${Row} key=${i} r=${r} />`)}</ol>
     </section>`)}
+    ${older.more ? html`<div class="feed-more"><button type="button" class="btn btn-ghost" data-older disabled=${older.busy} onClick=${older.load}>Show older activity</button></div>` : null}
   </section>`;
+}
+
+// The feed loads FEED_PAGE rows at a time: the newest page follows the
+// live stream, older pages are fetched by cursor when asked for.
+const FEED_PAGE = 400;
+
+/**
+ * useOlder holds the older pages of the feed below the live first page.
+ * The board's cursor names a place in the feed, so a page fetched from it
+ * stays right; when new rows push the first page's end down, the older rows
+ * are fetched again from its new end, as many as were shown: the view keeps
+ * showing the newest rows, as many as the person asked for, with no gap.
+ * @param {any} data the first page
+ * @param {string} actor
+ * @param {string} category
+ */
+function useOlder(data, actor, category) {
+  const [st, setSt] = useState({ rows: /** @type {any[]} */ ([]), from: '', next: '', busy: false });
+  useEffect(() => setSt({ rows: [], from: '', next: '', busy: false }), [actor, category]);
+  const first = (data && data.nextCursor) || '';
+  useEffect(() => {
+    if (!st.rows.length || first === st.from) return undefined;
+    if (!first) { setSt({ rows: [], from: '', next: '', busy: false }); return undefined; }
+    let live = true;
+    api.get('/api/activity' + qs({ actor, category, view: 'summary', cursor: first, limit: st.rows.length }))
+      .then((d) => { if (live) setSt({ rows: d.activity || [], from: first, next: d.nextCursor || '', busy: false }); }, fail);
+    return () => { live = false; };
+  }, [first]);
+  const cursor = st.rows.length ? st.next : first;
+  const load = async () => {
+    setSt((o) => ({ ...o, busy: true }));
+    try {
+      const d = await api.get('/api/activity' + qs({ actor, category, view: 'summary', cursor, limit: FEED_PAGE }));
+      setSt((o) => ({ rows: [...o.rows, ...(d.activity || [])], from: o.rows.length ? o.from : first, next: d.nextCursor || '', busy: false }));
+    } catch (e) {
+      setSt((o) => ({ ...o, busy: false }));
+      fail(e);
+    }
+  };
+  return { rows: st.rows, more: !!cursor, busy: st.busy, load };
 }
 
 // Reminder and event rows name their record in the detail, as
