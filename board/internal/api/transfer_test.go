@@ -336,4 +336,8 @@ func TestParseDate(t *testing.T) {
 	}
 	b.fails(http.StatusBadRequest, `no date found in "whenever"`, "GET", "/api/dates/parse?text=whenever", nil)
 	b.fails(http.StatusBadRequest, `no date found in ""`, "GET", "/api/dates/parse", nil)
+	// The parser's durations wrap round past about 290 years: "in 1000000
+	// days" came back as a day in 1842. No due date is that far off.
+	b.fails(http.StatusBadRequest, `no date found in "in 1000000 days"`, "GET", "/api/dates/parse?text=in+1000000+days", nil)
+	b.fails(http.StatusBadRequest, `no date found in "in 99999999999 years"`, "GET", "/api/dates/parse?text=in+99999999999+years", nil)
 }

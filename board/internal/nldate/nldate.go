@@ -38,7 +38,13 @@ func New() *Parser {
 // day, so its result is a moment rather than a day.
 var clockWords = regexp.MustCompile(`(?i)\b(\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight|morning|afternoon|evening|tonight|hours?|minutes?|mins?)\b`)
 
-// Parse resolves text against now in loc; ok is false when no date is in it.
+// reach bounds how many years from now a date in words may land. No due
+// date is further off, and the parser's durations wrap round past about
+// 290 years ("in 1000000 days" read as a day in 1842).
+const reach = 100
+
+// Parse resolves text against now in loc; ok is false when no date is in
+// it, or the one read is more than reach years away.
 func (p *Parser) Parse(text string, now time.Time, loc *time.Location) (Result, bool) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -50,6 +56,9 @@ func (p *Parser) Parse(text string, now time.Time, loc *time.Location) (Result, 
 		return Result{}, false
 	}
 	t := r.Time.In(loc)
+	if t.Before(base.AddDate(-reach, 0, 0)) || t.After(base.AddDate(reach, 0, 0)) {
+		return Result{}, false
+	}
 	if clockWords.MatchString(r.Text) {
 		return Result{DueAt: t.Format(time.RFC3339), Text: r.Text}, true
 	}
