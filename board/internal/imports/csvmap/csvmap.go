@@ -12,12 +12,9 @@
 package csvmap
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,11 +73,9 @@ func ParseMap(s string) (map[string]string, error) {
 // Parse reads data with the mapping m (column header -> field). root, when
 // not empty, names an initiative that holds the rows without a parent.
 func Parse(data []byte, m map[string]string, root string) (imports.Plan, error) {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
+	header, rows, err := imports.ReadCSV(data)
 	if err != nil {
-		return imports.Plan{}, imports.BadRow("row 1", "no header row: %v", err)
+		return imports.Plan{}, err
 	}
 	col := map[string]int{} // field -> column
 	for i, h := range header {
@@ -123,24 +118,12 @@ func Parse(data []byte, m map[string]string, root string) (imports.Plan, error) 
 	var tasks []taskRow
 	labels := map[string]bool{}
 	seen := map[string]int{}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		row := fmt.Sprintf("row %d", line)
+	for rec, err := range rows {
 		if err != nil {
-			return imports.Plan{}, imports.BadRow(row, "%v", err)
+			return imports.Plan{}, err
 		}
-		get := func(f string) string {
-			if i, ok := col[f]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		if strings.TrimSpace(strings.Join(rec, "")) == "" {
-			continue
-		}
+		row := rec.Name
+		get := func(f string) string { return rec.Get(col, f) }
 		title := get("title")
 		if title == "" {
 			return imports.Plan{}, imports.BadRow(row, "title is empty")

@@ -16,10 +16,7 @@ package todoist
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -38,11 +35,9 @@ func Sniff(data []byte) bool {
 
 // Parse reads a backup into a plan under an initiative called project.
 func Parse(data []byte, project string) (imports.Plan, error) {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
+	header, rows, err := imports.ReadCSV(data)
 	if err != nil {
-		return imports.Plan{}, imports.BadRow("row 1", "no header row: %v", err)
+		return imports.Plan{}, err
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -73,21 +68,12 @@ func Parse(data []byte, project string) (imports.Plan, error) {
 	parent := root.SourceID // where the next case goes
 	section := ""
 	current := -1 // the index in p.Nodes of the case sub-tasks and notes join
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		row := fmt.Sprintf("row %d", line)
+	for rec, err := range rows {
 		if err != nil {
-			return imports.Plan{}, imports.BadRow(row, "%v", err)
+			return imports.Plan{}, err
 		}
-		get := func(name string) string {
-			if i, ok := col[name]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
+		row := rec.Name
+		get := func(name string) string { return rec.Get(col, name) }
 		typ, content := get("TYPE"), get("CONTENT")
 		switch typ {
 		case "", "meta":
