@@ -16,7 +16,7 @@ var toolServers = []string{"mcp-board", "mcp-calendar", "mcp-guard"}
 // binary is, so the page can show a client configuration ready to paste.
 // The address is the one the page reached the board at.
 func (a *API) connect(w http.ResponseWriter, r *http.Request) {
-	boardURL := "http://" + r.Host
+	boardURL := boardBase(r)
 	out := wire.Connect{BoardURL: boardURL, Servers: make([]wire.ConnectServer, 0, len(toolServers))}
 	for _, name := range toolServers {
 		s := wire.ConnectServer{Name: name}
