@@ -87,9 +87,10 @@ func BadRow(row, format string, args ...any) error {
 	return &RowError{Row: row, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Due reads a due date as sources write it: an ISO date or datetime, a
-// datetime with a space for the T, or a zoned RFC 3339 stamp, and answers
-// it as the board stores it. ok is false for anything else.
+// Due reads a due date as sources write it: an ISO date or datetime (a
+// zoned RFC 3339 stamp such as Trello's included), or a datetime with a
+// space for the T, and answers it as the board stores it. ok is false for
+// anything else.
 func Due(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -98,7 +99,7 @@ func Due(s string) (string, bool) {
 	if field.ValidDate(s) {
 		return s, true
 	}
-	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05.000Z"} {
+	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.Format("2006-01-02T15:04:05"), true
 		}
