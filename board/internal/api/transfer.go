@@ -71,9 +71,17 @@ func decodeImport(w http.ResponseWriter, r *http.Request, v *wire.ImportRequest)
 	return err
 }
 
+// maxDateText bounds a date in words: the parser's time grows with the
+// text (about 2s for 400 KB), and a date is a few words of it.
+const maxDateText = 1000
+
 // GET /api/dates/parse?text=...
 func (a *API) parseDate(w http.ResponseWriter, r *http.Request) {
 	text := r.URL.Query().Get("text")
+	if len(text) > maxDateText {
+		a.fail(w, errs.BadRequest("query 'text' is longer than %d bytes: send the words that say the date", maxDateText))
+		return
+	}
 	loc := saved.Zone(a.store.Snapshot(), a.zone)
 	res, ok := a.dates.Parse(text, a.now(), loc)
 	if !ok {

@@ -340,4 +340,7 @@ func TestParseDate(t *testing.T) {
 	// days" came back as a day in 1842. No due date is that far off.
 	b.fails(http.StatusBadRequest, `no date found in "in 1000000 days"`, "GET", "/api/dates/parse?text=in+1000000+days", nil)
 	b.fails(http.StatusBadRequest, `no date found in "in 99999999999 years"`, "GET", "/api/dates/parse?text=in+99999999999+years", nil)
+	// The parser's time grows with the text (about 2s for 400 KB): a date
+	// in words is a few words, so a long text is refused before it runs.
+	b.fails(http.StatusBadRequest, "query 'text' is longer than 1000 bytes", "GET", "/api/dates/parse?text="+strings.Repeat("tomorrow+", 200), nil)
 }
