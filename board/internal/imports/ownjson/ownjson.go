@@ -37,7 +37,7 @@ func Parse(data []byte) (imports.Plan, error) {
 	if err := dec.Decode(&ex); err != nil {
 		return imports.Plan{}, imports.BadRow("file", "not the board's JSON export: %v", err)
 	}
-	if !Sniff(data) && ex.ExportFormat == "" {
+	if ex.ExportFormat == "" && !Sniff(data) { // a board.json: scan it again for its keys
 		return imports.Plan{}, imports.BadRow("file", "not the board's JSON export: it has no exportFormat, nor schemaVersion and cases")
 	}
 	if ex.ExportFormat != "" && ex.ExportFormat != wire.ExportFormat {
