@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -27,7 +28,7 @@ func LockHeld(s Settings) bool {
 }
 
 // lock takes the job's lock by creating its file exclusively. A stale file
-// is removed and the create tried once more, so of two callers reclaiming
+// is reclaimed and the create tried once more, so of two callers reclaiming
 // at once only one wins. While held, a goroutine refreshes the
 // file's time so a long run is never taken for a dead one.
 func lock(s Settings) (release func(), err error) {
@@ -45,17 +46,11 @@ func lock(s Settings) (release func(), err error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create lock %s: %w", p, err)
 		}
-		fi, serr := os.Stat(p)
-		if serr != nil && !errors.Is(serr, fs.ErrNotExist) {
-			return nil, fmt.Errorf("lock %s: %w", p, serr)
-		}
-		if attempt > 0 || (serr == nil && time.Since(fi.ModTime()) < StaleAfter) {
+		if attempt > 0 || LockHeld(s) {
 			return nil, errLocked
 		}
-		if serr == nil {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("reclaim stale lock %s: %w", p, err)
-			}
+		if err := reclaim(s.DataDir, p); err != nil {
+			return nil, err
 		}
 	}
 	stop := make(chan struct{})
@@ -79,4 +74,35 @@ func lock(s Settings) (release func(), err error) {
 		<-done
 		os.Remove(p)
 	}, nil
+}
+
+// reclaim removes the lock file at p if it is still stale. Callers that
+// found it stale at once take turns (a flock on the lock's directory,
+// which the kernel drops if the process dies), and each looks again
+// before removing: one that looked before another reclaimed and created
+// the lock anew would otherwise remove the new lock, and both would run.
+func reclaim(dir, p string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("reclaim stale lock %s: %w", p, err)
+	}
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("reclaim stale lock %s: %w", p, err)
+	}
+	defer syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
+	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", p, err)
+	}
+	if time.Since(fi.ModTime()) < StaleAfter {
+		return nil // taken anew meanwhile: the create that follows says so
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reclaim stale lock %s: %w", p, err)
+	}
+	return nil
 }

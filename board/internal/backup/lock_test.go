@@ -1,0 +1,62 @@
+package backup
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Callers that find the same stale lock at once must not both end up
+// holding it: one reclaiming must never remove the lock another has just
+// taken.
+func TestStaleLockReclaimedByOneCaller(t *testing.T) {
+	s := Settings{DataDir: t.TempDir()}
+	for round := range 200 {
+		if err := os.WriteFile(s.lockPath(), []byte("pid 1\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-StaleAfter - time.Second)
+		if err := os.Chtimes(s.lockPath(), old, old); err != nil {
+			t.Fatal(err)
+		}
+		const callers = 6
+		var (
+			start    sync.WaitGroup
+			done     sync.WaitGroup
+			mu       sync.Mutex
+			releases []func()
+		)
+		start.Add(1)
+		for range callers {
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				start.Wait()
+				release, err := lock(s)
+				if err != nil && !errors.Is(err, errLocked) {
+					t.Error(err)
+					return
+				}
+				if err == nil {
+					mu.Lock()
+					releases = append(releases, release)
+					mu.Unlock()
+				}
+			}()
+		}
+		start.Done()
+		done.Wait()
+		for _, r := range releases {
+			r()
+		}
+		if len(releases) != 1 {
+			t.Fatalf("round %d: %d of %d callers hold the lock at once", round, len(releases), callers)
+		}
+		if _, err := os.Stat(filepath.Join(s.DataDir, LockName)); !os.IsNotExist(err) {
+			t.Fatalf("round %d: the lock is left behind: %v", round, err)
+		}
+	}
+}
