@@ -83,10 +83,10 @@ func syncClone(ctx context.Context, s Settings, repo string, clean bool, say fun
 		if _, cerr := (gitRepo{bin: s.git()}).run(ctx, "clone", "--quiet", "--", repo, s.Clone); cerr != nil {
 			say("clone %s: %v; starting an empty local copy", repo, cerr)
 			os.RemoveAll(s.Clone)
-			if _, err := (gitRepo{bin: s.git()}).run(ctx, "init", "--quiet", s.Clone); err != nil {
+			if _, err := (gitRepo{bin: s.git()}).run(ctx, "init", "--quiet", "--", s.Clone); err != nil {
 				return g, "", false, err
 			}
-			if _, err := g.run(ctx, "remote", "add", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "add", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		} else {
@@ -97,12 +97,12 @@ func syncClone(ctx context.Context, s Settings, repo string, clean bool, say fun
 		url, _ := g.run(ctx, "remote", "get-url", "origin")
 		switch url = strings.TrimSpace(url); {
 		case url == "":
-			if _, err := g.run(ctx, "remote", "add", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "add", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		case url != repo:
 			say("the local copy pointed at %s; now %s", url, repo)
-			if _, err := g.run(ctx, "remote", "set-url", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "set-url", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		}

@@ -389,3 +389,17 @@ func TestNoBoardIsNothingToBackUp(t *testing.T) {
 		t.Error("pushed a snapshot of no board")
 	}
 }
+
+// A repository named like an option is passed to git as a name, never read
+// as one of its options.
+func TestRepositoryNamedLikeAnOptionIsNoOption(t *testing.T) {
+	f := newFixture(t, map[string]string{"SVC_BACKUP_ALLOW_NONDEFAULT": "1", "SVC_BACKUP_REPO": "--mirror=fetch"})
+	r, out := f.run()
+	if r.Exit != ExitLocalOnly {
+		t.Fatalf("%s\n%s", fmtRun(r), out)
+	}
+	url := strings.TrimSpace(gitIn(t, f.s.Clone, "remote", "get-url", "origin"))
+	if url != "--mirror=fetch" {
+		t.Errorf("origin is %q", url)
+	}
+}
