@@ -49,6 +49,11 @@ const (
 	// MaxChunk bounds the chunk size a reader accepts, so a damaged header
 	// cannot make it allocate without limit.
 	MaxChunk = 16 << 20
+	// MaxWork bounds scrypt's cost, 128·r·N·p bytes worked through (its
+	// memory is 128·r·N): 32 times the defaults'. A reader refuses more
+	// before deriving a key, so a damaged header cannot make it allocate
+	// or compute without limit.
+	MaxWork = 1 << 30
 )
 
 // Params are the scrypt cost and the chunk size of a new file. The zero
@@ -61,6 +66,11 @@ type Params struct {
 
 // Defaults: scrypt N=2^15, r=8, p=1 (32 MiB, tens of milliseconds) and 64 KiB chunks.
 var Defaults = Params{LogN: 15, R: 8, P: 1, Chunk: 64 << 10}
+
+// workable says whether the scrypt cost is within MaxWork.
+func (p Params) workable() bool {
+	return p.LogN < 32 && 128*uint64(p.R)*uint64(p.P)<<p.LogN <= MaxWork
+}
 
 func (p Params) orDefaults() Params {
 	if p.LogN == 0 {
@@ -159,6 +169,9 @@ func NewWriter(w io.Writer, passphrase string, p Params, rnd io.Reader) (*Writer
 	p = p.orDefaults()
 	if p.Chunk > MaxChunk {
 		return nil, fmt.Errorf("seal: chunk size %d over %d", p.Chunk, MaxChunk)
+	}
+	if !p.workable() {
+		return nil, fmt.Errorf("seal: scrypt cost N=2^%d r=%d p=%d over %d", p.LogN, p.R, p.P, MaxWork)
 	}
 	if rnd == nil {
 		rnd = rand.Reader
@@ -259,7 +272,7 @@ func ReadHeader(r io.Reader) (*Header, error) {
 	switch {
 	case h.Format != Format:
 		return nil, fmt.Errorf("%w: format %d, this board reads %d", ErrHeader, h.Format, Format)
-	case h.Params.LogN < 1 || h.Params.LogN > 24 || h.Params.R == 0 || h.Params.P == 0:
+	case h.Params.LogN < 1 || h.Params.R == 0 || h.Params.P == 0 || !h.Params.workable():
 		return nil, fmt.Errorf("%w: scrypt parameters out of range", ErrHeader)
 	case h.Params.Chunk == 0 || h.Params.Chunk > MaxChunk:
 		return nil, fmt.Errorf("%w: chunk size %d", ErrHeader, h.Params.Chunk)
