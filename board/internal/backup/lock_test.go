@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -58,5 +59,29 @@ func TestStaleLockReclaimedByOneCaller(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(s.DataDir, LockName)); !os.IsNotExist(err) {
 			t.Fatalf("round %d: the lock is left behind: %v", round, err)
 		}
+	}
+}
+
+// Restore and verify work in the local copy of the repository, as a run
+// does: while a run holds the lock they refuse, rather than fetch and merge
+// under the run's commit and make it fail.
+func TestRestoreAndVerifyWaitForNoRun(t *testing.T) {
+	f := newFixture(t, nil)
+	f.mustRun()
+	writeFile(t, f.s.lockPath(), "pid 1\n")
+	if _, _, err := f.restore("", false); !errors.Is(err, errLocked) {
+		t.Errorf("restore while a run holds the lock: %v", err)
+	}
+	if _, err := Verify(context.Background(), f.s, nil); !errors.Is(err, errLocked) {
+		t.Errorf("verify while a run holds the lock: %v", err)
+	}
+	if err := os.Remove(f.s.lockPath()); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, err := f.restore("", false); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(f.s.lockPath()); !os.IsNotExist(err) {
+		t.Errorf("restore left the lock behind: %v", err)
 	}
 }
