@@ -45,10 +45,6 @@ const (
 	FromDefault = "default"
 )
 
-// FreshFor is the freshness window of the top-up: a newer snapshot needs
-// no other run.
-const FreshFor = 12 * time.Hour
-
 // Config is backup.json.
 type Config struct {
 	Repo         string `json:"repo"`
