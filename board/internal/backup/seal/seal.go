@@ -248,8 +248,8 @@ func (sw *Writer) Close() error {
 	return sw.seal(true)
 }
 
-// ReadHeader reads and checks the header's shape (not its MAC).
-func ReadHeader(r io.Reader) (*Header, error) {
+// readHeader reads and checks the header's shape (not its MAC).
+func readHeader(r io.Reader) (*Header, error) {
 	raw := make([]byte, HeaderSize)
 	n, err := io.ReadFull(r, raw)
 	if n < len(Magic) || !bytes.Equal(raw[:len(Magic)], []byte(Magic)) {
@@ -298,7 +298,7 @@ type Reader struct {
 // NewReader reads the header from r and checks the passphrase against its
 // MAC: errors wrap ErrMagic, ErrHeader or ErrWrongKey.
 func NewReader(r io.Reader, passphrase string) (*Reader, error) {
-	h, err := ReadHeader(r)
+	h, err := readHeader(r)
 	if err != nil {
 		return nil, err
 	}
@@ -313,9 +313,6 @@ func NewReader(r io.Reader, passphrase string) (*Reader, error) {
 	size := int(h.Params.Chunk) + tagSize
 	return &Reader{r: r, aead: aead, h: h, in: make([]byte, 0, size+1), plain: make([]byte, 0, h.Params.Chunk)}, nil
 }
-
-// Header is the header the reader read.
-func (sr *Reader) Header() *Header { return sr.h }
 
 func (sr *Reader) Read(p []byte) (int, error) {
 	for sr.pos == len(sr.plain) {
