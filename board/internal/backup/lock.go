@@ -1,8 +1,10 @@
 package backup
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,11 +38,28 @@ func lock(s Settings) (release func(), err error) {
 	if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", s.DataDir, err)
 	}
+	// The content names this holder, so its release removes its own lock
+	// only, never one a later run took after reclaiming it.
+	rnd := s.Rand
+	if rnd == nil {
+		rnd = rand.Reader
+	}
+	var token [8]byte
+	if _, err := io.ReadFull(rnd, token[:]); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", p, err)
+	}
+	mine := fmt.Sprintf("pid %d since %s token %x\n", os.Getpid(), s.now().Format(time.RFC3339), token)
 	for attempt := 0; ; attempt++ {
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
-			fmt.Fprintf(f, "pid %d since %s\n", os.Getpid(), s.now().Format(time.RFC3339))
-			f.Close()
+			_, err = f.WriteString(mine)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(p)
+				return nil, fmt.Errorf("write lock %s: %w", p, err)
+			}
 			break
 		}
 		if !errors.Is(err, fs.ErrExist) {
@@ -72,7 +91,9 @@ func lock(s Settings) (release func(), err error) {
 	return func() {
 		close(stop)
 		<-done
-		os.Remove(p)
+		if data, err := os.ReadFile(p); err == nil && string(data) == mine {
+			os.Remove(p)
+		}
 	}, nil
 }
 

@@ -85,3 +85,29 @@ func TestRestoreAndVerifyWaitForNoRun(t *testing.T) {
 		t.Errorf("restore left the lock behind: %v", err)
 	}
 }
+
+// A run whose lock was reclaimed while it stood still (a laptop asleep
+// mid-run) must not remove, on its way out, the lock the next run holds.
+func TestReleaseLeavesAReclaimedLockAlone(t *testing.T) {
+	s := Settings{DataDir: t.TempDir()}
+	first, err := lock(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-StaleAfter - time.Second)
+	if err := os.Chtimes(s.lockPath(), old, old); err != nil {
+		t.Fatal(err)
+	}
+	second, err := lock(s)
+	if err != nil {
+		t.Fatalf("a stale lock was not reclaimed: %v", err)
+	}
+	first()
+	if !LockHeld(s) {
+		t.Error("the first run's release removed the second run's lock")
+	}
+	second()
+	if _, err := os.Stat(s.lockPath()); !os.IsNotExist(err) {
+		t.Errorf("the lock is left behind: %v", err)
+	}
+}
