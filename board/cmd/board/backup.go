@@ -178,6 +178,20 @@ func arg0(pos []string) string {
 const minPassphrase = 12
 
 func backupInit(s backup.Settings, repo string, stdin io.Reader, stdout io.Writer, getenv func(string) string) error {
+	if err := backup.CheckRepo(repo); err != nil {
+		return err
+	}
+	// The passphrase first: a refused one leaves the settings as they were.
+	keyed := getenv("SVC_BACKUP_KEY") != ""
+	if !keyed {
+		pass, err := askPassphrase(stdin, stdout)
+		if err != nil {
+			return err
+		}
+		if err := backup.StoreKey(pass); err != nil {
+			return err
+		}
+	}
 	if old, err := backup.ReadConfig(s.DataDir); err == nil && old.Repo != "" && old.Repo != strings.TrimSpace(repo) {
 		fmt.Fprintf(stdout, "The repository was %s; it is now %s.\n", old.Repo, repo)
 	}
@@ -185,19 +199,11 @@ func backupInit(s backup.Settings, repo string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	fmt.Fprintf(stdout, "Backups of %s go to %s (written to %s).\n", s.StorePath, repo, backup.ConfigName)
-	if getenv("SVC_BACKUP_KEY") != "" {
+	if keyed {
 		fmt.Fprintln(stdout, "SVC_BACKUP_KEY is set: it is the recovery passphrase, and nothing is stored in the credential store.")
-		fmt.Fprintln(stdout, passphraseReminder)
-		return nil
+	} else {
+		fmt.Fprintln(stdout, "The recovery passphrase is in the OS credential store.")
 	}
-	pass, err := askPassphrase(stdin, stdout)
-	if err != nil {
-		return err
-	}
-	if err := backup.StoreKey(pass); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, "The recovery passphrase is in the OS credential store.")
 	fmt.Fprintln(stdout, passphraseReminder)
 	return nil
 }

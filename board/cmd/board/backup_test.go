@@ -89,6 +89,9 @@ func TestBackupCommandExitCodes(t *testing.T) {
 	// passphrase first.
 	c.expect(4, "differ", cliPass+"\n"+cliPass+"x\n", nil, "init", c.bare)
 	c.expect(4, "shorter than", "short\nshort\n", nil, "init", c.bare)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(c.data), "backup.json")); !os.IsNotExist(err) {
+		t.Errorf("init wrote backup.json with no passphrase taken: %v", err)
+	}
 	c.expect(4, "SVC_BACKUP_KEY", cliPass+"\n"+cliPass+"\n", nil, "init", c.bare)
 	status := c.expect(0, "SVC_BACKUP_KEY", "", nil, "status")
 	if !strings.Contains(status, "[MISSING] Recovery passphrase present") {

@@ -16,6 +16,7 @@ import (
 type gitRepo struct {
 	bin string
 	dir string
+	ssh string // GIT_SSH_COMMAND to set; "" leaves the person's own
 }
 
 // Author of backup commits: set explicitly, so a machine without a git
@@ -35,8 +36,10 @@ func (g gitRepo) run(ctx context.Context, args ...string) (string, error) {
 	if g.dir != "" {
 		cmd.Dir = g.dir
 	}
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=",
-		"GIT_SSH_COMMAND="+sshCommand())
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	if g.ssh != "" {
+		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND="+g.ssh)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -49,11 +52,23 @@ func (g gitRepo) run(ctx context.Context, args ...string) (string, error) {
 	return out.String(), nil
 }
 
-// sshCommand keeps ssh from asking at a terminal: a run in the background
-// must fail rather than wait for a person.
-func sshCommand() string {
-	if c := os.Getenv("GIT_SSH_COMMAND"); c != "" {
-		return c
+// batchSSH is the ssh command that keeps ssh from asking at a terminal (a
+// run in the background must fail rather than wait for a person), or ""
+// when the person names their own (GIT_SSH_COMMAND, GIT_SSH or
+// core.sshCommand, say for the key of the backup host): theirs is used.
+func batchSSH(ctx context.Context, bin, dir string) string {
+	if os.Getenv("GIT_SSH_COMMAND") != "" || os.Getenv("GIT_SSH") != "" {
+		return ""
+	}
+	cmd := exec.CommandContext(ctx, bin, "config", "--get", "core.sshCommand")
+	if !dirExists(dir) {
+		dir = filepath.Dir(dir) // before the first clone: the data directory
+	}
+	if dirExists(dir) {
+		cmd.Dir = dir
+	}
+	if out, err := cmd.Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		return ""
 	}
 	return "ssh -o BatchMode=yes"
 }
@@ -75,18 +90,20 @@ func lastLines(s string, n int) string {
 // before the merge (a run cut short may leave manifest.json half done; the
 // caller has read it and merges its entries back).
 func syncClone(ctx context.Context, s Settings, repo string, clean bool, say func(string, ...any)) (g gitRepo, branch string, fetched bool, err error) {
-	g = gitRepo{bin: s.git(), dir: s.Clone}
+	top := gitRepo{bin: s.git(), ssh: batchSSH(ctx, s.git(), s.Clone)}
+	g = top
+	g.dir = s.Clone
 	if _, statErr := os.Stat(filepath.Join(s.Clone, ".git")); statErr != nil {
 		if err := os.MkdirAll(filepath.Dir(s.Clone), 0o700); err != nil {
 			return g, "", false, fmt.Errorf("create %s: %w", filepath.Dir(s.Clone), err)
 		}
-		if _, cerr := (gitRepo{bin: s.git()}).run(ctx, "clone", "--quiet", "--", repo, s.Clone); cerr != nil {
+		if _, cerr := top.run(ctx, "clone", "--quiet", "--", repo, s.Clone); cerr != nil {
 			say("clone %s: %v; starting an empty local copy", repo, cerr)
 			os.RemoveAll(s.Clone)
-			if _, err := (gitRepo{bin: s.git()}).run(ctx, "init", "--quiet", s.Clone); err != nil {
+			if _, err := top.run(ctx, "init", "--quiet", "--", s.Clone); err != nil {
 				return g, "", false, err
 			}
-			if _, err := g.run(ctx, "remote", "add", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "add", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		} else {
@@ -97,12 +114,12 @@ func syncClone(ctx context.Context, s Settings, repo string, clean bool, say fun
 		url, _ := g.run(ctx, "remote", "get-url", "origin")
 		switch url = strings.TrimSpace(url); {
 		case url == "":
-			if _, err := g.run(ctx, "remote", "add", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "add", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		case url != repo:
 			say("the local copy pointed at %s; now %s", url, repo)
-			if _, err := g.run(ctx, "remote", "set-url", "origin", repo); err != nil {
+			if _, err := g.run(ctx, "remote", "set-url", "--", "origin", repo); err != nil {
 				return g, "", false, err
 			}
 		}

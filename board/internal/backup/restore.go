@@ -96,10 +96,11 @@ func Restore(ctx context.Context, s Settings, file string, apply bool, log io.Wr
 			fmt.Fprintf(log, format+"\n", args...)
 		}
 	}
-	pass, rep, err := s.openRepo(ctx, say)
+	pass, rep, release, err := s.openRepo(ctx, say)
 	if err != nil {
 		return rep, err
 	}
+	defer release()
 	m, err := readManifest(s.Clone)
 	if err != nil {
 		say("%v", err)
@@ -171,32 +172,41 @@ func Restore(ctx context.Context, s Settings, file string, apply bool, log io.Wr
 	return rep, err
 }
 
-// openRepo passes the repo guard, gets the passphrase and brings the local
-// copy of the repository up to date as far as the network allows.
-func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (string, *RestoreReport, error) {
-	rep := &RestoreReport{Repo: s.Repo.Effective}
+// openRepo passes the repo guard, gets the passphrase, takes the job's
+// lock (the local copy is the runs' too: fetching and merging under a
+// run's commit would make it fail) and brings the local copy of the
+// repository up to date as far as the network allows. The caller calls
+// release when done with the local copy.
+func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (pass string, rep *RestoreReport, release func(), err error) {
+	rep = &RestoreReport{Repo: s.Repo.Effective}
 	switch {
 	case s.ConfigError != "":
-		return "", rep, errors.New(s.ConfigError)
+		return "", rep, nil, errors.New(s.ConfigError)
 	case s.Repo.Effective == "":
-		return "", rep, errors.New("no backup repository is configured: run `board backup init <repo>` (or set SVC_BACKUP_REPO)")
+		return "", rep, nil, errors.New("no backup repository is configured: run `board backup init <repo>` (or set SVC_BACKUP_REPO)")
 	case !s.Repo.Match && !s.AllowNonDefault:
-		return "", rep, errors.New(guardRefusal(s.Repo))
+		return "", rep, nil, errors.New(guardRefusal(s.Repo))
 	}
-	pass, err := s.key().Passphrase()
-	if err != nil {
-		return "", rep, err
+	if pass, err = s.key().Passphrase(); err != nil {
+		return "", rep, nil, err
 	}
 	if ok, detail := gitPresent(s.git()); !ok {
-		return "", rep, fmt.Errorf("git is needed to read the repository: %s", detail)
+		return "", rep, nil, fmt.Errorf("git is needed to read the repository: %s", detail)
+	}
+	if release, err = lock(s); err != nil {
+		if errors.Is(err, errLocked) {
+			err = fmt.Errorf("%w: wait for the run to finish", err)
+		}
+		return "", rep, nil, err
 	}
 	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, false, say); err != nil {
-		return "", rep, err
+		release()
+		return "", rep, nil, err
 	}
 	if !rep.Fetched {
 		say("the repository %s could not be reached: working from the local copy %s", s.Repo.Effective, s.Clone)
 	}
-	return pass, rep, nil
+	return pass, rep, release, nil
 }
 
 // pickSnapshot resolves file to its name in the repository and its path:
@@ -594,11 +604,12 @@ func Verify(ctx context.Context, s Settings, log io.Writer) (*VerifyReport, erro
 			fmt.Fprintf(log, format+"\n", args...)
 		}
 	}
-	pass, rep, err := s.openRepo(ctx, say)
+	pass, rep, release, err := s.openRepo(ctx, say)
 	out := &VerifyReport{Repo: rep.Repo, Fetched: rep.Fetched, Results: []VerifyResult{}}
 	if err != nil {
 		return out, err
 	}
+	defer release()
 	m, merr := readManifest(s.Clone)
 	byFile := map[string]*wire.BackupSnapshot{}
 	var names []string

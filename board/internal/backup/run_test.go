@@ -389,3 +389,44 @@ func TestNoBoardIsNothingToBackUp(t *testing.T) {
 		t.Error("pushed a snapshot of no board")
 	}
 }
+
+// A repository named like an option is passed to git as a name, never read
+// as one of its options.
+func TestRepositoryNamedLikeAnOptionIsNoOption(t *testing.T) {
+	f := newFixture(t, map[string]string{"SVC_BACKUP_ALLOW_NONDEFAULT": "1", "SVC_BACKUP_REPO": "--mirror=fetch"})
+	r, out := f.run()
+	if r.Exit != ExitLocalOnly {
+		t.Fatalf("%s\n%s", fmtRun(r), out)
+	}
+	url := strings.TrimSpace(gitIn(t, f.s.Clone, "remote", "get-url", "origin"))
+	if url != "--mirror=fetch" {
+		t.Errorf("origin is %q", url)
+	}
+}
+
+// The person's own ssh setting reaches git: a core.sshCommand in their git
+// configuration (say, the key for the backup host) is used, not replaced.
+func TestTheirSSHCommandIsUsed(t *testing.T) {
+	dir := t.TempDir()
+	called := filepath.Join(dir, "called")
+	script := filepath.Join(dir, "their-ssh")
+	writeFile(t, script, "#!/bin/sh\necho \"$@\" > "+called+"\nexit 1\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "gitconfig")
+	writeFile(t, cfg, "[core]\n\tsshCommand = "+script+"\n")
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	for _, k := range []string{"GIT_SSH_COMMAND", "GIT_SSH"} {
+		t.Setenv(k, "") // restored after the test
+		os.Unsetenv(k)
+	}
+	f := newFixture(t, map[string]string{"SVC_BACKUP_ALLOW_NONDEFAULT": "1", "SVC_BACKUP_REPO": "ssh://backup.example.invalid/board.git"})
+	r, out := f.run()
+	if r.Exit != ExitLocalOnly {
+		t.Fatalf("%s\n%s", fmtRun(r), out)
+	}
+	if _, err := os.Stat(called); err != nil {
+		t.Errorf("git did not use the configured ssh command: %v\n%s", err, out)
+	}
+}

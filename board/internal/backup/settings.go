@@ -45,10 +45,6 @@ const (
 	FromDefault = "default"
 )
 
-// FreshFor is the freshness window of the top-up: a newer snapshot needs
-// no other run.
-const FreshFor = 12 * time.Hour
-
 // Config is backup.json.
 type Config struct {
 	Repo         string `json:"repo"`
@@ -149,13 +145,21 @@ func ReadConfig(dir string) (Config, error) {
 	return cfg, nil
 }
 
+// CheckRepo refuses a repository Init would not record.
+func CheckRepo(repo string) error {
+	if repo = strings.TrimSpace(repo); repo == "" || strings.HasPrefix(repo, "-") {
+		return fmt.Errorf("name the backup repository, e.g. git@github.com:you/board-backup.git (got %q)", repo)
+	}
+	return nil
+}
+
 // Init points the board at repo: backup.json gets repo as both the
 // repository and the expected one, and this board's store path as the live
 // one. The passphrase is stored apart (StoreKey), never in this file.
 func Init(s Settings, repo string) error {
 	repo = strings.TrimSpace(repo)
-	if repo == "" || strings.HasPrefix(repo, "-") {
-		return fmt.Errorf("name the backup repository, e.g. git@github.com:you/board-backup.git (got %q)", repo)
+	if err := CheckRepo(repo); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", s.DataDir, err)

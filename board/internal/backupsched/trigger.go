@@ -236,15 +236,13 @@ func (t *Trigger) launch(why string) bool {
 // (or on the first look at the clock after it, when the machine slept
 // through it) it runs a backup on the live board.
 func (t *Trigger) ScheduleDaily() {
-	tick := t.cfg.Tick
-	var ticker *time.Ticker
-	if tick == nil {
-		ticker = time.NewTicker(time.Minute)
-		tick = ticker.C
-	}
 	t.goBackground(func() {
-		if ticker != nil {
+		// The ticker is made here, so a Trigger already closed makes none.
+		tick := t.cfg.Tick
+		if tick == nil {
+			ticker := time.NewTicker(time.Minute)
 			defer ticker.Stop()
+			tick = ticker.C
 		}
 		next := NextDaily(t.now(), t.cfg.Zone)
 		for {

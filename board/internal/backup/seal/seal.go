@@ -49,6 +49,11 @@ const (
 	// MaxChunk bounds the chunk size a reader accepts, so a damaged header
 	// cannot make it allocate without limit.
 	MaxChunk = 16 << 20
+	// MaxWork bounds scrypt's cost, 128·r·N·p bytes worked through (its
+	// memory is 128·r·N): 32 times the defaults'. A reader refuses more
+	// before deriving a key, so a damaged header cannot make it allocate
+	// or compute without limit.
+	MaxWork = 1 << 30
 )
 
 // Params are the scrypt cost and the chunk size of a new file. The zero
@@ -61,6 +66,11 @@ type Params struct {
 
 // Defaults: scrypt N=2^15, r=8, p=1 (32 MiB, tens of milliseconds) and 64 KiB chunks.
 var Defaults = Params{LogN: 15, R: 8, P: 1, Chunk: 64 << 10}
+
+// workable says whether the scrypt cost is within MaxWork.
+func (p Params) workable() bool {
+	return p.LogN < 32 && 128*uint64(p.R)*uint64(p.P)<<p.LogN <= MaxWork
+}
 
 func (p Params) orDefaults() Params {
 	if p.LogN == 0 {
@@ -160,6 +170,9 @@ func NewWriter(w io.Writer, passphrase string, p Params, rnd io.Reader) (*Writer
 	if p.Chunk > MaxChunk {
 		return nil, fmt.Errorf("seal: chunk size %d over %d", p.Chunk, MaxChunk)
 	}
+	if !p.workable() {
+		return nil, fmt.Errorf("seal: scrypt cost N=2^%d r=%d p=%d over %d", p.LogN, p.R, p.P, MaxWork)
+	}
 	if rnd == nil {
 		rnd = rand.Reader
 	}
@@ -235,8 +248,8 @@ func (sw *Writer) Close() error {
 	return sw.seal(true)
 }
 
-// ReadHeader reads and checks the header's shape (not its MAC).
-func ReadHeader(r io.Reader) (*Header, error) {
+// readHeader reads and checks the header's shape (not its MAC).
+func readHeader(r io.Reader) (*Header, error) {
 	raw := make([]byte, HeaderSize)
 	n, err := io.ReadFull(r, raw)
 	if n < len(Magic) || !bytes.Equal(raw[:len(Magic)], []byte(Magic)) {
@@ -259,7 +272,7 @@ func ReadHeader(r io.Reader) (*Header, error) {
 	switch {
 	case h.Format != Format:
 		return nil, fmt.Errorf("%w: format %d, this board reads %d", ErrHeader, h.Format, Format)
-	case h.Params.LogN < 1 || h.Params.LogN > 24 || h.Params.R == 0 || h.Params.P == 0:
+	case h.Params.LogN < 1 || h.Params.R == 0 || h.Params.P == 0 || !h.Params.workable():
 		return nil, fmt.Errorf("%w: scrypt parameters out of range", ErrHeader)
 	case h.Params.Chunk == 0 || h.Params.Chunk > MaxChunk:
 		return nil, fmt.Errorf("%w: chunk size %d", ErrHeader, h.Params.Chunk)
@@ -285,7 +298,7 @@ type Reader struct {
 // NewReader reads the header from r and checks the passphrase against its
 // MAC: errors wrap ErrMagic, ErrHeader or ErrWrongKey.
 func NewReader(r io.Reader, passphrase string) (*Reader, error) {
-	h, err := ReadHeader(r)
+	h, err := readHeader(r)
 	if err != nil {
 		return nil, err
 	}
@@ -300,9 +313,6 @@ func NewReader(r io.Reader, passphrase string) (*Reader, error) {
 	size := int(h.Params.Chunk) + tagSize
 	return &Reader{r: r, aead: aead, h: h, in: make([]byte, 0, size+1), plain: make([]byte, 0, h.Params.Chunk)}, nil
 }
-
-// Header is the header the reader read.
-func (sr *Reader) Header() *Header { return sr.h }
 
 func (sr *Reader) Read(p []byte) (int, error) {
 	for sr.pos == len(sr.plain) {

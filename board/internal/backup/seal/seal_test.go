@@ -133,3 +133,18 @@ func TestEachRunHasItsOwnSaltAndNonces(t *testing.T) {
 		t.Fatal("two files of the same plaintext share a header or ciphertext")
 	}
 }
+
+// A header whose scrypt cost is far beyond what a writer uses is damage (or
+// malice): it is refused before any key is derived, rather than make the
+// reader allocate without bound (N=2^24, r=255 asks for 512 GiB).
+func TestExcessiveScryptCostIsRefused(t *testing.T) {
+	data := sealed(t, payload(10), "pw")
+	i := len(seal.Magic) + 1
+	data[i], data[i+1], data[i+2] = 24, 255, 255
+	if _, err := open(data, "pw"); !errors.Is(err, seal.ErrHeader) {
+		t.Fatalf("%v, want a header refusal", err)
+	}
+	if _, err := seal.NewWriter(io.Discard, "pw", seal.Params{LogN: 24, R: 255, P: 255}, nil); err == nil {
+		t.Fatal("a writer took a cost no reader accepts")
+	}
+}
