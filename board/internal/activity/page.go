@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -40,13 +41,19 @@ func Page(d *wire.Doc, q Query, cursor string, limit int) (page []wire.ActivityE
 	}
 	rows := make([]row, 0, len(all))
 	for _, e := range all {
-		p := placeOf(e)
-		if after != nil && newestFirst(*after, p) >= 0 {
-			continue
-		}
-		rows = append(rows, row{p, e})
+		rows = append(rows, row{placeOf(e), e})
 	}
 	slices.SortFunc(rows, func(a, b row) int { return newestFirst(a.at, b.at) })
+	// Rows that say the same thing at the same time share a place; their
+	// count among those tells them apart, so a cursor between them holds.
+	for i := 1; i < len(rows); i++ {
+		if prev := rows[i-1].at; prev.ts == rows[i].at.ts && prev.sum == rows[i].at.sum {
+			rows[i].at.n = rows[i-1].at.n + 1
+		}
+	}
+	if after != nil {
+		rows = rows[sort.Search(len(rows), func(i int) bool { return newestFirst(*after, rows[i].at) < 0 }):]
+	}
 	page = []wire.ActivityEntry{}
 	for i, r := range rows {
 		if i == limit {
@@ -62,6 +69,7 @@ func Page(d *wire.Doc, q Query, cursor string, limit int) (page []wire.ActivityE
 type place struct {
 	ts  string
 	sum uint64
+	n   int // among rows of the same time and hash, which one
 }
 
 func placeOf(e wire.ActivityEntry) place {
@@ -84,11 +92,11 @@ func newestFirst(a, b place) int {
 	case a.sum > b.sum:
 		return 1
 	}
-	return 0
+	return a.n - b.n
 }
 
 func (p place) encode() string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatUint(p.sum, 16) + "|" + p.ts))
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatUint(p.sum, 16) + "|" + p.ts + "|" + strconv.Itoa(p.n)))
 }
 
 func decodePlace(s string) (place, bool) {
@@ -96,13 +104,20 @@ func decodePlace(s string) (place, bool) {
 	if err != nil {
 		return place{}, false
 	}
-	sum, ts, ok := strings.Cut(string(raw), "|")
+	sum, rest, ok := strings.Cut(string(raw), "|")
 	if !ok {
 		return place{}, false
 	}
-	n, err := strconv.ParseUint(sum, 16, 64)
+	h, err := strconv.ParseUint(sum, 16, 64)
 	if err != nil {
 		return place{}, false
 	}
-	return place{ts: ts, sum: n}, true
+	ts, nth, _ := strings.Cut(rest, "|") // cursors given out before the count have none
+	n := 0
+	if nth != "" {
+		if n, err = strconv.Atoi(nth); err != nil || n < 0 {
+			return place{}, false
+		}
+	}
+	return place{ts: ts, sum: h, n: n}, true
 }

@@ -50,7 +50,7 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 // the row's time (every entry a write logs carries the write's one stamp)
 // among the writes undo still reaches, up to the feed's version.
 func (a *API) writeVersions(rows []wire.ActivityEntry, upTo int64) {
-	recent, _ := a.store.RecentChanges()
+	recent := a.store.RecentChanges()
 	if len(recent) == 0 {
 		return
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// RecentChanges returns every write the ring still holds, oldest first,
-// and the newest version it knows of.
-func (s *Store) RecentChanges() ([]*Change, int64) {
-	return s.ring.all()
+// RecentChanges returns every write the ring still holds, oldest first.
+func (s *Store) RecentChanges() []*Change {
+	changes, _ := s.ring.all()
+	return changes
 }
 
 // errRingBehind means the ring had not yet learnt of a write the draft

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,4 +67,46 @@ func TestRecentAndPutImage(t *testing.T) {
 	if err := (&Tx{}).PutImage("nonsense", "X-1", nil); err == nil {
 		t.Errorf("an unknown kind was put back")
 	}
+}
+
+// A write that reads the recent writes while others are still on their way
+// to the disk waits for them to land (the ring learns of a write once it is
+// durable): it always sees every write up to the state it starts from, and
+// never fails for being early.
+func TestRecentWaitsForWritesInFlight(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "board.json"))
+	defer s.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				if _, err := s.Update(ctx, wire.ActorHuman, nil, func(tx *Tx) error {
+					tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: fmt.Sprintf("writer %d case %d", w, i)})
+					return nil
+				}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for range 25 {
+		if _, err := s.Update(ctx, wire.ActorHuman, nil, func(tx *Tx) error {
+			recent, err := tx.Recent()
+			if err != nil {
+				return err
+			}
+			if n := len(recent); n > 0 && recent[n-1].Version != tx.Doc().Version {
+				return fmt.Errorf("the newest recent write is %d, the draft starts from %d", recent[n-1].Version, tx.Doc().Version)
+			}
+			tx.Cases().Put(&wire.Case{ID: tx.NextID("CASE"), Title: "reader"})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
 }

@@ -122,15 +122,6 @@ func (r *ring) all() ([]*Change, int64) {
 	return out, r.version
 }
 
-func (r *ring) at(v int64) (*Change, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if v <= r.floor || v > r.version {
-		return nil, false
-	}
-	return r.entries[(r.start+int(v-r.floor-1))%r.size], true
-}
-
 // ChangesSince returns, oldest first, every write committed after version
 // since, and the newest version they reach. ok is false when the ring
 // cannot answer for since: it is older than the oldest write the ring
@@ -142,11 +133,6 @@ func (r *ring) at(v int64) (*Change, bool) {
 // carries the before-image of every record it touched.
 func (s *Store) ChangesSince(since int64) (changes []*Change, version int64, ok bool) {
 	return s.ring.since(since)
-}
-
-// ChangeAt returns the write that made version v, while the ring holds it.
-func (s *Store) ChangeAt(v int64) (*Change, bool) {
-	return s.ring.at(v)
 }
 
 // change builds the ring's record of the write tx is about to commit as

@@ -86,7 +86,7 @@ func TestRingKeepsBeforeAndAfterImages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, ok := s.ChangeAt(v)
+			c, ok := changeAt(s, v)
 			if !ok {
 				t.Fatalf("the ring has no write %d", v)
 			}
@@ -156,10 +156,10 @@ func TestRingIsBounded(t *testing.T) {
 	if _, _, ok := s.ChangesSince(vs[0]); ok {
 		t.Errorf("since %d answered: that write's successor is no longer held", vs[0])
 	}
-	if _, ok := s.ChangeAt(vs[1]); ok {
+	if _, ok := changeAt(s, vs[1]); ok {
 		t.Errorf("write %d still held in a ring of four", vs[1])
 	}
-	if c, ok := s.ChangeAt(vs[5]); !ok || imagesOf(c)[0].After != "f" {
+	if c, ok := changeAt(s, vs[5]); !ok || imagesOf(c)[0].After != "f" {
 		t.Errorf("newest write: %v %+v", ok, c)
 	}
 	if err := s.Close(); err != nil {
@@ -201,4 +201,15 @@ func TestRingStartsOverOnAHandEdit(t *testing.T) {
 	if got, _, ok := s.ChangesSince(edited); !ok || len(got) != 1 {
 		t.Errorf("a write after the edit: ok %v, %d writes, want it alone", ok, len(got))
 	}
+}
+
+// changeAt returns the write that made version v, while the ring holds it.
+func changeAt(s *Store, v int64) (*Change, bool) {
+	r := s.ring
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v <= r.floor || v > r.version {
+		return nil, false
+	}
+	return r.entries[(r.start+int(v-r.floor-1))%r.size], true
 }

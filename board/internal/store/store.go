@@ -64,7 +64,7 @@ type Config struct {
 	// write when it fails; tests use it to assert whole-tree invariants.
 	Verify func(d *wire.Doc) error
 	// RingSize is how many recent writes the store remembers, with the
-	// records each changed, for ChangesSince and ChangeAt (DefaultRingSize).
+	// records each changed, for ChangesSince and undo (DefaultRingSize).
 	RingSize int
 	// Check, when set, is the whole-document check a state built from a file
 	// must pass; its error names the offending records. A hand edit that

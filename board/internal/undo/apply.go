@@ -46,7 +46,7 @@ func Parse(in wire.UndoRequest) (Request, error) {
 // dryRun only says what it would undo. Undoing nothing writes nothing.
 func Do(ctx context.Context, s *store.Store, actor string, req Request, dryRun bool) (wire.UndoReply, error) {
 	if dryRun {
-		recent, _ := s.RecentChanges()
+		recent := s.RecentChanges()
 		plan, err := Make(recent, req)
 		if err != nil {
 			return wire.UndoReply{}, err
