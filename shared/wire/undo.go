@@ -10,9 +10,12 @@ type UndoRequest struct {
 	Version  int64  `json:"version,omitempty"`
 	WritesBy string `json:"writesBy,omitempty"`
 	Since    string `json:"since,omitempty"`
-	Through  bool   `json:"through,omitempty"`
-	DryRun   bool   `json:"dryRun,omitempty"`
-	Actor    string `json:"actor,omitempty"`
+	// Until, with WritesBy, bounds the writes to those up to this version:
+	// the version a dry run answered, so the undo applied is the one listed.
+	Until   int64  `json:"until,omitempty"`
+	Through bool   `json:"through,omitempty"`
+	DryRun  bool   `json:"dryRun,omitempty"`
+	Actor   string `json:"actor,omitempty"`
 }
 
 // UndoReply lists the writes undone (or, on a dry run, that would be),

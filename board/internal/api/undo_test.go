@@ -270,3 +270,18 @@ func TestUndoOfTheAgentSinceATimeProposedAndApproved(t *testing.T) {
 	b.fails(http.StatusBadRequest, "since", "POST", "/api/pending", map[string]any{"verb": "undo", "summary": "Undo",
 		"payload": map[string]any{"writesBy": "agent", "since": "this morning"}}, agent...)
 }
+
+// "Undo the agent since" is shown as a dry run first; what the person then
+// applies is what they saw, not also what the agent wrote in between.
+func TestUndoOfTheAgentSinceAppliesWhatTheDryRunListed(t *testing.T) {
+	b := newBoard(t)
+	since := time.Now().UTC().Add(-time.Second).Format(time.RFC3339)
+	seen := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Listed in the dry run"}, agent...).Get("case.id").String()
+	dry := b.must(http.StatusOK, "POST", "/api/undo", map[string]any{"writesBy": "agent", "since": since, "dryRun": true})
+	later := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Written after the dry run"}, agent...).Get("case.id").String()
+
+	b.must(http.StatusOK, "POST", "/api/undo", map[string]any{"writesBy": "agent", "since": since, "until": dry.Get("version").Int()})
+	b.fails(http.StatusNotFound, "not found", "GET", "/api/cases/"+seen, nil)
+	b.must(http.StatusOK, "GET", "/api/cases/"+later, nil)
+	b.fails(http.StatusBadRequest, "until", "POST", "/api/undo", map[string]any{"version": 3, "until": 5})
+}

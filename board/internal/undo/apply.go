@@ -26,6 +26,10 @@ func Parse(in wire.UndoRequest) (Request, error) {
 	switch {
 	case in.Version != 0 && (by != "" || since != ""):
 		return Request{}, errs.BadRequest("give either 'version' or 'writesBy' with 'since', not both")
+	case in.Until != 0 && by == "":
+		return Request{}, errs.BadRequest("field 'until' goes with 'writesBy' and 'since': the newest write to undo")
+	case in.Until < 0:
+		return Request{}, errs.BadRequest("field 'until' must be a positive write version")
 	case in.Version != 0:
 		return Request{Version: in.Version, Through: in.Through}, nil
 	case by == "" && since == "":
@@ -39,7 +43,7 @@ func Parse(in wire.UndoRequest) (Request, error) {
 	if err != nil {
 		return Request{}, errs.BadRequest("field 'since' must be an RFC 3339 time, e.g. 2026-11-26T14:00:00Z")
 	}
-	return Request{WritesBy: strings.ToLower(by), Since: t, Through: in.Through}, nil
+	return Request{WritesBy: strings.ToLower(by), Since: t, Until: in.Until, Through: in.Through}, nil
 }
 
 // Do undoes what req names as one write attributed to actor, or with

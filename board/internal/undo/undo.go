@@ -22,6 +22,7 @@ type Request struct {
 	Version  int64
 	WritesBy string
 	Since    time.Time
+	Until    int64 // with WritesBy: only writes up to this version; 0 for all
 	Through  bool
 }
 
@@ -57,7 +58,8 @@ func Make(ring []*store.Change, req Request) (Plan, error) {
 		if req.Version != 0 {
 			return c.Version == req.Version
 		}
-		return c.Actor == req.WritesBy && c.At.After(req.Since) && !undone[c.Version]
+		return c.Actor == req.WritesBy && c.At.After(req.Since) && !undone[c.Version] &&
+			(req.Until == 0 || c.Version <= req.Until)
 	}
 	if req.Version != 0 {
 		if req.Version < 0 {
