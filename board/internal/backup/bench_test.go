@@ -35,17 +35,7 @@ func BenchmarkRun(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("cases=%d/doc=%.1fMB", cases, float64(size)/1e6), func(b *testing.B) {
-			dir := b.TempDir()
-			bare := filepath.Join(dir, "remote.git")
-			if out, err := exec.Command("git", "init", "--bare", "--quiet", bare).CombinedOutput(); err != nil {
-				b.Fatalf("%v %s", err, out)
-			}
-			s, err := SettingsFrom(func(k string) string {
-				return map[string]string{"SVC_BACKUP_KEY": testPass, "SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"}[k]
-			}, filepath.Join(dir, "data", "board.json"))
-			if err != nil {
-				b.Fatal(err)
-			}
+			s := benchSettings(b)
 			at := time.Date(2026, 11, 26, 3, 30, 0, 0, time.UTC)
 			s.Now = func() time.Time { return at }
 			src := func(context.Context) (*wire.Doc, error) { return doc, nil }
@@ -131,17 +121,7 @@ func sampleHeap() (stop func() uint64) {
 // plan against an empty data directory, the local copy already fetched.
 func BenchmarkRestoreDryRun(b *testing.B) {
 	doc := testkit.BoardDoc(1000)
-	dir := b.TempDir()
-	bare := filepath.Join(dir, "remote.git")
-	if out, err := exec.Command("git", "init", "--bare", "--quiet", bare).CombinedOutput(); err != nil {
-		b.Fatalf("%v %s", err, out)
-	}
-	s, err := SettingsFrom(func(k string) string {
-		return map[string]string{"SVC_BACKUP_KEY": testPass, "SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"}[k]
-	}, filepath.Join(dir, "data", "board.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := benchSettings(b)
 	if r := Run(context.Background(), s, func(context.Context) (*wire.Doc, error) { return doc, nil }, nil); r.Exit != ExitPushed {
 		b.Fatal(fmtRun(r))
 	}
@@ -155,4 +135,21 @@ func BenchmarkRestoreDryRun(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// benchSettings are the job's settings over a temporary data directory and
+// a local bare repository, with the default (real) scrypt cost.
+func benchSettings(b *testing.B) Settings {
+	b.Helper()
+	dir := b.TempDir()
+	bare := filepath.Join(dir, "remote.git")
+	if out, err := exec.Command("git", "init", "--bare", "--quiet", bare).CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	env := map[string]string{"SVC_BACKUP_KEY": testPass, "SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"}
+	s, err := SettingsFrom(func(k string) string { return env[k] }, filepath.Join(dir, "data", "board.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }
