@@ -74,14 +74,7 @@ func start(t *testing.T, data string, nofile int, env ...string) *daemon {
 	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
 	d.cmd.Env = append(d.cmd.Env, env...)
 	d.cmd.Stderr = d.stderr
-	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.err = d.cmd.Wait(); close(d.exited) }()
-	t.Cleanup(func() {
-		d.cmd.Process.Signal(syscall.SIGKILL)
-		<-d.exited
-	})
+	d.launch(t)
 	testkit.Eventually(t, "the daemon answers /api/health", func() bool {
 		select {
 		case <-d.exited:
@@ -92,6 +85,19 @@ func start(t *testing.T, data string, nofile int, env ...string) *daemon {
 		return err == nil && code == http.StatusOK
 	})
 	return d
+}
+
+// launch starts d.cmd, notes when it exits, and kills it at the test's end.
+func (d *daemon) launch(t *testing.T) {
+	t.Helper()
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.err = d.cmd.Wait(); close(d.exited) }()
+	t.Cleanup(func() {
+		d.cmd.Process.Signal(syscall.SIGKILL)
+		<-d.exited
+	})
 }
 
 // do sends one request with a JSON body (none when "") on a fresh

@@ -26,14 +26,7 @@ func runDemo(t *testing.T, dir string) (*daemon, string) {
 	out := &testkit.SyncBuffer{}
 	d.cmd = exec.Command(boardBin, "demo", "-dir", dir, "-addr", addr)
 	d.cmd.Stdout, d.cmd.Stderr = out, d.stderr
-	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.err = d.cmd.Wait(); close(d.exited) }()
-	t.Cleanup(func() {
-		d.cmd.Process.Signal(syscall.SIGKILL)
-		<-d.exited
-	})
+	d.launch(t)
 	testkit.Eventually(t, "the demo says what it seeded", func() bool {
 		select {
 		case <-d.exited:
