@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/wire"
 )

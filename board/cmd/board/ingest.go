@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/opsboard/opsboard/board/internal/ingest"
+	"github.com/opsboard/opsboard/board/internal/mail/ingest"
 	"github.com/opsboard/opsboard/shared/guardclient"
 )
 

@@ -19,10 +19,10 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/backup"
-	"github.com/opsboard/opsboard/board/internal/backupsched"
-	"github.com/opsboard/opsboard/board/internal/catalog"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
-	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/backup/schedule"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/serve"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/board/internal/web"
@@ -181,7 +181,7 @@ func run(log *slog.Logger, args []string) error {
 		return err
 	}
 	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
-	scfg := store.Config{Path: cfg.data, Logger: log, Zone: cfg.zone, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Check: checkTree}
+	scfg := store.Config{Path: cfg.data, Logger: log, Zone: cfg.zone, MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Check: checkTree}
 	if cfg.verify {
 		scfg.Verify = checkTree
 	}
@@ -203,11 +203,11 @@ func run(log *slog.Logger, args []string) error {
 	}
 	// The board backs up its committed state: a consistent moment, never
 	// a file copied mid-write.
-	backups := backupsched.New(backupsched.Config{Settings: bset, Log: log, Zone: cfg.zone,
+	backups := schedule.New(schedule.Config{Settings: bset, Log: log, Zone: cfg.zone,
 		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
 	backups.ScheduleDaily()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir, Bundles: bundles})
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them

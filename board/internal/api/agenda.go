@@ -3,10 +3,10 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/agenda"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/field"
-	"github.com/opsboard/opsboard/board/internal/saved"
+	"github.com/opsboard/opsboard/board/internal/rules/agenda"
+	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

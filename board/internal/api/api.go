@@ -20,10 +20,11 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/backupsched"
+	"github.com/opsboard/opsboard/board/internal/backup/schedule"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/field"
-	"github.com/opsboard/opsboard/board/internal/nldate"
+	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
+	"github.com/opsboard/opsboard/board/internal/rules/nldate"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/jsonbody"
@@ -68,7 +69,9 @@ type Config struct {
 	// Backups starts and schedules the off-site backup; nil means the
 	// board runs without backup settings (GET /api/backups says so, and
 	// POST /api/backups/run is refused).
-	Backups *backupsched.Trigger
+	Backups *schedule.Trigger
+	// Bundles are the built-in label bundles the catalog installs from.
+	Bundles []labels.Bundle
 }
 
 // API serves /api.
@@ -77,6 +80,7 @@ type API struct {
 	version string
 	log     *slog.Logger
 	hosts   map[string]bool
+	bundles []labels.Bundle
 
 	cacheMu sync.Mutex
 	cacheV  int64
@@ -90,9 +94,9 @@ type API struct {
 	zone *time.Location
 	now  func() time.Time
 
-	backups  *backupsched.Trigger // nil: no backup settings
-	toolDir  string               // GET /api/connect: where the tool servers are built
-	guardURL string               // GET /api/connect: the guard bridge's sidecar address
+	backups  *schedule.Trigger // nil: no backup settings
+	toolDir  string            // GET /api/connect: where the tool servers are built
+	guardURL string            // GET /api/connect: the guard bridge's sidecar address
 
 	dates *nldate.Parser // GET /api/dates/parse
 }
@@ -106,7 +110,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.log = slog.Default()
 	}
 	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
-	a.toolDir, a.guardURL = cfg.ToolDir, cfg.GuardURL
+	a.toolDir, a.guardURL, a.bundles = cfg.ToolDir, cfg.GuardURL, cfg.Bundles
 	if a.zone == nil {
 		a.zone = time.UTC
 	}

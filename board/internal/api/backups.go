@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/backupsched"
+	"github.com/opsboard/opsboard/board/internal/backup/schedule"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -43,9 +43,9 @@ func (a *API) runBackup(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := a.backups.Start(boolQuery(r, "force"))
 	switch {
-	case errors.Is(err, backupsched.ErrSandbox):
+	case errors.Is(err, schedule.ErrSandbox):
 		writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: err.Error()})
-	case errors.Is(err, backupsched.ErrRunning):
+	case errors.Is(err, schedule.ErrRunning):
 		writeJSON(w, http.StatusConflict, wire.ErrorReply{Error: err.Error()})
 	case err != nil:
 		a.fail(w, err)

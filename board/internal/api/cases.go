@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/cases"
+	"github.com/opsboard/opsboard/board/internal/rules/cases"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

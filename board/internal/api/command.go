@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/command"
+	"github.com/opsboard/opsboard/board/internal/rules/command"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/saved"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/wire"
 )

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/guardtest"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/testkit/guardtest"
 	"github.com/tidwall/gjson"
 )
 

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/catalog"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
-	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/tidwall/gjson"
@@ -42,10 +42,10 @@ func newBoard(t testing.TB, opts ...option) *board {
 	}
 	dir := t.TempDir()
 	scfg := store.Config{
-		Path: filepath.Join(dir, "board.json"), Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Logger: quiet,
+		Path: filepath.Join(dir, "board.json"), MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
 	}
-	acfg := api.Config{Version: "test", Logger: quiet}
+	acfg := api.Config{Version: "test", Logger: quiet, Bundles: bundles}
 	for _, o := range opts {
 		o(&scfg, &acfg)
 	}

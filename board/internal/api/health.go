@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/saved"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/emersion/go-ical"
-	"github.com/opsboard/opsboard/board/internal/agenda"
-	"github.com/opsboard/opsboard/board/internal/events"
-	"github.com/opsboard/opsboard/board/internal/repeat"
-	"github.com/opsboard/opsboard/board/internal/saved"
+	"github.com/opsboard/opsboard/board/internal/rules/agenda"
+	"github.com/opsboard/opsboard/board/internal/rules/events"
+	"github.com/opsboard/opsboard/board/internal/rules/repeat"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/ingestlog"
+	"github.com/opsboard/opsboard/board/internal/mail/runlog"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -15,7 +15,7 @@ func (a *API) createIngestRun(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	run, v, err := ingestlog.Record(r.Context(), a.store, actorOf(r, ""), in)
+	run, v, err := runlog.Record(r.Context(), a.store, actorOf(r, ""), in)
 	if err != nil {
 		a.fail(w, err)
 		return

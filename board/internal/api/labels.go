@@ -4,9 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -25,7 +24,7 @@ func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	l, v, err := catalog.Create(r.Context(), a.store, actorOf(r, in.Actor), in.Title, in.Description, in.Color)
+	l, v, err := labels.Create(r.Context(), a.store, actorOf(r, in.Actor), in.Title, in.Description, in.Color)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -40,7 +39,7 @@ func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	l, v, err := catalog.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
+	l, v, err := labels.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -55,7 +54,7 @@ func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	v, err := catalog.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], boolQuery(r, "scrub"))
+	v, err := labels.Delete(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], boolQuery(r, "scrub"))
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -70,7 +69,7 @@ func (a *API) listBundles(w http.ResponseWriter, r *http.Request) {
 	if d.LabelSources != nil {
 		src = *d.LabelSources
 	}
-	st := labels.Statuses(a.store.Bundles(), d.Labels, src)
+	st := labels.Statuses(a.bundles, d.Labels, src)
 	if st == nil {
 		st = []wire.BundleStatus{}
 	}
@@ -88,7 +87,7 @@ func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.BadRequest("Field 'id' is required."))
 		return
 	}
-	res, v, err := catalog.InstallBundle(r.Context(), a.store, actorOf(r, in.Actor), in.ID)
+	res, v, err := labels.InstallBundle(r.Context(), a.store, a.bundles, actorOf(r, in.Actor), in.ID)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -104,7 +103,7 @@ func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scrub := r.URL.Query().Get("scrub") != "0"
-	removed, v, err := catalog.UninstallBundle(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], scrub)
+	removed, v, err := labels.UninstallBundle(r.Context(), a.store, a.bundles, actorOf(r, in.Actor), mux.Vars(r)["id"], scrub)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/messages"
+	"github.com/opsboard/opsboard/board/internal/rules/messages"
 
 	"github.com/opsboard/opsboard/shared/wire"
 )

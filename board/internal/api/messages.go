@@ -5,7 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/messages"
+	"github.com/opsboard/opsboard/board/internal/rules/messages"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/approvals"
+	"github.com/opsboard/opsboard/board/internal/rules/proposals"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -12,7 +12,7 @@ import (
 func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return wire.ProposalList{Proposals: approvals.List(d), Version: d.Version}, nil
+		return wire.ProposalList{Proposals: proposals.List(d), Version: d.Version}, nil
 	})
 }
 
@@ -23,7 +23,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := approvals.Propose(r.Context(), a.store, actorOf(r, in.Actor), in)
+	p, v, err := proposals.Propose(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -40,7 +40,7 @@ func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, result, v, err := approvals.Approve(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, result, v, err := proposals.Approve(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -55,7 +55,7 @@ func (a *API) rejectProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := approvals.Reject(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
+	p, v, err := proposals.Reject(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return

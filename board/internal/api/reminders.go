@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/messages"
-	"github.com/opsboard/opsboard/board/internal/reminders"
+	"github.com/opsboard/opsboard/board/internal/rules/messages"
+	"github.com/opsboard/opsboard/board/internal/rules/reminders"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

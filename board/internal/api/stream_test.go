@@ -20,8 +20,9 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/labels"
-	"github.com/opsboard/opsboard/board/internal/priorities"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
+	"github.com/opsboard/opsboard/board/internal/rules/priorities"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -377,12 +378,12 @@ func TestStreamEndsOnShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "board.json"), Bundles: bundles})
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "board.json"), MessageKey: dedupe.Key})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a, router := api.New(api.Config{Store: st, Version: "test"})
+	a, router := api.New(api.Config{Store: st, Version: "test", Bundles: bundles})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

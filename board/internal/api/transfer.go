@@ -10,7 +10,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/export"
 	"github.com/opsboard/opsboard/board/internal/imports"
 	"github.com/opsboard/opsboard/board/internal/imports/parse"
-	"github.com/opsboard/opsboard/board/internal/saved"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

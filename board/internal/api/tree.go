@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/opsboard/opsboard/board/internal/trust"
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -40,7 +40,7 @@ func (a *API) pushTrust(ctx context.Context, nodes ...node) *wire.TrustPush {
 				msgs = append(msgs, *m)
 			}
 		}
-		emails = append(emails, trust.Derive(msgs, principal)...)
+		emails = append(emails, correspondents.Derive(msgs, principal)...)
 	}
 	slices.Sort(emails)
 	emails = slices.Compact(emails)

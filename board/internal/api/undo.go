@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"github.com/opsboard/opsboard/board/internal/undo"
+	"github.com/opsboard/opsboard/board/internal/rules/undo"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

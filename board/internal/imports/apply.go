@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opsboard/opsboard/board/internal/activity"
-	"github.com/opsboard/opsboard/board/internal/cases"
-	"github.com/opsboard/opsboard/board/internal/catalog"
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/field"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
-	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/rules/activity"
+	"github.com/opsboard/opsboard/board/internal/rules/cases"
+	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -155,7 +154,7 @@ func applyLabels(tx *store.Tx, ls []Label, n *wire.ImportCounts) (map[string]str
 		if !validColor(color) {
 			color = ""
 		}
-		def, err := catalog.CreateTx(tx, keep, title, l.Description, color)
+		def, err := labels.CreateTx(tx, keep, title, l.Description, color)
 		if err != nil {
 			return nil, rowErr("label "+l.Key, err)
 		}

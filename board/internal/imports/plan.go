@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opsboard/opsboard/board/internal/field"
+	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

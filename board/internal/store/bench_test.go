@@ -375,7 +375,7 @@ func BenchmarkDraft(b *testing.B) {
 		b.Run(sz.name, func(b *testing.B) {
 			skipLarge(b, sz.cases)
 			d := testkit.BoardDoc(sz.cases)
-			ix := buildIndexes(d)
+			ix := buildIndexes(d, nil)
 			now := time.Now()
 			for _, op := range []string{"patch-case", "patch-message", "create-case"} {
 				b.Run(op, func(b *testing.B) {

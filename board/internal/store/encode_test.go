@@ -224,7 +224,7 @@ func TestIndexesFollowTheHead(t *testing.T) {
 		t.Helper()
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()
-		if diff := cmp.Diff(buildIndexes(s.head), s.idx, cmp.AllowUnexported(indexes{})); diff != "" {
+		if diff := cmp.Diff(buildIndexes(s.head, s.cfg.MessageKey), s.idx, cmp.AllowUnexported(indexes{})); diff != "" {
 			t.Fatalf("%s: indexes differ from the head (-want +got)\n%s", when, diff)
 		}
 	}

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
-	"github.com/opsboard/opsboard/board/internal/labels"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -56,8 +55,10 @@ type Config struct {
 	// full disk (twice the document plus 4 MB, at least 4 MB, at most 1 GB).
 	ReserveBytes int64
 
-	// Bundles are the built-in label bundles (installable packs).
-	Bundles []labels.Bundle
+	// MessageKey names a message by what makes it the same mail, so a
+	// create can find the one already stored through an index. The daemon
+	// wires in the mail dedupe key; without one, no message is a duplicate.
+	MessageKey func(m *wire.Message) string
 	// Seed fills a brand-new document (the universal label bundle).
 	Seed func(tx *Tx) error
 	// Verify, when set, runs on the draft after every write and rejects the
@@ -295,7 +296,7 @@ func (s *Store) load() error {
 	s.j = j
 	s.log.Info("store.open", "path", s.path, "version", d.Version, "replayed_from", from)
 	s.head = d
-	s.idx = buildIndexes(d)
+	s.idx = buildIndexes(d, s.cfg.MessageKey)
 	s.ring = newRing(s.cfg.RingSize, d.Version)
 	s.visible.Store(d)
 	s.fresh = fresh
@@ -457,10 +458,6 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// Bundles are the built-in label bundles the board was configured with; the
-// catalog rules install from them.
-func (s *Store) Bundles() []labels.Bundle { return s.cfg.Bundles }
-
 // Path is the document's location.
 func (s *Store) Path() string { return s.path }
 
@@ -542,6 +539,7 @@ func (s *Store) update(ctx context.Context, actor string, expectedVersion *int64
 		return 0, &errs.VersionConflictError{Expected: *expectedVersion, Current: cur}
 	}
 	tx := newTx(s.head, s.now(), actor)
+	tx.messageKey = s.cfg.MessageKey
 	tx.zone = s.cfg.Zone
 	tx.useIndexes(s.idx)
 	tx.ring = s.ring
@@ -603,7 +601,7 @@ func (s *Store) commitFailed(err error) []pendingWrite {
 	s.j.busySince, s.j.busyLast = time.Time{}, nil
 	s.j.mu.Unlock()
 	s.head = s.visible.Load()
-	s.idx = buildIndexes(s.head)
+	s.idx = buildIndexes(s.head, s.cfg.MessageKey)
 	if isDiskFull(err) {
 		s.diskFull(err)
 	} else {
@@ -642,7 +640,7 @@ func (s *Store) withdraw(done <-chan error) bool {
 	default:
 		s.head = s.visible.Load()
 	}
-	s.idx = buildIndexes(s.head)
+	s.idx = buildIndexes(s.head, s.cfg.MessageKey)
 	for _, w := range gone[1:] {
 		w.done <- errWithdrawn
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opsboard/opsboard/board/internal/dedupe"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -19,6 +18,9 @@ type Tx struct {
 	now   time.Time
 	actor string
 	zone  *time.Location // the machine's zone; nil for UTC
+	// messageKey names a message for dedupe (Config.MessageKey); nil in a
+	// scratch write, which then finds no message by key.
+	messageKey func(*wire.Message) string
 
 	cases      Table[*wire.Case]
 	messages   Table[*wire.Message]
@@ -69,19 +71,22 @@ type indexes struct {
 // index maps a record id to its position in its collection.
 type index map[string]int
 
-func buildIndexes(d *wire.Doc) *indexes {
+func buildIndexes(d *wire.Doc, key func(*wire.Message) string) *indexes {
 	return &indexes{
 		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
 		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
 		proposals: indexOf(d.Proposals), views: indexOf(d.Views), templates: indexOf(d.Templates),
-		ingestRuns: indexOf(d.IngestRuns), messageKeys: messageKeysOf(d.Messages),
+		ingestRuns: indexOf(d.IngestRuns), messageKeys: messageKeysOf(d.Messages, key),
 	}
 }
 
-func messageKeysOf(list []*wire.Message) map[string]string {
+func messageKeysOf(list []*wire.Message, key func(*wire.Message) string) map[string]string {
 	out := make(map[string]string, len(list))
+	if key == nil {
+		return out
+	}
 	for _, m := range list {
-		out[dedupe.Key(m)] = m.ID
+		out[key(m)] = m.ID
 	}
 	return out
 }
@@ -158,24 +163,28 @@ func (tx *Tx) commitIndexes() {
 	for _, c := range tx.collections() {
 		c.commit()
 	}
-	if tx.ix != nil {
+	if tx.ix != nil && tx.messageKey != nil {
 		for _, m := range tx.messages.dirty {
-			tx.ix.messageKeys[dedupe.Key(m)] = m.ID
+			tx.ix.messageKeys[tx.messageKey(m)] = m.ID
 		}
 	}
 }
 
-// MessageByKey finds the message whose dedupe key (see package dedupe) is
+// MessageByKey finds the message whose dedupe key (Config.MessageKey) is
 // key, through an index rather than a scan of every message.
 func (tx *Tx) MessageByKey(key string) (*wire.Message, bool) {
+	keyOf := tx.messageKey
+	if keyOf == nil {
+		return nil, false
+	}
 	for _, m := range tx.messages.dirty {
-		if dedupe.Key(m) == key {
+		if keyOf(m) == key {
 			return shallow(m), true
 		}
 	}
 	if tx.ix == nil { // a scratch write: no index to use
 		for _, m := range tx.d.Messages {
-			if dedupe.Key(m) == key {
+			if keyOf(m) == key {
 				return shallow(m), true
 			}
 		}
@@ -186,7 +195,7 @@ func (tx *Tx) MessageByKey(key string) (*wire.Message, bool) {
 		return nil, false
 	}
 	m, ok := tx.messages.get(id)
-	if !ok || dedupe.Key(m) != key {
+	if !ok || keyOf(m) != key {
 		return nil, false
 	}
 	return shallow(m), true
@@ -231,7 +240,7 @@ func (tx *Tx) NextID(prefix string) string {
 // away, whatever fn changes; it answers whether fn would succeed now.
 func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
 	dry := newTx(tx.d, tx.now, tx.actor)
-	dry.zone, dry.ring = tx.zone, tx.ring
+	dry.zone, dry.ring, dry.messageKey = tx.zone, tx.ring, tx.messageKey
 	return fn(dry)
 }
 

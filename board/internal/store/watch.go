@@ -203,7 +203,7 @@ func (s *Store) reload(d *wire.Doc) error {
 		return fmt.Errorf("%w: %w", errReload, err)
 	}
 	s.head = d
-	s.idx = buildIndexes(d)
+	s.idx = buildIndexes(d, s.cfg.MessageKey)
 	done := s.j.enqueue(line, d, nil)
 	s.writeMu.Unlock()
 	if err := <-done; err != nil {

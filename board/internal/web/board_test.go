@@ -19,10 +19,10 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/backup"
-	"github.com/opsboard/opsboard/board/internal/backupsched"
-	"github.com/opsboard/opsboard/board/internal/catalog"
-	"github.com/opsboard/opsboard/board/internal/hierarchy"
-	"github.com/opsboard/opsboard/board/internal/labels"
+	"github.com/opsboard/opsboard/board/internal/backup/schedule"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -43,7 +43,7 @@ type board struct {
 	// backupEnv is the environment the backup settings are read from; nil
 	// runs the board without them.
 	backupEnv map[string]string
-	backups   *backupsched.Trigger
+	backups   *schedule.Trigger
 	toolDir   string // where /api/connect looks for the tool servers
 	reqMu     sync.Mutex
 	reqs      []request // what the browser asked for, in order
@@ -128,20 +128,20 @@ func (b *board) start() {
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(store.Config{
-		Path: b.Path, Bundles: bundles, Seed: catalog.SeedUniversal(bundles), Logger: quiet,
+		Path: b.Path, MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet,
 		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
 	})
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	acfg := api.Config{Store: st, Version: "test", Logger: quiet, GuardURL: b.guardURL, ToolDir: b.toolDir}
+	acfg := api.Config{Store: st, Version: "test", Logger: quiet, Bundles: bundles, GuardURL: b.guardURL, ToolDir: b.toolDir}
 	if b.backupEnv != nil {
 		bs, err := backup.SettingsFrom(func(k string) string { return b.backupEnv[k] }, b.Path)
 		if err != nil {
 			st.Close()
 			b.t.Fatal(err)
 		}
-		b.backups = backupsched.New(backupsched.Config{Settings: bs, Log: quiet,
+		b.backups = schedule.New(schedule.Config{Settings: bs, Log: quiet,
 			Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
 		acfg.Backups = b.backups
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/opsboard/opsboard/board/internal/guardtest"
 	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/board/internal/testkit/guardtest"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/opsboard/opsboard/board/internal/guardtest"
 	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/board/internal/testkit/guardtest"
 )
 
 // startGuardedBoard is startBoard wired to the guard sidecar at url.

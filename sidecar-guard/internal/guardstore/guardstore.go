@@ -23,13 +23,13 @@ import (
 
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/quarantine"
-	"github.com/opsboard/opsboard/sidecar-guard/internal/trust"
+	"github.com/opsboard/opsboard/sidecar-guard/internal/sendertrust"
 )
 
 // File names inside the data directory.
 const (
 	ConfigFile     = "config.json"
-	TrustFile      = "trust.json"
+	TrustFile      = "sendertrust.json"
 	QuarantineFile = "quarantine.json"
 	lockFile       = ".lock"
 )
@@ -226,7 +226,7 @@ func (s *Store) Trust() []wire.TrustRecord {
 // Sender is the stored record of a sender, nil when it is unknown or the
 // address does not parse.
 func (s *Store) Sender(from string) *wire.TrustRecord {
-	key, err := trust.Key(from)
+	key, err := sendertrust.Key(from)
 	if err != nil {
 		return nil
 	}
@@ -236,13 +236,13 @@ func (s *Store) Sender(from string) *wire.TrustRecord {
 	return nil
 }
 
-// UpsertTrust writes a sender's tier (see trust.Upsert for ifAbsent).
+// UpsertTrust writes a sender's tier (see sendertrust.Upsert for ifAbsent).
 func (s *Store) UpsertTrust(ctx context.Context, in wire.TrustUpsert) (wire.TrustReply, error) {
-	key, err := trust.Key(in.Email)
+	key, err := sendertrust.Key(in.Email)
 	if err != nil {
 		return wire.TrustReply{}, badRequest("field 'email': %v", err)
 	}
-	if err := trust.StorableTier(in.Tier); err != nil {
+	if err := sendertrust.StorableTier(in.Tier); err != nil {
 		return wire.TrustReply{}, badRequest("%v", err)
 	}
 	s.mu.Lock()
@@ -252,7 +252,7 @@ func (s *Store) UpsertTrust(ctx context.Context, in wire.TrustUpsert) (wire.Trus
 	if r, ok := cur.trust[key]; ok {
 		old = &r
 	}
-	rec, changed := trust.Upsert(old, key, in, s.stamp())
+	rec, changed := sendertrust.Upsert(old, key, in, s.stamp())
 	if !changed {
 		return wire.TrustReply{Record: rec, Changed: false}, nil
 	}
@@ -267,7 +267,7 @@ func (s *Store) UpsertTrust(ctx context.Context, in wire.TrustUpsert) (wire.Trus
 
 // DeleteTrust removes a sender, who becomes unknown.
 func (s *Store) DeleteTrust(ctx context.Context, email string) (wire.TrustRecord, error) {
-	key, err := trust.Key(email)
+	key, err := sendertrust.Key(email)
 	if err != nil {
 		return wire.TrustRecord{}, badRequest("email: %v", err)
 	}
@@ -357,12 +357,12 @@ func (s *Store) PatchQuarantine(ctx context.Context, id string, p wire.Quarantin
 	next.quarantine[id] = ch.Record
 	files := []string{QuarantineFile}
 	if ch.Released {
-		if key, err := trust.Key(rec.From); err == nil {
+		if key, err := sendertrust.Key(rec.From); err == nil {
 			var old *wire.TrustRecord
 			if r, ok := cur.trust[key]; ok {
 				old = &r
 			}
-			tr, changed := trust.Upsert(old, key, wire.TrustUpsert{Email: key, Tier: wire.TierTrusted, IfAbsent: true, Note: "released from quarantine " + id}, now)
+			tr, changed := sendertrust.Upsert(old, key, wire.TrustUpsert{Email: key, Tier: wire.TierTrusted, IfAbsent: true, Note: "released from quarantine " + id}, now)
 			if changed {
 				next.trust = cloneMap(cur.trust)
 				next.trust[key] = tr

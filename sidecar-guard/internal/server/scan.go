@@ -7,7 +7,7 @@ import (
 
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
-	"github.com/opsboard/opsboard/sidecar-guard/internal/trust"
+	"github.com/opsboard/opsboard/sidecar-guard/internal/sendertrust"
 )
 
 // Recommendations a scan answers with. Every one says the text is data:
@@ -76,7 +76,7 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 // senderKey is the sender as the quarantine stores and hashes it: the
 // trust key when the address parses, else the text as given, lowercased.
 func senderKey(from string) string {
-	if k, err := trust.Key(from); err == nil {
+	if k, err := sendertrust.Key(from); err == nil {
 		return k
 	}
 	return strings.ToLower(strings.TrimSpace(from))

@@ -1,0 +1,134 @@
+package ingest_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/mail"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/mail/imapsource"
+	"github.com/opsboard/opsboard/board/internal/mail/ingest"
+	"github.com/opsboard/opsboard/board/internal/rules/labels"
+	"github.com/opsboard/opsboard/board/internal/store"
+)
+
+// imapServer runs the in-memory IMAP server over TLS on loopback with a
+// certificate made here; it returns the port, the pool trusting it and a
+// function that delivers mail i to INBOX.
+func imapServer(t *testing.T) (int, *x509.CertPool, func(i int)) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "imap test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true, IsCA: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	mem := imapmemserver.New()
+	user := imapmemserver.NewUser("me@example.org", "s3cret")
+	if err := user.Create("INBOX", nil); err != nil {
+		t.Fatal(err)
+	}
+	mem.AddUser(user)
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps: imap.CapSet{imap.CapIMAP4rev1: {}},
+	})
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	deliver := func(i int) {
+		raw := fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nTo: me@example.org\r\nSubject: m%d\r\nMessage-ID: <imap%d@example.com>\r\n"+
+			"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i)
+		if _, err := user.Append("INBOX", bytes.NewReader([]byte(raw)), &imap.AppendOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ln.Addr().(*net.TCPAddr).Port, pool, deliver
+}
+
+func TestIngestFromIMAP(t *testing.T) {
+	port, pool, deliver := imapServer(t)
+	deliver(1)
+	deliver(2)
+	bundles, err := labels.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dir := t.TempDir()
+	st, err := store.Open(store.Config{Path: filepath.Join(dir, "board.json"), MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, Bundles: bundles})
+	srv := httptest.NewServer(router)
+	t.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
+
+	src := ingest.SourceConfig{Name: "work mail", Kind: "imap", Host: "127.0.0.1", Port: port, User: "me@example.org"}
+	env := map[string]string{"SVC_IMAP_PASSWORD_WORK_MAIL": "s3cret"}
+	opts := ingest.Options{Board: ingest.NewBoard(srv.URL), Config: ingest.Config{Sources: []ingest.SourceConfig{src}}, StateDir: dir, Logger: quiet,
+		Getenv: func(k string) string { return env[k] },
+		// The password still comes from the environment variable named for
+		// the source; only the test's own certificate authority is added.
+		OpenSource: func(s ingest.SourceConfig) (mail.Source, error) {
+			return imapsource.New(imapsource.Options{Host: s.Host, Port: s.Port, User: s.User, Password: env[ingest.PasswordEnv(s.Name)],
+				TLS: &tls.Config{RootCAs: pool}}), nil
+		}}
+	ctx := context.Background()
+	rep, err := ingest.Run(ctx, opts)
+	if err != nil || rep.Fetched != 2 || rep.New != 2 || rep.SourceFailed {
+		t.Fatalf("first run: %v %+v", err, rep)
+	}
+	if rep, err := ingest.Run(ctx, opts); err != nil || rep.Fetched != 0 || rep.New != 0 {
+		t.Errorf("re-run: %v %+v, want nothing read (UID watermark)", err, rep)
+	}
+	deliver(3)
+	if rep, err := ingest.Run(ctx, opts); err != nil || rep.Fetched != 1 || rep.New != 1 {
+		t.Errorf("after one more mail: %v %+v", err, rep)
+	}
+	// A wrong password fails the source, not the run.
+	env["SVC_IMAP_PASSWORD_WORK_MAIL"] = "wrong"
+	if rep, err := ingest.Run(ctx, opts); err != nil || !rep.SourceFailed || len(rep.Errors) == 0 {
+		t.Errorf("wrong password: %v %+v", err, rep)
+	}
+	// Through Open, a missing password is named by its variable.
+	if _, err := ingest.Open(src, func(string) string { return "" }); err == nil || !bytes.Contains([]byte(err.Error()), []byte("SVC_IMAP_PASSWORD_WORK_MAIL")) {
+		t.Errorf("Open without a password: %v", err)
+	}
+	if n := len(st.Snapshot().Messages); n != 3 {
+		t.Errorf("%d messages on the board, want 3", n)
+	}
+}

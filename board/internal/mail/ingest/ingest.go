@@ -1,0 +1,492 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/opsboard/opsboard/board/internal/mail"
+	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/shared/guardclient"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// Report is what one run did, as `board ingest --json` prints it.
+type Report struct {
+	Fetched     int               `json:"fetched"`
+	New         int               `json:"new"`
+	Duplicates  int               `json:"duplicates"`
+	Quarantined int               `json:"quarantined"`
+	Blocked     int               `json:"blocked"`
+	Unscanned   int               `json:"unscanned"`
+	Replayed    int               `json:"replayed,omitempty"`
+	Routed      wire.IngestRouted `json:"routed"`
+	Errors      []string          `json:"errors"`
+	// GuardDown says the guard did not answer, so mail was admitted
+	// unscanned as data.
+	GuardDown bool `json:"guardDown,omitempty"`
+	// SourceFailed says at least one source could not be read to its end.
+	SourceFailed bool `json:"-"`
+}
+
+// Options are the inputs of a run.
+type Options struct {
+	Board  *Board
+	Guard  *guardclient.Client // nil: no guard configured, mail goes in unscanned
+	Config Config
+	// StateDir holds the watermarks file (the directory of the board's data).
+	StateDir string
+	Only     string // read only the source with this name ("" = all)
+	DryRun   bool   // report what would happen, write nothing
+	Getenv   func(string) string
+	Logger   *slog.Logger
+	// OpenSource overrides how a source is opened (tests use it to reach a
+	// loopback IMAP server with their own certificate); nil uses Open.
+	OpenSource func(SourceConfig) (mail.Source, error)
+}
+
+// saveEvery bounds how many durable messages a watermark may lag behind.
+// A lagging watermark costs only a re-read the board's dedupe absorbs.
+const saveEvery = 100
+
+// Run reads every configured source once. It returns an error only when the
+// board cannot be reached (or the watermarks file is unusable); a source that
+// fails is reported in Report.Errors and the other sources still run.
+func Run(ctx context.Context, o Options) (Report, error) {
+	rep := Report{Errors: []string{}}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.OpenSource == nil {
+		o.OpenSource = func(s SourceConfig) (mail.Source, error) { return Open(s, o.Getenv) }
+	}
+	var sources []SourceConfig
+	for _, s := range o.Config.Sources {
+		if o.Only == "" || s.Name == o.Only {
+			sources = append(sources, s)
+		}
+	}
+	if o.Only != "" && len(sources) == 0 {
+		return rep, fmt.Errorf("no source named %q in %s", o.Only, ConfigName)
+	}
+	st, err := loadState(filepath.Join(o.StateDir, StateName))
+	if err != nil {
+		return rep, err
+	}
+	r, err := o.loadRouter(ctx)
+	if err != nil {
+		return rep, err
+	}
+	p := &pipeline{o: o, rep: &rep, router: r, blocked: map[string]bool{}}
+	p.loadBlocked(ctx)
+
+	if err := p.replay(ctx, sources); err != nil {
+		return rep, err
+	}
+	for _, s := range sources {
+		if err := p.readSource(ctx, s, st); err != nil {
+			var un *UnreachableError
+			if errors.As(err, &un) || ctx.Err() != nil {
+				return rep, err
+			}
+			rep.SourceFailed = true
+			rep.Errors = append(rep.Errors, err.Error())
+			o.Logger.Warn("ingest.source", "source", s.Name, "err", err)
+		}
+	}
+	if p.guardDown {
+		rep.GuardDown = true
+		rep.Errors = append(rep.Errors, fmt.Sprintf("the guard did not answer: %d messages were admitted unscanned, as data", rep.Unscanned))
+	}
+	if !o.DryRun {
+		run := wire.IngestRun{Fetched: rep.Fetched, New: rep.New, Duplicates: rep.Duplicates, Quarantined: rep.Quarantined,
+			Blocked: rep.Blocked, Unscanned: rep.Unscanned, Replayed: rep.Replayed, Routed: rep.Routed, Errors: rep.Errors}
+		for _, s := range sources {
+			run.Sources = append(run.Sources, s.Name)
+		}
+		if err := o.Board.RecordRun(ctx, run); err != nil {
+			return rep, fmt.Errorf("record the run: %w", err)
+		}
+	}
+	return rep, nil
+}
+
+func (o Options) loadRouter(ctx context.Context) (*router, error) {
+	msgs, err := o.Board.Messages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := o.Board.Cases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rems, err := o.Board.Reminders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newRouter(cases, rems, msgs), nil
+}
+
+type pipeline struct {
+	mu        sync.Mutex // guards rep, router and guardDown between creates in flight
+	o         Options
+	rep       *Report
+	router    *router
+	blocked   map[string]bool
+	guardDown bool
+}
+
+// loadBlocked reads the guard's blocked senders. A guard that does not
+// answer blocks no one here; its scans fail open below, by policy.
+func (p *pipeline) loadBlocked(ctx context.Context) {
+	if p.o.Guard == nil {
+		return
+	}
+	list, err := p.o.Guard.Trust(ctx)
+	if err != nil { // the report says so once a scan fails too
+		p.o.Logger.Warn("ingest.guard", "err", err)
+		return
+	}
+	for _, t := range list.Senders {
+		if t.Tier == wire.TierBlocked {
+			p.blocked[strings.ToLower(t.Email)] = true
+		}
+	}
+}
+
+// inFlight is how many messages a source keeps between screen and durable
+// at once: the board makes concurrent writes durable with one shared fsync
+// and the guard scans in parallel, so a few in flight multiply the rate of
+// a sequential run.
+const inFlight = 8
+
+// readSource reads one source from its watermark and keeps the watermark of
+// the last message that is durable on the board, together with every
+// message before it.
+func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) error {
+	src, err := p.o.OpenSource(s)
+	if err != nil {
+		return err
+	}
+	f := &flight{st: st, name: s.Name, dry: p.o.DryRun, done: map[int]string{}, sem: make(chan struct{}, inFlight)}
+	err = src.Read(ctx, st.Sources[s.Name], func(m mail.Mail, watermark string) error {
+		if err := f.failed(); err != nil {
+			return err
+		}
+		p.mu.Lock()
+		p.rep.Fetched++
+		p.mu.Unlock()
+		seq := f.start()
+		post := p.prepare(ctx, s, m, false)
+		if post == nil { // a copy or a blocked sender: nothing to wait for
+			return f.finish(seq, watermark, nil)
+		}
+		f.sem <- struct{}{}
+		f.wg.Add(1)
+		go func() {
+			defer func() { <-f.sem; f.wg.Done() }()
+			f.finish(seq, watermark, post())
+		}()
+		return nil
+	})
+	f.wg.Wait()
+	if ferr := f.failed(); ferr != nil && err == nil {
+		err = ferr
+	}
+	if serr := f.save(); serr != nil && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("source %s: %w", s.Name, err)
+	}
+	return nil
+}
+
+// flight tracks a source's messages between read and durable: the
+// watermark moves to a message only once it and all before it are done.
+type flight struct {
+	st   *state
+	name string
+	dry  bool
+	sem  chan struct{}
+	wg   sync.WaitGroup
+
+	mu      sync.Mutex
+	next    int            // sequence number of the next message read
+	head    int            // the first message not yet done
+	done    map[int]string // watermarks of done messages past head
+	pending int            // watermark moves since the last save
+	err     error          // the first failure: stop reading
+}
+
+func (f *flight) start() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	return f.next - 1
+}
+
+func (f *flight) failed() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// finish notes message seq done (err nil) and moves the watermark as far as
+// the done messages reach without a gap; a failed message holds it back.
+func (f *flight) finish(seq int, watermark string, err error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		if f.err == nil {
+			f.err = err
+		}
+		return err
+	}
+	f.done[seq] = watermark
+	for {
+		wm, ok := f.done[f.head]
+		if !ok {
+			break
+		}
+		delete(f.done, f.head)
+		f.head++
+		f.st.Sources[f.name] = wm
+		f.pending++
+	}
+	if f.pending >= saveEvery {
+		return f.saveLocked()
+	}
+	return nil
+}
+
+func (f *flight) save() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.saveLocked()
+}
+
+func (f *flight) saveLocked() error {
+	if f.dry || f.pending == 0 {
+		return nil
+	}
+	f.pending = 0
+	return f.st.save()
+}
+
+// admit runs one message through the whole path and waits for it.
+func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, released bool) error {
+	if post := p.prepare(ctx, s, m, released); post != nil {
+		return post()
+	}
+	return nil
+}
+
+// prepare runs dedupe and route for one message, in read order, and
+// returns the rest of its path to run while later messages are read: the
+// screen, then the create that links it (nil when nothing is left to do).
+// Routing comes before the screen because it reads headers only, so the
+// guard's scans can overlap while replies still find their thread. The
+// create fails only when the board cannot take mail at all; a message the
+// board refuses is reported and skipped, so one bad mail cannot stall its
+// source.
+func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
+	in := messageInput(s, m)
+	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.router.keys[key] {
+		p.rep.Duplicates++ // known before the screen: a copy is not scanned twice
+		return nil
+	}
+	if !released && (p.blocked[address(m.FromAddr)] || p.blocked[address(m.From)]) {
+		p.rep.Blocked++
+		return nil
+	}
+	to := p.router.route(m.InReplyTo, m.References, in.ThreadID, in.From)
+	// Taken now, before the create answers, so a copy or a reply read
+	// while this one is in flight already finds it.
+	planned := wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt,
+		MessageID: dedupe.MessageID(in.MessageID), ThreadID: in.ThreadID, CaseID: to.caseID, ReminderID: to.reminderID}
+	p.router.add(&planned)
+	return func() error {
+		if released {
+			in.Scan = wire.ScanReleased
+		} else {
+			scan, flagged := p.screen(ctx, s, m, in, to.caseID)
+			if flagged {
+				p.mu.Lock()
+				p.rep.Quarantined++
+				p.mu.Unlock()
+				return nil
+			}
+			in.Scan = scan
+		}
+		if p.o.DryRun {
+			p.mu.Lock()
+			p.count(in, to)
+			p.mu.Unlock()
+			return nil
+		}
+		msg, existing, err := p.o.Board.AddMessage(ctx, wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID})
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if err != nil {
+			var refused *StatusError
+			if !errors.As(err, &refused) || refused.Code >= 500 || ctx.Err() != nil {
+				return err // the board cannot take mail now: stop, keep the watermark
+			}
+			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, m.Ref, err))
+			return nil
+		}
+		p.router.add(&msg)
+		if existing {
+			p.rep.Duplicates++
+			return nil
+		}
+		p.count(in, to)
+		return nil
+	}
+}
+
+func (p *pipeline) count(in wire.MessageInput, to node) {
+	p.rep.New++
+	if in.Scan == wire.ScanUnscanned {
+		p.rep.Unscanned++
+	}
+	switch to.kind() {
+	case "case":
+		p.rep.Routed.Case++
+	case "reminder":
+		p.rep.Routed.Reminder++
+	default:
+		p.rep.Routed.Inbox++
+	}
+}
+
+// screen asks the guard about one message. Disabled or unreachable, the
+// mail goes in unscanned as data (the mail path fails open on an outage by
+// choice); flagged, the guard files a quarantine record and the mail stays
+// off the board.
+func (p *pipeline) screen(ctx context.Context, s SourceConfig, m mail.Mail, in wire.MessageInput, caseID string) (scan string, flagged bool) {
+	if p.o.Guard == nil { // no guard configured: as if disabled
+		return wire.ScanUnscanned, false
+	}
+	rep, err := p.o.Guard.Scan(ctx, wire.ScanRequest{From: in.From, Subject: in.Subject, Body: in.Body, ThreadID: in.ThreadID,
+		MessageID: in.MessageID, CaseID: caseID, Record: !p.o.DryRun, Source: s.Name, SourceRef: m.Ref})
+	switch {
+	case err != nil:
+		p.mu.Lock()
+		p.guardDown = true
+		p.mu.Unlock()
+		p.o.Logger.Warn("ingest.scan", "source", s.Name, "ref", m.Ref, "err", err)
+		return wire.ScanUnscanned, false
+	case rep.Disabled:
+		return wire.ScanUnscanned, false
+	case rep.Flagged:
+		return "", true
+	}
+	return wire.ScanClean, false
+}
+
+// replay brings released quarantine records back from the original mail,
+// without a second screen, and marks each replayed.
+func (p *pipeline) replay(ctx context.Context, sources []SourceConfig) error {
+	if p.o.Guard == nil {
+		return nil
+	}
+	list, err := p.o.Guard.Quarantine(ctx)
+	if err != nil {
+		return nil // the guard is down: the records wait for the next run
+	}
+	byName := map[string]SourceConfig{}
+	for _, s := range sources {
+		byName[s.Name] = s
+	}
+	for _, q := range list.Records {
+		s, ok := byName[q.Source]
+		if q.Status != wire.QuarantineReleased || q.Replayed || !ok || q.SourceRef == "" {
+			continue
+		}
+		src, err := p.o.OpenSource(s)
+		if err != nil {
+			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("replay %s: %v", q.ID, err))
+			continue
+		}
+		m, err := src.Get(ctx, q.SourceRef)
+		if err != nil {
+			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("replay %s from %s %s: %v", q.ID, s.Name, q.SourceRef, err))
+			continue
+		}
+		before := p.rep.New + p.rep.Duplicates
+		if err := p.admit(ctx, s, m, true); err != nil {
+			return err
+		}
+		if p.rep.New+p.rep.Duplicates == before || p.o.DryRun {
+			continue // refused by the board: left for the next run
+		}
+		p.rep.Replayed++
+		yes := true
+		if _, err := p.o.Guard.PatchQuarantine(ctx, q.ID, wire.QuarantinePatch{Replayed: &yes}); err != nil {
+			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("mark %s replayed: %v", q.ID, err))
+		}
+	}
+	return nil
+}
+
+// messageInput is the board's form of a parsed mail. Nothing in it is
+// interpreted: subject and body are stored as text.
+func messageInput(s SourceConfig, m mail.Mail) wire.MessageInput {
+	in := wire.MessageInput{
+		Source: s.Name, From: m.From, To: m.To, Cc: m.Cc, Subject: m.Subject, Body: m.Body,
+		Preview: preview(m.Body), MessageID: m.MessageID, ThreadID: threadOf(m), Outbound: s.Sent,
+	}
+	if in.From == "" {
+		in.From = m.FromAddr
+	}
+	if !m.Date.IsZero() {
+		in.ReceivedAt = m.Date.UTC().Format(time.RFC3339)
+	}
+	if in.Subject == "" && in.Body == "" {
+		in.Subject = "(no subject)"
+	}
+	if len(m.Attachments) > 0 {
+		var names []string
+		for _, a := range m.Attachments {
+			names = append(names, fmt.Sprintf("%s (%d bytes)", a.Name, a.Size))
+		}
+		in.Body = strings.TrimRight(in.Body, "\n") + "\n\nAttachments: " + strings.Join(names, ", ")
+	}
+	return in
+}
+
+// threadOf is the thread's first Message-ID as the reply headers name it;
+// "" for a mail that answers none (its own Message-ID names it already).
+func threadOf(m mail.Mail) string {
+	switch {
+	case len(m.References) > 0:
+		return dedupe.MessageID(m.References[0])
+	case m.InReplyTo != "":
+		return dedupe.MessageID(m.InReplyTo)
+	}
+	return ""
+}
+
+// preview is the first line-folded 160 characters of a body.
+func preview(body string) string {
+	s := strings.Join(strings.Fields(body), " ")
+	if utf8.RuneCountInString(s) <= 160 {
+		return s
+	}
+	return string([]rune(s)[:160]) + "…"
+}

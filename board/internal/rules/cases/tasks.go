@@ -1,0 +1,203 @@
+package cases
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/rules/activity"
+	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
+	"github.com/opsboard/opsboard/board/internal/rules/repeat"
+	"github.com/opsboard/opsboard/board/internal/rules/saved"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// AddTask appends a task to a case's checklist; its id continues from the
+// highest existing (CASE-<n>-T<k>).
+func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
+	var out wire.Task
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, ok := tx.Cases().Get(caseID)
+		if !ok {
+			return errs.NotFound("case %s not found", caseID)
+		}
+		title := strings.TrimSpace(in.Title)
+		if title == "" {
+			return errs.BadRequest("Field 'title' is required.")
+		}
+		if err := field.CheckDate("dueAt", in.DueAt); err != nil {
+			return err
+		}
+		rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", in.DueAt)
+		if err != nil {
+			return err
+		}
+		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
+		c.Tasks = append(c.Tasks, out)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "task_added", out.ID+" "+title, tx.Stamp())
+		tx.Cases().Put(c)
+		return nil
+	})
+	return out, v, err
+}
+
+// PatchTask edits a task; completed true stamps completedAt, false clears it.
+// Completing a repeating task also adds its next occurrence to the case, in
+// the same write; next is that task (nil otherwise).
+func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string, p wire.TaskPatch) (out wire.Task, next *wire.Task, version int64, err error) {
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, i, err := caseTask(tx, caseID, taskID)
+		if err != nil {
+			return err
+		}
+		t := &c.Tasks[i]
+		before := humanedit.Fields(t)
+		verb := "task_updated"
+		if p.Title.Set {
+			title := strings.TrimSpace(p.Title.V)
+			if p.Title.Null || title == "" {
+				return errs.BadRequest("field 'title' cannot be empty")
+			}
+			t.Title = title
+		}
+		if p.Detail.Set {
+			t.Detail = p.Detail.V
+		}
+		if p.DueAt.Set {
+			if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
+				return err
+			}
+			t.DueAt = p.DueAt.V
+		}
+		if p.Position.Set {
+			t.Position = nil
+			if !p.Position.Null {
+				pos := p.Position.V
+				t.Position = &pos
+			}
+		}
+		if p.Repeat.Set {
+			t.Repeat = field.OptText(p.Repeat, "")
+		}
+		if p.Repeat.Set || p.DueAt.Set {
+			rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
+			if err != nil {
+				return err
+			}
+			t.Repeat = rule
+		}
+		if p.Completed.Set {
+			switch done := p.Completed.V && !p.Completed.Null; {
+			case done && t.CompletedAt == "":
+				t.CompletedAt, verb = tx.Stamp(), "task_completed"
+			case !done && t.CompletedAt != "":
+				t.CompletedAt, verb = "", "task_reopened"
+			}
+		}
+		t.HumanEdits = humanedit.Track(actor, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
+		over, err := humanedit.Check(actor, p.Override, t.ID, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
+		if err != nil {
+			return err
+		}
+		var n wire.Task
+		repeats := false
+		if verb == "task_completed" && t.Repeat != "" {
+			if n, repeats = NextTask(*t, saved.Zone(tx.Doc(), tx.DefaultZone())); repeats {
+				n.ID, n.CreatedAt = field.NextChildID(c.ID, "T", taskIDs(c)), tx.Stamp()
+				t.NextID = n.ID
+			}
+			t.Repeat = "" // the series moves on to the next task, or ends here
+		}
+		out = *t
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
+		if over != nil {
+			activity.Log(c, actor, "override", t.ID+" "+over.Overridden(), tx.Stamp())
+		}
+		if repeats {
+			c.Tasks = append(c.Tasks, n) // t points into the old array from here on
+			next = &n
+			activity.Log(c, actor, "task_added", n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
+		}
+		tx.Cases().Put(c)
+		return nil
+	})
+	return out, next, v, err
+}
+
+// NextTask is the task that completing t, a repeating task, leaves: t's
+// title, detail and position, open and due at the rule's first occurrence
+// after t's dueAt, with the rule carried on (COUNT one fewer); its id is
+// left to mint. ok is false when the series ends with t, or t has no rule
+// or due date that reads. loc is the board's zone.
+func NextTask(t wire.Task, loc *time.Location) (wire.Task, bool) {
+	rule, err := repeat.Parse(t.Repeat)
+	if err != nil {
+		return wire.Task{}, false
+	}
+	due, rest, ok := repeat.NextDue(rule, t.DueAt, loc)
+	if !ok {
+		return wire.Task{}, false
+	}
+	n := wire.Task{Title: t.Title, Detail: t.Detail, DueAt: due, Repeat: rest.String()}
+	if t.Position != nil {
+		pos := *t.Position
+		n.Position = &pos
+	}
+	return n, true
+}
+
+// DeleteTask removes a task from a case's checklist.
+func DeleteTask(ctx context.Context, s *store.Store, actor, caseID, taskID string) (int64, error) {
+	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, i, err := caseTask(tx, caseID, taskID)
+		if err != nil {
+			return err
+		}
+		t := c.Tasks[i]
+		c.Tasks = append(c.Tasks[:i], c.Tasks[i+1:]...)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "task_deleted", t.ID+" "+t.Title, tx.Stamp())
+		tx.Cases().Put(c)
+		return nil
+	})
+}
+
+func caseTask(tx *store.Tx, caseID, taskID string) (*wire.Case, int, error) {
+	c, ok := tx.Cases().Get(caseID)
+	if !ok {
+		return nil, 0, errs.NotFound("case %s not found", caseID)
+	}
+	for i, t := range c.Tasks {
+		if t.ID == taskID {
+			return c, i, nil
+		}
+	}
+	return nil, 0, errs.NotFound("task %s not found on %s", taskID, caseID)
+}
+
+// AddNote appends a note to a case.
+func AddNote(ctx context.Context, s *store.Store, actor, caseID, text string) (wire.Note, int64, error) {
+	var out wire.Note
+	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+		c, ok := tx.Cases().Get(caseID)
+		if !ok {
+			return errs.NotFound("case %s not found", caseID)
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			return errs.BadRequest("Field 'text' is required.")
+		}
+		out = wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
+		c.Notes = append(c.Notes, out)
+		c.UpdatedAt = tx.Stamp()
+		activity.Log(c, actor, "note_added", out.ID, tx.Stamp())
+		tx.Cases().Put(c)
+		return nil
+	})
+	return out, v, err
+}
