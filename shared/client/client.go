@@ -171,7 +171,7 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	req.Header.Set("x-actor", wire.ActorAgent)
+	req.Header.Set("x-actor", string(wire.ActorAgent))
 	req.Header.Set("Accept", "application/json")
 	if write {
 		req.Header.Set("Content-Type", "application/json")

@@ -22,7 +22,7 @@ type Entry struct {
 	Version int64 `json:"v"`
 	// Actor and At say who made the write and when (RFC 3339, UTC). Entries
 	// written before they were kept have neither; replay ignores both.
-	Actor      string            `json:"actor,omitempty"`
+	Actor      wire.Actor        `json:"actor,omitempty"`
 	At         string            `json:"at,omitempty"`
 	Cases      []*wire.Case      `json:"cases,omitempty"`
 	Messages   []*wire.Message   `json:"messages,omitempty"`

@@ -245,7 +245,7 @@ func TestJournalEntriesKeepWhoAndWhen(t *testing.T) {
 	}
 	got := [][2]string{}
 	for _, e := range entries {
-		got = append(got, [2]string{e.Actor, e.At})
+		got = append(got, [2]string{string(e.Actor), e.At})
 	}
 	if diff := cmp.Diff([][2]string{{"", ""}, {"agent", "2026-11-26T09:00:00Z"}}, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)

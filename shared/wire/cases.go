@@ -8,7 +8,7 @@ package wire
 // ActorOnly is the body of a write that takes nothing but who made it (the
 // DELETE routes, POST /api/cases/{id}/restore). The body may be absent.
 type ActorOnly struct {
-	Actor string `json:"actor,omitempty"`
+	Actor Actor `json:"actor,omitempty"`
 }
 
 // Deleted is the answer of a DELETE that removes a record for good.
@@ -50,7 +50,7 @@ type CaseReply struct {
 // CaseClean is the body of POST /api/cases/clean: the done cases in view.
 type CaseClean struct {
 	IDs   []string `json:"ids"`
-	Actor string   `json:"actor,omitempty"`
+	Actor Actor    `json:"actor,omitempty"`
 }
 
 // CleanReply is the answer of POST /api/cases/clean.
@@ -64,13 +64,13 @@ type CleanReply struct {
 // merged into TargetID.
 type CaseMerge struct {
 	TargetID string `json:"targetId"`
-	Actor    string `json:"actor,omitempty"`
+	Actor    Actor  `json:"actor,omitempty"`
 }
 
 // TaskCreate is the body of POST /api/cases/{id}/tasks.
 type TaskCreate struct {
 	TaskInput
-	Actor string `json:"actor,omitempty"`
+	Actor Actor `json:"actor,omitempty"`
 }
 
 // TaskReply is the answer of a task create or patch.
@@ -84,7 +84,7 @@ type TaskReply struct {
 // NoteCreate is the body of POST /api/cases/{id}/notes.
 type NoteCreate struct {
 	Text  string `json:"text"`
-	Actor string `json:"actor,omitempty"`
+	Actor Actor  `json:"actor,omitempty"`
 }
 
 // NoteReply is the answer of POST /api/cases/{id}/notes.

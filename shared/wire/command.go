@@ -3,7 +3,7 @@ package wire
 // CommandInput is the body of POST /api/command.
 type CommandInput struct {
 	Text  string `json:"text"`
-	Actor string `json:"actor,omitempty"`
+	Actor Actor  `json:"actor,omitempty"`
 }
 
 // CommandReply is the answer of POST /api/command. Href is a page path to

@@ -14,6 +14,6 @@ type ErrorReply struct {
 // HumanChange is a field the person changed, by whom and when.
 type HumanChange struct {
 	Field string `json:"field"`
-	Actor string `json:"actor"`
+	Actor Actor  `json:"actor"`
 	TS    string `json:"ts"`
 }

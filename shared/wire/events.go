@@ -14,8 +14,8 @@ type EventCreate struct {
 	Repeat      string `json:"repeat,omitempty"` // a recurrence rule: the event becomes a series
 	// Dedupe answers with an exact existing match (same normalized title,
 	// date and start time) instead of creating a second event.
-	Dedupe bool   `json:"dedupe,omitempty"`
-	Actor  string `json:"actor,omitempty"`
+	Dedupe bool  `json:"dedupe,omitempty"`
+	Actor  Actor `json:"actor,omitempty"`
 }
 
 // EventPatch is the body of PATCH /api/events/{id}. A null or empty caseId
@@ -32,7 +32,7 @@ type EventPatch struct {
 	Domain          Opt[string] `json:"domain,omitzero"`
 	Repeat          Opt[string] `json:"repeat,omitzero"` // null or "" ends the series at its master
 	ExpectedVersion *int64      `json:"expectedVersion,omitempty"`
-	Actor           string      `json:"actor,omitempty"`
+	Actor           Actor       `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.
 	Override bool `json:"override,omitempty"`

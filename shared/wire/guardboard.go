@@ -64,19 +64,19 @@ type QuarantineListView struct {
 type QuarantineAction struct {
 	Status *QuarantineStatus `json:"status,omitempty"`
 	Note   *string           `json:"note,omitempty"`
-	Actor  string            `json:"actor,omitempty"`
+	Actor  Actor             `json:"actor,omitempty"`
 }
 
 // TrustUpsertInput is the body of POST /api/trust.
 type TrustUpsertInput struct {
 	TrustUpsert
-	Actor string `json:"actor,omitempty"`
+	Actor Actor `json:"actor,omitempty"`
 }
 
 // GuardConfigInput is the body of POST /api/guard/config.
 type GuardConfigInput struct {
 	GuardConfigPatch
-	Actor string `json:"actor,omitempty"`
+	Actor Actor `json:"actor,omitempty"`
 }
 
 // TrustPush is what a link's trust derivation did: the addresses the guard

@@ -6,7 +6,7 @@ type LabelCreate struct {
 	Title       string `json:"title"`
 	Description string `json:"description,omitempty"`
 	Color       string `json:"color,omitempty"`
-	Actor       string `json:"actor,omitempty"`
+	Actor       Actor  `json:"actor,omitempty"`
 }
 
 // LabelPatch is the body of PATCH /api/labels/{id}.
@@ -14,7 +14,7 @@ type LabelPatch struct {
 	Title       Opt[string] `json:"title,omitzero"`
 	Description Opt[string] `json:"description,omitzero"`
 	Color       Opt[string] `json:"color,omitzero"`
-	Actor       string      `json:"actor,omitempty"`
+	Actor       Actor       `json:"actor,omitempty"`
 }
 
 // LabelList is GET /api/labels: the active catalog.
@@ -52,7 +52,7 @@ type BundleList struct {
 // BundleInstall is the body of POST /api/labels/bundles.
 type BundleInstall struct {
 	ID    string `json:"id"`
-	Actor string `json:"actor,omitempty"`
+	Actor Actor  `json:"actor,omitempty"`
 }
 
 // BundleConflict is a bundle label whose id is already in the catalog with

@@ -6,7 +6,7 @@ import "encoding/json"
 type PriorityCreate struct {
 	Text     string   `json:"text"`
 	Position *float64 `json:"position,omitempty"`
-	Actor    string   `json:"actor,omitempty"`
+	Actor    Actor    `json:"actor,omitempty"`
 }
 
 // PriorityPatch is the body of PATCH /api/priorities/{id}. Position is kept
@@ -15,7 +15,7 @@ type PriorityPatch struct {
 	Text            Opt[string]          `json:"text,omitzero"`
 	Position        Opt[json.RawMessage] `json:"position,omitzero"`
 	ExpectedVersion *int64               `json:"expectedVersion,omitempty"`
-	Actor           string               `json:"actor,omitempty"`
+	Actor           Actor                `json:"actor,omitempty"`
 }
 
 // PriorityList is GET /api/priorities: the notes in order, then the starred

@@ -8,14 +8,14 @@ type ProposalCreate struct {
 	Verb    string          `json:"verb"`
 	Payload json.RawMessage `json:"payload"`
 	Summary string          `json:"summary"`
-	Actor   string          `json:"actor,omitempty"`
+	Actor   Actor           `json:"actor,omitempty"`
 }
 
 // ProposalDecision is the optional body of POST /api/pending/{id}/approve
 // and /reject. ExpectedVersion guards an approval made from a stale view.
 type ProposalDecision struct {
 	ExpectedVersion *int64 `json:"expectedVersion,omitempty"`
-	Actor           string `json:"actor,omitempty"`
+	Actor           Actor  `json:"actor,omitempty"`
 }
 
 // TargetNow is what became of one record a proposal targets.

@@ -22,8 +22,8 @@ type ReminderCreate struct {
 	Repeat string              `json:"repeat,omitempty"`
 	// Dedupe answers with an exact existing match (same normalized title and
 	// due date) instead of creating a second reminder.
-	Dedupe bool   `json:"dedupe,omitempty"`
-	Actor  string `json:"actor,omitempty"`
+	Dedupe bool  `json:"dedupe,omitempty"`
+	Actor  Actor `json:"actor,omitempty"`
 }
 
 // ReminderPatch is the body of PATCH /api/reminders/{id}. tasks replaces the
@@ -39,7 +39,7 @@ type ReminderPatch struct {
 	Tasks           Opt[[]ReminderTaskInput] `json:"tasks,omitzero"`
 	Repeat          Opt[string]              `json:"repeat,omitzero"` // null or "" stops repeating
 	ExpectedVersion *int64                   `json:"expectedVersion,omitempty"`
-	Actor           string                   `json:"actor,omitempty"`
+	Actor           Actor                    `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.
 	Override bool `json:"override,omitempty"`

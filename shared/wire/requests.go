@@ -68,8 +68,8 @@ type CaseCreate struct {
 	TemplateID string      `json:"templateId,omitempty"`
 	// Dedupe answers with an exact existing match (same normalized title,
 	// kind and parent) instead of creating a second one.
-	Dedupe bool   `json:"dedupe,omitempty"`
-	Actor  string `json:"actor,omitempty"`
+	Dedupe bool  `json:"dedupe,omitempty"`
+	Actor  Actor `json:"actor,omitempty"`
 }
 
 // CasePatch is the body of PATCH /api/cases/{id}, and the patch of a batch.
@@ -89,7 +89,7 @@ type CasePatch struct {
 	VaultLinks      Opt[[]string] `json:"vaultLinks,omitzero"`
 	ArchivedAt      Opt[string]   `json:"archivedAt,omitzero"`
 	ExpectedVersion *int64        `json:"expectedVersion,omitempty"`
-	Actor           string        `json:"actor,omitempty"`
+	Actor           Actor         `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.
 	Override bool `json:"override,omitempty"`
@@ -100,7 +100,7 @@ type CaseBatch struct {
 	IDs             []string  `json:"ids"`
 	Patch           CasePatch `json:"patch"`
 	ExpectedVersion *int64    `json:"expectedVersion,omitempty"`
-	Actor           string    `json:"actor,omitempty"`
+	Actor           Actor     `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.
 	Override bool `json:"override,omitempty"`
@@ -114,7 +114,7 @@ type TaskPatch struct {
 	Position  Opt[float64] `json:"position,omitzero"`
 	Completed Opt[bool]    `json:"completed,omitzero"`
 	Repeat    Opt[string]  `json:"repeat,omitzero"` // null or "" stops repeating
-	Actor     string       `json:"actor,omitempty"`
+	Actor     Actor        `json:"actor,omitempty"`
 	// Override lets an agent write change a field the person changed within
 	// the last 24 hours; the case's log records it.
 	Override bool `json:"override,omitempty"`
@@ -137,7 +137,7 @@ type MessageInput struct {
 	MessageID  string    `json:"messageId,omitempty"`
 	ThreadID   string    `json:"threadId,omitempty"`
 	Scan       string    `json:"scan,omitempty"`
-	Actor      string    `json:"actor,omitempty"`
+	Actor      Actor     `json:"actor,omitempty"`
 }
 
 // MessagePatch is the body of PATCH /api/messages/{id}.
@@ -146,5 +146,5 @@ type MessagePatch struct {
 	URL        Opt[string] `json:"url,omitzero"`
 	CaseID     Opt[string] `json:"caseId,omitzero"`
 	ReminderID Opt[string] `json:"reminderId,omitzero"`
-	Actor      string      `json:"actor,omitempty"`
+	Actor      Actor       `json:"actor,omitempty"`
 }

@@ -6,7 +6,7 @@ import "encoding/json"
 type ViewInput struct {
 	Name    Opt[string]          `json:"name,omitzero"`
 	Filters Opt[json.RawMessage] `json:"filters,omitzero"`
-	Actor   string               `json:"actor,omitempty"`
+	Actor   Actor                `json:"actor,omitempty"`
 }
 
 // TemplateInput is the body of POST /api/templates (name required) and
@@ -21,7 +21,7 @@ type TemplateInput struct {
 	Labels  Opt[[]string] `json:"labels,omitzero"`
 	Tags    Opt[[]string] `json:"tags,omitzero"`
 	Tasks   Opt[[]string] `json:"tasks,omitzero"`
-	Actor   string        `json:"actor,omitempty"`
+	Actor   Actor         `json:"actor,omitempty"`
 }
 
 // PrefsReply is GET /api/prefs and the answer of PATCH /api/prefs: the

@@ -42,7 +42,7 @@ type ImportRequest struct {
 	// generic CSV brings (their files carry no project name): the file's
 	// name without extension, say.
 	Title string `json:"title,omitempty"`
-	Actor string `json:"actor,omitempty"`
+	Actor Actor  `json:"actor,omitempty"`
 }
 
 // ImportCounts counts what an import creates, by kind of record, and the

@@ -8,14 +8,14 @@ package wire
 // undone and writes nothing. Actor is who asks, as on every write.
 type UndoRequest struct {
 	Version  int64  `json:"version,omitempty"`
-	WritesBy string `json:"writesBy,omitempty"`
+	WritesBy Actor  `json:"writesBy,omitempty"`
 	Since    string `json:"since,omitempty"`
 	// Until, with WritesBy, bounds the writes to those up to this version:
 	// the version a dry run answered, so the undo applied is the one listed.
-	Until   int64  `json:"until,omitempty"`
-	Through bool   `json:"through,omitempty"`
-	DryRun  bool   `json:"dryRun,omitempty"`
-	Actor   string `json:"actor,omitempty"`
+	Until   int64 `json:"until,omitempty"`
+	Through bool  `json:"through,omitempty"`
+	DryRun  bool  `json:"dryRun,omitempty"`
+	Actor   Actor `json:"actor,omitempty"`
 }
 
 // UndoReply lists the writes undone (or, on a dry run, that would be),
@@ -30,7 +30,7 @@ type UndoReply struct {
 // UndoneWrite is one write an undo reverts: its version, who made it and
 // when, and the records it touched.
 type UndoneWrite struct {
-	Actor   string      `json:"actor"`
+	Actor   Actor       `json:"actor"`
 	At      string      `json:"at"`
 	Records []RecordRef `json:"records"`
 	Version int64       `json:"version"`
@@ -51,7 +51,7 @@ type UndoConflict struct {
 // and whether to undo the later writes on the same records with them.
 type UndoPayload struct {
 	Version  int64  `json:"version,omitempty"`
-	WritesBy string `json:"writesBy,omitempty"`
+	WritesBy Actor  `json:"writesBy,omitempty"`
 	Since    string `json:"since,omitempty"`
 	Through  bool   `json:"through,omitempty"`
 }

@@ -12,11 +12,16 @@ import (
 // SchemaVersion is the store schema this code writes. Older files migrate on read.
 const SchemaVersion = 7
 
+// Actor is who made a write: the person, the agent, or the board itself
+// (ingest, scheduled jobs). It is stored as its word, so documents stay
+// readable and old ones load unchanged.
+type Actor string
+
 // Actors recorded on activity.
 const (
-	ActorHuman  = "human"
-	ActorAgent  = "agent"
-	ActorSystem = "system"
+	ActorHuman  Actor = "human"
+	ActorAgent  Actor = "agent"
+	ActorSystem Actor = "system"
 )
 
 // Case is a node of the board: an initiative, a workstream or a leaf case.
@@ -83,13 +88,13 @@ type Task struct {
 type Note struct {
 	ID        string `json:"id"`
 	Text      string `json:"text"`
-	Actor     string `json:"actor"`
+	Actor     Actor  `json:"actor"`
 	CreatedAt string `json:"createdAt"`
 }
 
 // Activity is one entry of a case's audit log (the last 50 are kept).
 type Activity struct {
-	Actor  string `json:"actor"`
+	Actor  Actor  `json:"actor"`
 	Verb   string `json:"verb"`
 	TS     string `json:"ts"`
 	Detail string `json:"detail,omitempty"`
@@ -213,7 +218,7 @@ type Event struct {
 	UpdatedAt    string `json:"updatedAt"`
 	// CreatedBy is the actor who created it, for the Activity feed's
 	// lifecycle rows (an event has no log of its own).
-	CreatedBy string `json:"createdBy,omitempty"`
+	CreatedBy Actor `json:"createdBy,omitempty"`
 	// HumanEdits is when the person last changed each field (RFC 3339), so
 	// an agent write does not revert a change of the last 24 hours.
 	HumanEdits map[string]string `json:"humanEdits,omitempty"`
@@ -248,8 +253,8 @@ type Reminder struct {
 	// CreatedBy and CompletedBy are the actors behind createdAt and
 	// completedAt, for the Activity feed's lifecycle rows (a reminder has no
 	// log of its own).
-	CreatedBy   string `json:"createdBy,omitempty"`
-	CompletedBy string `json:"completedBy,omitempty"`
+	CreatedBy   Actor `json:"createdBy,omitempty"`
+	CompletedBy Actor `json:"completedBy,omitempty"`
 	// HumanEdits is when the person last changed each field (RFC 3339), so
 	// an agent write does not revert a change of the last 24 hours.
 	HumanEdits map[string]string `json:"humanEdits,omitempty"`
@@ -304,7 +309,7 @@ type Proposal struct {
 	Verb      string          `json:"verb"`
 	Payload   json.RawMessage `json:"payload"`
 	Summary   string          `json:"summary"`
-	Actor     string          `json:"actor"`
+	Actor     Actor           `json:"actor"`
 	CreatedAt string          `json:"createdAt"`
 	// Target and Before record what the proposal would change as it was when
 	// proposed, so the approval view can show what the human changed since.

@@ -25,7 +25,7 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		aq := activity.Query{Since: q.Get("since"), Actor: q.Get("actor"), Category: q.Get("category")}
+		aq := activity.Query{Since: q.Get("since"), Actor: wire.Actor(q.Get("actor")), Category: q.Get("category")}
 		if _, paged := q["cursor"]; paged || summary {
 			page, next, err := activity.Page(d, aq, q.Get("cursor"), limit)
 			if err != nil {
@@ -68,7 +68,7 @@ func (a *API) writeVersions(rows []wire.ActivityEntry, upTo int64) {
 }
 
 // actorAt is who made write v of recent.
-func actorAt(recent []*store.Change, v int64) string {
+func actorAt(recent []*store.Change, v int64) wire.Actor {
 	if i := int(v - recent[0].Version); i >= 0 && i < len(recent) {
 		return recent[i].Actor
 	}

@@ -302,13 +302,14 @@ func decodeOptional(w http.ResponseWriter, r *http.Request, v any) error {
 
 // actorOf resolves attribution: agent when the header or the body says so,
 // human otherwise. Callers never claim system.
-func actorOf(r *http.Request, bodyActor string) string {
-	if strings.EqualFold(r.Header.Get("x-actor"), wire.ActorAgent) || strings.EqualFold(bodyActor, wire.ActorAgent) {
+func actorOf(r *http.Request, bodyActor wire.Actor) wire.Actor {
+	header := r.Header.Get("x-actor")
+	if strings.EqualFold(header, string(wire.ActorAgent)) || strings.EqualFold(string(bodyActor), string(wire.ActorAgent)) {
 		return wire.ActorAgent
 	}
 	// The board's own jobs (the mail ingest) write as the system; only the
 	// header says so, so a body cannot claim it.
-	if strings.EqualFold(r.Header.Get("x-actor"), wire.ActorSystem) {
+	if strings.EqualFold(header, string(wire.ActorSystem)) {
 		return wire.ActorSystem
 	}
 	return wire.ActorHuman

@@ -31,7 +31,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	var actor string
+	var actor wire.Actor
 	if raw, ok := patch["actor"]; ok {
 		if json.Unmarshal(raw, &actor) != nil {
 			a.fail(w, errs.BadRequest("field 'actor' must be a string"))

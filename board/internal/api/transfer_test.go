@@ -199,7 +199,7 @@ func tree(d *wire.Doc) []node {
 			n.Tasks = append(n.Tasks, t.Title+"|"+t.Detail+"|"+t.DueAt+"|"+t.CompletedAt)
 		}
 		for _, nt := range c.Notes {
-			n.Notes = append(n.Notes, nt.Actor+"|"+nt.CreatedAt+"|"+nt.Text)
+			n.Notes = append(n.Notes, string(nt.Actor)+"|"+nt.CreatedAt+"|"+nt.Text)
 		}
 		out = append(out, n)
 	}

@@ -64,7 +64,8 @@ func IsNotFound(err error) bool {
 // person changed within the last day (400): the agent should propose the
 // change instead, or pass override when the person asked for it.
 type HumanChangeError struct {
-	Record, Field, Actor, TS string
+	Record, Field, TS string
+	Actor             wire.Actor
 }
 
 func (e *HumanChangeError) Error() string {

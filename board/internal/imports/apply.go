@@ -22,7 +22,7 @@ var errDryRun = errors.New("dry run")
 // Run applies p as one write, or with dryRun counts what it would create
 // and writes nothing. The version is the post-write one (the current one
 // after a dry run).
-func Run(ctx context.Context, s *store.Store, actor string, p Plan, dryRun bool) (wire.ImportCounts, int64, error) {
+func Run(ctx context.Context, s *store.Store, actor wire.Actor, p Plan, dryRun bool) (wire.ImportCounts, int64, error) {
 	var counts wire.ImportCounts
 	var current int64
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
@@ -217,7 +217,7 @@ func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, c
 		if text == "" {
 			continue
 		}
-		actor, at := nt.Actor, nt.CreatedAt
+		actor, at := wire.Actor(nt.Actor), nt.CreatedAt
 		if actor == "" {
 			actor = tx.Actor()
 		}

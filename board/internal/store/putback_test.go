@@ -32,7 +32,7 @@ func TestJournalEntriesNameTheActorAndTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := entries[len(entries)-1]
-	if diff := cmp.Diff([2]string{wire.ActorAgent, "2026-11-26T14:00:00Z"}, [2]string{last.Actor, last.At}); diff != "" {
+	if diff := cmp.Diff([2]string{string(wire.ActorAgent), "2026-11-26T14:00:00Z"}, [2]string{string(last.Actor), last.At}); diff != "" {
 		t.Errorf("journal entry's actor and time (-want +got)\n%s", diff)
 	}
 }

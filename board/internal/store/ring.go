@@ -19,7 +19,7 @@ const DefaultRingSize = 1024
 // with readers: never change them.
 type Change struct {
 	Version int64
-	Actor   string
+	Actor   wire.Actor
 	At      time.Time
 	// Records are the records the write created, changed or removed, in the
 	// order the write touched them (the document's collection order).

@@ -500,7 +500,7 @@ func (s *Store) notify(v int64) {
 // Update runs fn as one write: it checks expectedVersion, lets fn validate
 // and mutate a draft, bumps the version, and returns once the write is
 // durable and visible. When fn (or the check) fails, nothing changes.
-func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
+func (s *Store) Update(ctx context.Context, actor wire.Actor, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
 	for {
 		v, err := s.update(ctx, actor, expectedVersion, fn)
 		if !errors.Is(err, errRingBehind) {
@@ -516,7 +516,7 @@ func (s *Store) Update(ctx context.Context, actor string, expectedVersion *int64
 	}
 }
 
-func (s *Store) update(ctx context.Context, actor string, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
+func (s *Store) update(ctx context.Context, actor wire.Actor, expectedVersion *int64, fn func(tx *Tx) error) (int64, error) {
 	if actor == "" {
 		actor = wire.ActorHuman
 	}

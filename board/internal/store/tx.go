@@ -16,7 +16,7 @@ type Tx struct {
 	d     *wire.Doc
 	base  *wire.Doc // the committed state the draft started from
 	now   time.Time
-	actor string
+	actor wire.Actor
 	zone  *time.Location // the machine's zone; nil for UTC
 	// messageKey names a message for dedupe (Config.MessageKey); nil in a
 	// scratch write, which then finds no message by key.
@@ -41,7 +41,7 @@ type Tx struct {
 	undid []int64 // the writes this one undoes (NoteUndone)
 }
 
-func newTx(head *wire.Doc, now time.Time, actor string) *Tx {
+func newTx(head *wire.Doc, now time.Time, actor wire.Actor) *Tx {
 	d := *head // shallow: collections are copied on first change
 	tx := &Tx{d: &d, base: head, now: now, actor: actor}
 	tx.cases = newTable("cases", &d.Cases, cloneCase)
@@ -217,7 +217,7 @@ func (tx *Tx) DefaultZone() *time.Location {
 }
 
 // Actor is who the write is attributed to.
-func (tx *Tx) Actor() string { return tx.actor }
+func (tx *Tx) Actor() wire.Actor { return tx.actor }
 
 // Doc is the draft, for read-only scans. Do not mutate what it holds.
 func (tx *Tx) Doc() *wire.Doc { return tx.d }
@@ -551,7 +551,7 @@ func cloneReminder(r *wire.Reminder) *wire.Reminder {
 // Scratch is a write over d that can never commit: rules run on it as on any
 // write and Doc shows the result, while d itself is left as it was. It lets a
 // caller try rules on a value, without a store on disk.
-func Scratch(d *wire.Doc, now time.Time, actor string) *Tx {
+func Scratch(d *wire.Doc, now time.Time, actor wire.Actor) *Tx {
 	return newTx(d, now, actor)
 }
 

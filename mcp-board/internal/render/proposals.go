@@ -13,7 +13,7 @@ func ProposalLine(p wire.Proposal) string {
 		s += " - target " + p.Target
 	}
 	if p.Actor != "" {
-		s += " - by " + p.Actor
+		s += " - by " + string(p.Actor)
 	}
 	if p.CreatedAt != "" {
 		s += " - " + p.CreatedAt

@@ -119,7 +119,7 @@ func node(i int, c *wire.Case, byID map[string]*wire.Case) imports.Node {
 		n.Tasks = append(n.Tasks, imports.Task{SourceID: ts, Title: t.Title, Detail: t.Detail, DueAt: t.DueAt, CompletedAt: t.CompletedAt})
 	}
 	for _, nt := range c.Notes {
-		n.Notes = append(n.Notes, imports.Note{Text: nt.Text, Actor: nt.Actor, CreatedAt: nt.CreatedAt})
+		n.Notes = append(n.Notes, imports.Note{Text: nt.Text, Actor: string(nt.Actor), CreatedAt: nt.CreatedAt})
 	}
 	return n
 }

@@ -56,7 +56,7 @@ func (b *Board) call(ctx context.Context, method, path string, in, out any) (int
 		return 0, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-actor", wire.ActorSystem)
+	req.Header.Set("x-actor", string(wire.ActorSystem))
 	resp, err := b.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -56,7 +56,7 @@ func RecordTx(tx *store.Tx, run wire.IngestRun) (*wire.IngestRun, error) {
 }
 
 // Record stores run as one write.
-func Record(ctx context.Context, s *store.Store, actor string, run wire.IngestRun) (*wire.IngestRun, int64, error) {
+func Record(ctx context.Context, s *store.Store, actor wire.Actor, run wire.IngestRun) (*wire.IngestRun, int64, error) {
 	var out *wire.IngestRun
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		r, err := RecordTx(tx, run)

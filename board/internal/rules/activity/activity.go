@@ -16,7 +16,7 @@ import (
 const MaxEntries = 50
 
 // Log appends an entry to c's log and keeps the last MaxEntries.
-func Log(c *wire.Case, actor, verb, detail, ts string) {
+func Log(c *wire.Case, actor wire.Actor, verb, detail, ts string) {
 	c.Activity = append(c.Activity, wire.Activity{Actor: actor, Verb: verb, TS: ts, Detail: detail})
 	if n := len(c.Activity); n > MaxEntries {
 		c.Activity = append([]wire.Activity(nil), c.Activity[n-MaxEntries:]...)
@@ -130,8 +130,9 @@ func RunSummary(r *wire.IngestRun) string {
 // a string), by one actor and one category; "" means any. Limit bounds the
 // rows, newest first.
 type Query struct {
-	Since, Actor, Category string
-	Limit                  int
+	Since, Category string
+	Actor           wire.Actor
+	Limit           int
 }
 
 // Feed is the Activity feed of d: every case's log and the lifecycle rows,

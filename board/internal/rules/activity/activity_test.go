@@ -46,7 +46,7 @@ func TestFeed(t *testing.T) {
 	rows := func(es []wire.ActivityEntry) []row {
 		var out []row
 		for _, e := range es {
-			out = append(out, row{e.Verb, e.Actor, e.Category, e.CaseTitle, e.ReminderID + e.EventID})
+			out = append(out, row{e.Verb, string(e.Actor), e.Category, e.CaseTitle, e.ReminderID + e.EventID})
 		}
 		return out
 	}

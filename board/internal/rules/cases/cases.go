@@ -26,7 +26,7 @@ import (
 // Create adds a case node. With in.Dedupe, an exact match (same
 // normalized title, kind and parent) is returned instead, with existing true
 // and nothing written.
-func Create(ctx context.Context, s *store.Store, actor string, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.CaseCreate) (out *wire.Case, existing bool, version int64, err error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Case, bool, error) { return CreateTx(tx, in) })
 }
 
@@ -157,7 +157,7 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 // Patch applies a partial update to one case node. An agent's patch may
 // not change a field the person changed within the last day unless it says
 // override (see revert).
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) {
 		c, before, err := patchTracked(tx, id, p, treeCheck(tx))
 		if err != nil {
@@ -216,7 +216,7 @@ func guardHuman(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, o
 
 // PatchMany applies one patch to many case nodes, all or nothing; an error
 // names the offending id. The agent's revert check holds for each node.
-func PatchMany(ctx context.Context, s *store.Store, actor string, b wire.CaseBatch) ([]*wire.Case, int64, error) {
+func PatchMany(ctx context.Context, s *store.Store, actor wire.Actor, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
 	if len(field.CleanList(b.IDs)) == 0 {
 		return nil, 0, errs.BadRequest("field 'ids' must list at least one case id")
@@ -283,7 +283,7 @@ func prefixID(id string, err error) error {
 // applyPatch validates and applies p to c (a private copy), logs what
 // changed and puts c back. A new kind or parent is checked by check, which
 // answers a hierarchy violation or "".
-func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor string, check func(hierarchy.Node) string) error {
+func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, check func(hierarchy.Node) string) error {
 	now := tx.Stamp()
 	changed := false
 	log := func(verb, detail string) {
@@ -450,19 +450,19 @@ func orNone(s string) string {
 
 // Archive soft-deletes a case node to the Trash. Its children keep their
 // parent.
-func Archive(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+func Archive(ctx context.Context, s *store.Store, actor wire.Actor, id string) (*wire.Case, int64, error) {
 	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Some("now")})
 }
 
 // Restore brings a case node back from the Trash.
-func Restore(ctx context.Context, s *store.Store, actor, id string) (*wire.Case, int64, error) {
+func Restore(ctx context.Context, s *store.Store, actor wire.Actor, id string) (*wire.Case, int64, error) {
 	return Patch(ctx, s, actor, id, wire.CasePatch{ArchivedAt: wire.Null[string]()})
 }
 
 // Delete removes a case node for good: children are detached (a
 // workstream whose initiative is gone becomes an initiative), linked messages
 // unlinked, and events and reminders lose their link.
-func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return DeleteTx(tx, id) })
 }
 
@@ -485,7 +485,7 @@ type CleanResult struct {
 // to a reminder is kept and unlinked). Anything not done refuses the whole
 // clean. A snapshot is taken first, unless the newest snapshot already holds
 // every record the clean removes exactly as it removes it.
-func Clean(ctx context.Context, s *store.Store, actor string, ids []string) (CleanResult, int64, error) {
+func Clean(ctx context.Context, s *store.Store, actor wire.Actor, ids []string) (CleanResult, int64, error) {
 	ids = field.CleanList(ids)
 	if len(ids) == 0 {
 		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
@@ -642,7 +642,7 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 // messages, tags, labels, events and reminders move to the target; children
 // are re-parented to it, or detached and noted when it cannot hold them; the
 // source is archived with mergedInto and a note pointing to the target.
-func Merge(ctx context.Context, s *store.Store, actor, sourceID, targetID string) (*wire.Case, int64, error) {
+func Merge(ctx context.Context, s *store.Store, actor wire.Actor, sourceID, targetID string) (*wire.Case, int64, error) {
 	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.Case, error) { return MergeTx(tx, sourceID, targetID) })
 }
 

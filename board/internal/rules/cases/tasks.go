@@ -17,7 +17,7 @@ import (
 
 // AddTask appends a task to a case's checklist; its id continues from the
 // highest existing (CASE-<n>-T<k>).
-func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
+func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
 	var out wire.Task
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, ok := tx.Cases().Get(caseID)
@@ -48,7 +48,7 @@ func AddTask(ctx context.Context, s *store.Store, actor, caseID string, in wire.
 // PatchTask edits a task; completed true stamps completedAt, false clears it.
 // Completing a repeating task also adds its next occurrence to the case, in
 // the same write; next is that task (nil otherwise).
-func PatchTask(ctx context.Context, s *store.Store, actor, caseID, taskID string, p wire.TaskPatch) (out wire.Task, next *wire.Task, version int64, err error) {
+func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, taskID string, p wire.TaskPatch) (out wire.Task, next *wire.Task, version int64, err error) {
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, i, err := caseTask(tx, caseID, taskID)
 		if err != nil {
@@ -152,7 +152,7 @@ func NextTask(t wire.Task, loc *time.Location) (wire.Task, bool) {
 }
 
 // DeleteTask removes a task from a case's checklist.
-func DeleteTask(ctx context.Context, s *store.Store, actor, caseID, taskID string) (int64, error) {
+func DeleteTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, taskID string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, i, err := caseTask(tx, caseID, taskID)
 		if err != nil {
@@ -181,7 +181,7 @@ func caseTask(tx *store.Tx, caseID, taskID string) (*wire.Case, int, error) {
 }
 
 // AddNote appends a note to a case.
-func AddNote(ctx context.Context, s *store.Store, actor, caseID, text string) (wire.Note, int64, error) {
+func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text string) (wire.Note, int64, error) {
 	var out wire.Note
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, ok := tx.Cases().Get(caseID)

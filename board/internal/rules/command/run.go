@@ -20,7 +20,7 @@ func caseHref(id string) string { return "/board?case=" + id }
 
 // Run carries out a parsed command as the actor, through the rule the
 // matching gesture's route runs, and says what it did.
-func Run(ctx context.Context, s *store.Store, actor string, cmd Command) (wire.CommandReply, error) {
+func Run(ctx context.Context, s *store.Store, actor wire.Actor, cmd Command) (wire.CommandReply, error) {
 	// patch runs PATCH /api/cases/{id}'s operation; done is the message
 	// with %s where the case id goes.
 	patch := func(p wire.CasePatch, done string) (wire.CommandReply, error) {

@@ -25,7 +25,7 @@ import (
 // Create adds a calendar event. With in.Dedupe, an exact match (same
 // normalized title, date and start time) is returned instead, with existing
 // true and nothing written.
-func Create(ctx context.Context, s *store.Store, actor string, in wire.EventCreate) (out *wire.Event, existing bool, version int64, err error) {
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.EventCreate) (out *wire.Event, existing bool, version int64, err error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Event, bool, error) { return CreateTx(tx, in) })
 }
 
@@ -76,7 +76,7 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 // Patch applies a partial update to an event. A relink logs
 // event_unlinked on the old case and event_linked on the new one; other
 // changes log event_updated on the linked case.
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.EventPatch) (*wire.Event, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.EventPatch) (*wire.Event, int64, error) {
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Event, error) {
 		var before map[string]json.RawMessage
 		if e, ok := tx.Events().Get(id); ok {
@@ -185,7 +185,7 @@ func eventChanges(a, b wire.Event) []string {
 }
 
 // Delete removes an event for good; a linked case logs event_unlinked.
-func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return deleteTx(tx, id) })
 }
 

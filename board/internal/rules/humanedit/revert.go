@@ -101,7 +101,7 @@ func Recent(edits map[string]string, fields []string, now time.Time) (Conflict, 
 // Track is the person's side of the rule: a write by a human stamps the
 // fields that differ between before and after into edits. It returns the
 // edits map to keep.
-func Track(actor string, edits map[string]string, before, after any, ignore []string, now time.Time) map[string]string {
+func Track(actor wire.Actor, edits map[string]string, before, after any, ignore []string, now time.Time) map[string]string {
 	if actor != wire.ActorHuman {
 		return edits
 	}
@@ -113,7 +113,7 @@ func Track(actor string, edits map[string]string, before, after any, ignore []st
 // an errs.HumanChangeError naming record, unless override, in which case
 // the conflict it overrode is returned so the caller can log it. before is
 // the record's Fields from before the write.
-func Check(actor string, override bool, record string, edits map[string]string, before map[string]json.RawMessage, after any, ignore []string, now time.Time) (*Conflict, error) {
+func Check(actor wire.Actor, override bool, record string, edits map[string]string, before map[string]json.RawMessage, after any, ignore []string, now time.Time) (*Conflict, error) {
 	if actor != wire.ActorAgent {
 		return nil, nil
 	}

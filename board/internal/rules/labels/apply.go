@@ -71,7 +71,7 @@ func checkColor(c string) error {
 
 // Create adds a custom label; its id is minted from the title and
 // de-duplicated (-2, -3, ...).
-func Create(ctx context.Context, s *store.Store, actor, title, description, color string) (*wire.LabelDef, int64, error) {
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, title, description, color string) (*wire.LabelDef, int64, error) {
 	return store.Do(ctx, s, actor, nil, func(tx *store.Tx) (*wire.LabelDef, error) { return CreateTx(tx, "", title, description, color) })
 }
 
@@ -102,7 +102,7 @@ func CreateTx(tx *store.Tx, id, title, description, color string) (*wire.LabelDe
 }
 
 // Patch edits a label's title, description or color.
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.LabelPatch) (*wire.LabelDef, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.LabelPatch) (*wire.LabelDef, int64, error) {
 	var out *wire.LabelDef
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		l, ok := tx.Labels().Get(id)
@@ -135,7 +135,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.LabelPa
 // Delete removes a label from the catalog (and from every bundle's
 // ownership). With scrub it is also stripped from every case and reminder;
 // without, references stay and show as unknown.
-func Delete(ctx context.Context, s *store.Store, actor, id string, scrub bool) (int64, error) {
+func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string, scrub bool) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		if _, ok := tx.Labels().Get(id); !ok {
 			return errs.NotFound("label %s not found", id)
@@ -199,7 +199,7 @@ type InstallResult struct {
 
 // InstallBundle unions a built-in bundle into the catalog; idempotent. An id
 // already present with another meaning keeps its definition and is reported.
-func InstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor, id string) (InstallResult, int64, error) {
+func InstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor wire.Actor, id string) (InstallResult, int64, error) {
 	res := InstallResult{Bundle: id, Added: []string{}, Conflicts: []Conflict{}}
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		b, ok := Find(bundles, id)
@@ -229,7 +229,7 @@ func InstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor,
 
 // UninstallBundle removes the labels only this bundle owns; with scrub
 // (the default) the removed ids are stripped from cases and reminders.
-func UninstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor, id string, scrub bool) ([]string, int64, error) {
+func UninstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor wire.Actor, id string, scrub bool) ([]string, int64, error) {
 	removed := []string{}
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		if _, ok := Find(bundles, id); !ok {

@@ -15,7 +15,7 @@ import (
 // message_linked on the case, as a link through the case does. When the
 // board already holds the same mail it writes nothing and fails with
 // *Existing.
-func Add(ctx context.Context, s *store.Store, actor string, in wire.MessageCreate) (*wire.Message, int64, error) {
+func Add(ctx context.Context, s *store.Store, actor wire.Actor, in wire.MessageCreate) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		caseID, remID := strings.TrimSpace(in.CaseID), strings.TrimSpace(in.ReminderID)

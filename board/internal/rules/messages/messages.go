@@ -80,7 +80,7 @@ func AsExisting(err error) (*Existing, bool) {
 
 // AddToCase creates a message linked to a case. When the board already
 // holds the same mail it writes nothing and fails with *Existing.
-func AddToCase(ctx context.Context, s *store.Store, actor, caseID string, in wire.MessageInput) (*wire.Message, int64, error) {
+func AddToCase(ctx context.Context, s *store.Store, actor wire.Actor, caseID string, in wire.MessageInput) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		c, ok := tx.Cases().Get(caseID)
@@ -104,7 +104,7 @@ func AddToCase(ctx context.Context, s *store.Store, actor, caseID string, in wir
 
 // Patch sets read, url, and relinks a message to a case or reminder
 // (null or "" unlinks).
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.MessagePatch) (*wire.Message, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.MessagePatch) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		m, ok := tx.Messages().Get(id)
@@ -165,7 +165,7 @@ func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.Message
 // AddToReminder creates a message linked to a reminder. It logs no
 // activity: a reminder has no log, and the linked case is not involved.
 // When the board already holds the same mail it fails with *Existing.
-func AddToReminder(ctx context.Context, s *store.Store, actor, id string, in wire.MessageInput) (*wire.Reminder, *wire.Message, int64, error) {
+func AddToReminder(ctx context.Context, s *store.Store, actor wire.Actor, id string, in wire.MessageInput) (*wire.Reminder, *wire.Message, int64, error) {
 	var (
 		rem *wire.Reminder
 		msg *wire.Message

@@ -15,7 +15,7 @@ import (
 )
 
 // Create adds a priority note.
-func Create(ctx context.Context, s *store.Store, actor string, in wire.PriorityCreate) (*wire.Priority, int64, error) {
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.PriorityCreate) (*wire.Priority, int64, error) {
 	var out *wire.Priority
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		text := strings.TrimSpace(in.Text)
@@ -32,7 +32,7 @@ func Create(ctx context.Context, s *store.Store, actor string, in wire.PriorityC
 
 // Patch edits a priority note. Empty or whitespace text is ignored
 // (the old text stays); a position that is not a number clears it.
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.PriorityPatch) (*wire.Priority, int64, error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.PriorityPatch) (*wire.Priority, int64, error) {
 	var out *wire.Priority
 	v, err := s.Update(ctx, actor, p.ExpectedVersion, func(tx *store.Tx) error {
 		pr, ok := tx.Priorities().Get(id)
@@ -65,7 +65,7 @@ func samePosition(a, b *float64) bool {
 }
 
 // Delete removes a priority note for good.
-func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		if _, ok := tx.Priorities().Get(id); !ok {
 			return errs.NotFound("priority %s not found", id)

@@ -26,12 +26,12 @@ import (
 // proposal that could never apply is refused (400, or 404 for an unknown
 // target). The proposal records each target's updatedAt and the before
 // values of the fields it would change.
-func Propose(ctx context.Context, s *store.Store, actor string, in wire.ProposalCreate) (*wire.Proposal, int64, error) {
+func Propose(ctx context.Context, s *store.Store, actor wire.Actor, in wire.ProposalCreate) (*wire.Proposal, int64, error) {
 	var out *wire.Proposal
 	var inner struct {
 		Actor string `json:"actor"`
 	}
-	if json.Unmarshal(in.Payload, &inner) == nil && strings.EqualFold(inner.Actor, wire.ActorAgent) {
+	if json.Unmarshal(in.Payload, &inner) == nil && strings.EqualFold(inner.Actor, string(wire.ActorAgent)) {
 		actor = wire.ActorAgent // the payload speaks for the agent as a route body would
 	}
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
@@ -92,7 +92,7 @@ const ApprovedVerb = "proposal_approved"
 // change writes stay the proposer's and name the proposal, its proposer and
 // its approver (approver) in their detail. A target that vanished
 // answers 404 and the proposal stays pending; so does any other refusal.
-func Approve(ctx context.Context, s *store.Store, approver, id string, expected *int64) (*wire.Proposal, wire.ApprovalResult, int64, error) {
+func Approve(ctx context.Context, s *store.Store, approver wire.Actor, id string, expected *int64) (*wire.Proposal, wire.ApprovalResult, int64, error) {
 	prop, ok := findProposal(s.Snapshot(), id)
 	if !ok {
 		return nil, wire.ApprovalResult{}, 0, errs.NotFound("proposal %s not found", id)
@@ -133,7 +133,7 @@ func Approve(ctx context.Context, s *store.Store, approver, id string, expected 
 }
 
 // Reject discards a proposal; nothing else changes.
-func Reject(ctx context.Context, s *store.Store, actor, id string, expected *int64) (*wire.Proposal, int64, error) {
+func Reject(ctx context.Context, s *store.Store, actor wire.Actor, id string, expected *int64) (*wire.Proposal, int64, error) {
 	var out *wire.Proposal
 	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
 		p, ok := tx.Proposals().Get(id)
@@ -149,7 +149,7 @@ func Reject(ctx context.Context, s *store.Store, actor, id string, expected *int
 
 // nameApproval adds who proposed and who approved to the entries this
 // write logged on c, or logs one entry saying so when it logged none.
-func nameApproval(tx *store.Tx, c *wire.Case, p *wire.Proposal, approver string) {
+func nameApproval(tx *store.Tx, c *wire.Case, p *wire.Proposal, approver wire.Actor) {
 	note := fmt.Sprintf("%s %s: proposed by %s, approved by %s", p.ID, p.Verb, p.Actor, approver)
 	named := false
 	for i := range c.Activity {

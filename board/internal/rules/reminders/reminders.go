@@ -27,7 +27,7 @@ import (
 // Create adds a reminder. With in.Dedupe, an exact match (same
 // normalized title and due date) is returned instead, with existing true and
 // nothing written.
-func Create(ctx context.Context, s *store.Store, actor string, in wire.ReminderCreate) (out *wire.Reminder, existing bool, version int64, err error) {
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.ReminderCreate) (out *wire.Reminder, existing bool, version int64, err error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Reminder, bool, error) { return CreateTx(tx, in) })
 }
 
@@ -130,7 +130,7 @@ func reminderTasks(remID string, cur []wire.ReminderTask, in []wire.ReminderTask
 // completion, reminder_updated on any other change.
 // Completing a repeating reminder also creates its next occurrence, in the
 // same write; next is that occurrence (nil otherwise).
-func Patch(ctx context.Context, s *store.Store, actor, id string, p wire.ReminderPatch) (r, next *wire.Reminder, version int64, err error) {
+func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.ReminderPatch) (r, next *wire.Reminder, version int64, err error) {
 	type patched struct{ r, next *wire.Reminder }
 	out, v, err := store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (patched, error) {
 		var before map[string]json.RawMessage
@@ -339,7 +339,7 @@ func normReminder(r *wire.Reminder) {
 
 // Delete removes a reminder for good. Its messages stay with
 // reminderId cleared; a linked node logs reminder_unlinked.
-func Delete(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error { return deleteTx(tx, id) })
 }
 

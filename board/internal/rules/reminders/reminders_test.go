@@ -75,10 +75,11 @@ func TestPatchTxStatus(t *testing.T) {
 		return &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Kind: "case"}}, Reminders: []*wire.Reminder{r}}
 	}
 	for _, tc := range []struct {
-		name               string
-		from, to           wire.ReminderStatus
-		completed, by, log string
-		err                string
+		name      string
+		from, to  wire.ReminderStatus
+		completed string
+		by        wire.Actor
+		log, err  string
 	}{
 		{"done stamps completion", "open", "done", "2026-03-01T12:00:00Z", wire.ActorAgent, "reminder_completed REM-1 chase", ""},
 		{"leaving done clears it", "done", "open", "", "", "reminder_updated REM-1 chase", ""},

@@ -39,7 +39,7 @@ func Prefs(d *wire.Doc) (map[string]json.RawMessage, error) {
 // PatchPrefs merges patch into the preferences as a JSON merge patch (RFC
 // 7386): null removes a key, an object merges into an object, anything else
 // replaces. view must stay operational or strategy.
-func PatchPrefs(ctx context.Context, s *store.Store, actor string, expected *int64, patch map[string]json.RawMessage) (map[string]json.RawMessage, int64, error) {
+func PatchPrefs(ctx context.Context, s *store.Store, actor wire.Actor, expected *int64, patch map[string]json.RawMessage) (map[string]json.RawMessage, int64, error) {
 	var out map[string]json.RawMessage
 	v, err := s.Update(ctx, actor, expected, func(tx *store.Tx) error {
 		cur := map[string]any{}
@@ -158,7 +158,7 @@ func jsonObject(name string, raw json.RawMessage) (json.RawMessage, error) {
 
 // SaveView creates a saved view, or, when a view of the same name (compared
 // like titles) exists, replaces its filters; created tells which.
-func SaveView(ctx context.Context, s *store.Store, actor string, in wire.ViewInput) (out *wire.View, created bool, version int64, err error) {
+func SaveView(ctx context.Context, s *store.Store, actor wire.Actor, in wire.ViewInput) (out *wire.View, created bool, version int64, err error) {
 	version, err = s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		name := field.OptText(in.Name, "")
 		if name == "" {
@@ -190,7 +190,7 @@ func SaveView(ctx context.Context, s *store.Store, actor string, in wire.ViewInp
 }
 
 // PatchView renames a saved view or replaces its filters.
-func PatchView(ctx context.Context, s *store.Store, actor, id string, in wire.ViewInput) (*wire.View, int64, error) {
+func PatchView(ctx context.Context, s *store.Store, actor wire.Actor, id string, in wire.ViewInput) (*wire.View, int64, error) {
 	var out *wire.View
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		view, ok := tx.Views().Get(id)
@@ -228,7 +228,7 @@ func PatchView(ctx context.Context, s *store.Store, actor, id string, in wire.Vi
 }
 
 // DeleteView removes a saved view.
-func DeleteView(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func DeleteView(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		if _, ok := tx.Views().Get(id); !ok {
 			return errs.NotFound("view %s not found", id)
@@ -240,7 +240,7 @@ func DeleteView(ctx context.Context, s *store.Store, actor, id string) (int64, e
 
 // SaveTemplate creates a case template, or, when a template of the same
 // name exists, replaces it whole; created tells which.
-func SaveTemplate(ctx context.Context, s *store.Store, actor string, in wire.TemplateInput) (out *wire.Template, created bool, version int64, err error) {
+func SaveTemplate(ctx context.Context, s *store.Store, actor wire.Actor, in wire.TemplateInput) (out *wire.Template, created bool, version int64, err error) {
 	version, err = s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		name := field.OptText(in.Name, "")
 		if name == "" {
@@ -272,7 +272,7 @@ func SaveTemplate(ctx context.Context, s *store.Store, actor string, in wire.Tem
 }
 
 // PatchTemplate edits a case template; null clears a field.
-func PatchTemplate(ctx context.Context, s *store.Store, actor, id string, in wire.TemplateInput) (*wire.Template, int64, error) {
+func PatchTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id string, in wire.TemplateInput) (*wire.Template, int64, error) {
 	var out *wire.Template
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		t, ok := tx.Templates().Get(id)
@@ -357,7 +357,7 @@ func templateSize(t *wire.Template) error {
 }
 
 // DeleteTemplate removes a case template; cases made from it are unaffected.
-func DeleteTemplate(ctx context.Context, s *store.Store, actor, id string) (int64, error) {
+func DeleteTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
 		if _, ok := tx.Templates().Get(id); !ok {
 			return errs.NotFound("template %s not found", id)

@@ -22,7 +22,7 @@ var errNothing = errors.New("nothing to undo")
 
 // Parse checks an undo request's body and turns it into a Request.
 func Parse(in wire.UndoRequest) (Request, error) {
-	by, since := strings.TrimSpace(in.WritesBy), strings.TrimSpace(in.Since)
+	by, since := wire.Actor(strings.TrimSpace(string(in.WritesBy))), strings.TrimSpace(in.Since)
 	switch {
 	case in.Version != 0 && (by != "" || since != ""):
 		return Request{}, errs.BadRequest("give either 'version' or 'writesBy' with 'since', not both")
@@ -43,12 +43,12 @@ func Parse(in wire.UndoRequest) (Request, error) {
 	if err != nil {
 		return Request{}, errs.BadRequest("field 'since' must be an RFC 3339 time, e.g. 2026-11-26T14:00:00Z")
 	}
-	return Request{WritesBy: strings.ToLower(by), Since: t, Until: in.Until, Through: in.Through}, nil
+	return Request{WritesBy: wire.Actor(strings.ToLower(string(by))), Since: t, Until: in.Until, Through: in.Through}, nil
 }
 
 // Do undoes what req names as one write attributed to actor, or with
 // dryRun only says what it would undo. Undoing nothing writes nothing.
-func Do(ctx context.Context, s *store.Store, actor string, req Request, dryRun bool) (wire.UndoReply, error) {
+func Do(ctx context.Context, s *store.Store, actor wire.Actor, req Request, dryRun bool) (wire.UndoReply, error) {
 	if dryRun {
 		recent := s.RecentChanges()
 		plan, err := Make(recent, req)

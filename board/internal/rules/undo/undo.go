@@ -20,7 +20,7 @@ import (
 // undoes every later write that touched a record being restored.
 type Request struct {
 	Version  int64
-	WritesBy string
+	WritesBy wire.Actor
 	Since    time.Time
 	Until    int64 // with WritesBy: only writes up to this version; 0 for all
 	Through  bool

@@ -17,7 +17,7 @@ var t0 = time.Date(2026, 11, 26, 14, 0, 0, 0, time.UTC)
 func cs(id, title string) *wire.Case { return &wire.Case{ID: id, Title: title} }
 
 // write is a ring entry at version v, made at t0 plus v minutes.
-func write(v int64, actor string, recs ...store.RecordChange) *store.Change {
+func write(v int64, actor wire.Actor, recs ...store.RecordChange) *store.Change {
 	return &store.Change{Version: v, Actor: actor, At: t0.Add(time.Duration(v) * time.Minute), Records: recs}
 }
 
