@@ -27,7 +27,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/nldate"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
-	"github.com/opsboard/opsboard/shared/jsonbody"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -284,7 +284,7 @@ func decodeWithin(w http.ResponseWriter, r *http.Request, v any, limit int64) er
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errs.BadRequest("%s", jsonbody.Problem(err))
+		return errs.BadRequest("%s", httpjson.Problem(err))
 	}
 	if dec.More() {
 		return errs.BadRequest("the request body has data after the JSON object")

@@ -22,7 +22,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/opsboard/opsboard/shared/httpaddr"
-	"github.com/opsboard/opsboard/shared/jsonbody"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
@@ -223,7 +223,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return bad("%s", jsonbody.Problem(err))
+		return bad("%s", httpjson.Problem(err))
 	}
 	if dec.More() {
 		return bad("the request body has data after the JSON object")
