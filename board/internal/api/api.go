@@ -9,14 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -25,6 +23,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/rules/nldate"
+	"github.com/opsboard/opsboard/board/internal/serve"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/httpjson"
@@ -82,9 +81,7 @@ type API struct {
 	hosts   map[string]bool
 	bundles []labels.Bundle
 
-	cacheMu sync.Mutex
-	cacheV  int64
-	cache   map[string][]byte
+	cache serve.Cache // list reads, encoded once per version
 
 	search *searcher // /api/search: the keyword index and the sidecar client
 
@@ -105,7 +102,7 @@ type API struct {
 // mounted on it by the caller. A GuardURL that is not an http address is
 // logged and treated as no guard.
 func New(cfg Config) (*API, *mux.Router) {
-	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
+	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -315,45 +312,12 @@ func actorOf(r *http.Request, bodyActor wire.Actor) wire.Actor {
 	return wire.ActorHuman
 }
 
-// serveCached answers a read from the cache of encoded bodies for the
-// current version, with an ETag so an unchanged list costs a 304.
+// serveCached answers a list read from the cache of encoded bodies for
+// the snapshot's version, with an ETag so an unchanged list costs a 304.
 func (a *API) serveCached(w http.ResponseWriter, r *http.Request, d *wire.Doc, build func() (any, error)) {
-	key := r.URL.Path + "?" + r.URL.RawQuery
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	etag := fmt.Sprintf(`"v%d-%x"`, d.Version, h.Sum32())
-	w.Header().Set("ETag", etag)
-	w.Header().Set("Cache-Control", "no-cache")
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
+	if err := a.cache.Serve(w, r, d.Version, build); err != nil {
+		a.fail(w, err)
 	}
-	a.cacheMu.Lock()
-	if a.cacheV != d.Version {
-		a.cacheV, a.cache = d.Version, map[string][]byte{}
-	}
-	body, ok := a.cache[key]
-	a.cacheMu.Unlock()
-	if !ok {
-		v, err := build()
-		if err != nil {
-			a.fail(w, err)
-			return
-		}
-		var buf bytes.Buffer
-		if err := json.NewEncoder(&buf).Encode(v); err != nil {
-			a.fail(w, fmt.Errorf("encode response: %w", err))
-			return
-		}
-		body = buf.Bytes()
-		a.cacheMu.Lock()
-		if a.cacheV == d.Version && len(a.cache) < 256 {
-			a.cache[key] = body
-		}
-		a.cacheMu.Unlock()
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Write(body)
 }
 
 // viewQuery reads the view parameter of a list read: true for the summary
