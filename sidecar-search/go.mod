@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/gorilla/mux v1.8.1
 	github.com/opsboard/opsboard/shared v0.0.0
 	golang.org/x/text v0.25.0
 )

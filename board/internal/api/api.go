@@ -1,22 +1,18 @@
 // Package api is the board's HTTP API under /api: the only write path for the
 // web page and the agent alike. Handlers decode, call one rule (cases,
-// reminders, approvals, ...) and write the answer; the rules and read queries
-// live in their packages, persistence in store.
+// reminders, proposals, ...) and write the answer; the rules and read
+// queries live in their packages, persistence in store, the JSON plumbing
+// and the local-only check in shared/httpjson, the cache of list reads in
+// serve.
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -25,9 +21,9 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/rules/nldate"
+	"github.com/opsboard/opsboard/board/internal/serve"
 	"github.com/opsboard/opsboard/board/internal/store"
-	"github.com/opsboard/opsboard/shared/httpaddr"
-	"github.com/opsboard/opsboard/shared/jsonbody"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -79,12 +75,9 @@ type API struct {
 	store   *store.Store
 	version string
 	log     *slog.Logger
-	hosts   map[string]bool
 	bundles []labels.Bundle
 
-	cacheMu sync.Mutex
-	cacheV  int64
-	cache   map[string][]byte
+	cache serve.Cache // list reads, encoded once per version
 
 	search *searcher // /api/search: the keyword index and the sidecar client
 
@@ -105,7 +98,7 @@ type API struct {
 // mounted on it by the caller. A GuardURL that is not an http address is
 // logged and treated as no guard.
 func New(cfg Config) (*API, *mux.Router) {
-	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger, hosts: map[string]bool{}, cache: map[string][]byte{}}
+	a := &API{store: cfg.Store, version: cfg.Version, log: cfg.Logger}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -124,89 +117,31 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.backups.OnRun(a.live.backupEvent)
 	}
 	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)
-	for _, h := range cfg.AllowedHosts {
-		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
-			a.hosts[h] = true
-		}
-	}
+	local := httpjson.LocalOnly(httpjson.Local{
+		Hosts:         cfg.AllowedHosts,
+		HostRefusal:   "host %q is not allowed: the board answers on loopback addresses only (add it to SVC_BOARD_ALLOWED_HOSTS to allow it)",
+		OriginRefusal: "origin %q may not write to the board",
+		SamePort:      true, // only the board's own page writes
+	})
 	r := mux.NewRouter()
-	r.Use(a.guard)
-	r.NotFoundHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	r.Use(local)
+	// The router's middleware runs on matched routes only; a stray request
+	// gets the same checks.
+	r.NotFoundHandler = local(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.NotFound("no route %s %s", r.Method, r.URL.Path))
 	}))
-	r.MethodNotAllowedHandler = a.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	r.MethodNotAllowedHandler = local(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
 	}))
 	a.routes(r.PathPrefix("/api").Subrouter())
 	return a, r
 }
 
-// guard keeps the board local: a foreign Host (DNS rebinding) is refused,
-// and so is a write from another web origin or a write whose body is not JSON.
-func (a *API) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, port := splitHost(r.Host)
-		if !a.hostAllowed(host) {
-			writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: fmt.Sprintf("host %q is not allowed: the board answers on loopback addresses only (add it to SVC_BOARD_ALLOWED_HOSTS to allow it)", host)})
-			return
-		}
-		if isWrite(r.Method) {
-			if o := r.Header.Get("Origin"); o != "" && !a.originAllowed(o, port) {
-				writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: fmt.Sprintf("origin %q may not write to the board", o)})
-				return
-			}
-			if hasBody(r) && !isJSON(r.Header.Get("Content-Type")) {
-				writeJSON(w, http.StatusUnsupportedMediaType, wire.ErrorReply{Error: "a request body must be sent as Content-Type: application/json"})
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func isWrite(m string) bool {
-	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
-}
-
-func hasBody(r *http.Request) bool {
-	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
-}
-
-func isJSON(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
-}
-
-func splitHost(hostport string) (host, port string) {
-	h, p, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return strings.ToLower(strings.Trim(hostport, "[]")), ""
-	}
-	return strings.ToLower(h), p
-}
-
-func (a *API) hostAllowed(h string) bool {
-	return a.hosts[h] || httpaddr.Loopback(h)
-}
-
-// originAllowed accepts the board's own page: an allowed host on the port the
-// request came in on.
-func (a *API) originAllowed(origin, port string) bool {
-	scheme, rest, ok := strings.Cut(origin, "://")
-	if !ok || (scheme != "http" && scheme != "https") {
-		return false
-	}
-	h, p := splitHost(rest)
-	if p == "" {
-		p = map[string]string{"http": "80", "https": "443"}[scheme]
-	}
-	return a.hostAllowed(h) && p == port
-}
-
 // fail maps an error to its status and writes { error }. Every 4xx and 5xx
 // body has that shape.
 func (a *API) fail(w http.ResponseWriter, err error) {
 	var (
+		he   *httpjson.Error
 		bad  *errs.BadRequestError
 		nf   *errs.NotFoundError
 		vc   *errs.VersionConflictError
@@ -225,6 +160,8 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	case errors.As(err, &uc):
 		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), Conflicts: uc.Conflicts})
 		return
+	case errors.As(err, &he):
+		code = he.Status
 	case errors.As(err, &bad):
 		code = http.StatusBadRequest
 	case errors.As(err, &nf):
@@ -244,60 +181,38 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	writeJSON(w, code, wire.ErrorReply{Error: err.Error()})
 }
 
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(v); err != nil {
-		code = http.StatusInternalServerError
-		buf.Reset()
-		fmt.Fprintf(&buf, "{\"error\":%q}\n", "encode response: "+err.Error())
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	w.Write(buf.Bytes())
-}
+// writeJSON and reply are the names the handlers answer by.
+func writeJSON(w http.ResponseWriter, code int, v any) { httpjson.Reply(w, code, v) }
 
-func (a *API) reply(w http.ResponseWriter, code int, v any) { writeJSON(w, code, v) }
+func (a *API) reply(w http.ResponseWriter, code int, v any) { httpjson.Reply(w, code, v) }
 
-// decode reads a JSON object body into v. It refuses anything that is not an
-// object (null included), unknown fields, trailing data and oversized bodies,
-// with a message that names the problem.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	return decodeWithin(w, r, v, maxBody)
-}
-
-// decodeWithin is decode with a bound of limit bytes.
-func decodeWithin(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		return err
-	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errs.BadRequest("the request body must be a JSON object")
-	}
-	// No body needs more than a free-form value's nesting and a few levels
-	// around it; refuse deeper ones before decoding, naming the field.
-	if depth, key := field.Depth(trimmed); depth > maxBodyDepth {
+// bodies reads the board's request bodies: strictly, within maxBody, and
+// no deeper than a free-form value and the few levels a route's body wraps
+// it in, refused before decoding with the field named.
+var bodies = httpjson.Decoder{Limit: maxBody, Check: func(body []byte) error {
+	if depth, key := field.Depth(body); depth > maxBodyDepth {
 		return errs.BadRequest("field '%s' is nested %d levels deep; at most %d are allowed", key, depth-1, field.MaxFreeFormDepth)
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errs.BadRequest("%s", jsonbody.Problem(err))
-	}
-	if dec.More() {
-		return errs.BadRequest("the request body has data after the JSON object")
-	}
 	return nil
+}}
+
+// decode reads a JSON object body into v; its error is an *httpjson.Error
+// or the bodies check's errs.BadRequest, both answered by fail.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	return bodies.Decode(w, r, v)
+}
+
+// decodeWithin is decode with a bound of limit bytes; an error past it
+// unwraps to the *http.MaxBytesError.
+func decodeWithin(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	d := bodies
+	d.Limit = limit
+	return d.Decode(w, r, v)
 }
 
 // decodeOptional is decode for routes whose body may be absent.
 func decodeOptional(w http.ResponseWriter, r *http.Request, v any) error {
-	if !hasBody(r) {
-		return nil
-	}
-	return decode(w, r, v)
+	return bodies.DecodeOptional(w, r, v)
 }
 
 // actorOf resolves attribution: agent when the header or the body says so,
@@ -315,45 +230,12 @@ func actorOf(r *http.Request, bodyActor wire.Actor) wire.Actor {
 	return wire.ActorHuman
 }
 
-// serveCached answers a read from the cache of encoded bodies for the
-// current version, with an ETag so an unchanged list costs a 304.
+// serveCached answers a list read from the cache of encoded bodies for
+// the snapshot's version, with an ETag so an unchanged list costs a 304.
 func (a *API) serveCached(w http.ResponseWriter, r *http.Request, d *wire.Doc, build func() (any, error)) {
-	key := r.URL.Path + "?" + r.URL.RawQuery
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	etag := fmt.Sprintf(`"v%d-%x"`, d.Version, h.Sum32())
-	w.Header().Set("ETag", etag)
-	w.Header().Set("Cache-Control", "no-cache")
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
+	if err := a.cache.Serve(w, r, d.Version, build); err != nil {
+		a.fail(w, err)
 	}
-	a.cacheMu.Lock()
-	if a.cacheV != d.Version {
-		a.cacheV, a.cache = d.Version, map[string][]byte{}
-	}
-	body, ok := a.cache[key]
-	a.cacheMu.Unlock()
-	if !ok {
-		v, err := build()
-		if err != nil {
-			a.fail(w, err)
-			return
-		}
-		var buf bytes.Buffer
-		if err := json.NewEncoder(&buf).Encode(v); err != nil {
-			a.fail(w, fmt.Errorf("encode response: %w", err))
-			return
-		}
-		body = buf.Bytes()
-		a.cacheMu.Lock()
-		if a.cacheV == d.Version && len(a.cache) < 256 {
-			a.cache[key] = body
-		}
-		a.cacheMu.Unlock()
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Write(body)
 }
 
 // viewQuery reads the view parameter of a list read: true for the summary

@@ -1,7 +1,7 @@
 // Package serve is the board's HTTP server around its router: the listener,
-// capped so the store's own files always find a free descriptor, and the
+// capped so the store's own files always find a free descriptor, the
 // timeouts that keep an idle or slow client from holding a connection
-// forever.
+// forever, and the cache that encodes a list read once per version.
 package serve
 
 import (

@@ -3,18 +3,19 @@ package server
 import (
 	"net/http"
 
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // GET /trust
 func (s *Server) listTrust(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, wire.TrustList{Senders: s.cfg.Store.Trust()})
+	httpjson.Reply(w, http.StatusOK, wire.TrustList{Senders: s.cfg.Store.Trust()})
 }
 
 // POST /trust
 func (s *Server) upsertTrust(w http.ResponseWriter, r *http.Request) {
 	var in wire.TrustUpsert
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -23,7 +24,7 @@ func (s *Server) upsertTrust(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // DELETE /trust/{email}: the sender becomes unknown. The answer is the
@@ -39,12 +40,12 @@ func (s *Server) deleteTrust(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.TrustReply{Record: wire.TrustRecord{Email: rec.Email, Tier: wire.TierUnknown}, Changed: true})
+	httpjson.Reply(w, http.StatusOK, wire.TrustReply{Record: wire.TrustRecord{Email: rec.Email, Tier: wire.TierUnknown}, Changed: true})
 }
 
 // GET /quarantine
 func (s *Server) listQuarantine(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, wire.QuarantineList{Records: s.cfg.Store.Quarantine()})
+	httpjson.Reply(w, http.StatusOK, wire.QuarantineList{Records: s.cfg.Store.Quarantine()})
 }
 
 // PATCH /quarantine/{id}
@@ -55,7 +56,7 @@ func (s *Server) patchQuarantine(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in wire.QuarantinePatch
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -64,5 +65,5 @@ func (s *Server) patchQuarantine(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rec)
+	httpjson.Reply(w, http.StatusOK, rec)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/sendertrust"
@@ -23,13 +24,13 @@ const (
 func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	var in wire.ScanRequest
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		s.fail(w, err)
 		return
 	}
 	sender := s.cfg.Store.Sender(in.From)
 	if !s.cfg.Store.Settings().Enabled {
-		writeJSON(w, http.StatusOK, wire.ScanReply{
+		httpjson.Reply(w, http.StatusOK, wire.ScanReply{
 			Classifier: wire.ClassifierDisabled, Model: s.modelID(), Threshold: s.cfg.Classifier.Threshold(),
 			Verdict: wire.VerdictClean, Sender: sender, Segments: []wire.Segment{},
 			Recommendation: recDisabled, TookMs: ms(time.Since(t0)), Disabled: true,
@@ -70,7 +71,7 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 		out.Recommendation += " Quarantined as " + rec.ID + "."
 	}
 	out.TookMs = ms(time.Since(t0))
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // senderKey is the sender as the quarantine stores and hashes it: the
@@ -138,16 +139,16 @@ func (s *Server) modelID() string {
 func (s *Server) classify(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	var in wire.ClassifyRequest
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		s.fail(w, err)
 		return
 	}
 	switch {
 	case in.Texts == nil:
-		s.fail(w, bad("field 'texts' is required: an array of strings"))
+		s.fail(w, httpjson.BadRequest("field 'texts' is required: an array of strings"))
 		return
 	case len(in.Texts) > MaxTexts:
-		s.fail(w, bad("field 'texts' has %d texts; at most %d per call", len(in.Texts), MaxTexts))
+		s.fail(w, httpjson.BadRequest("field 'texts' has %d texts; at most %d per call", len(in.Texts), MaxTexts))
 		return
 	}
 	out := wire.ClassifyReply{Model: s.modelID(), Threshold: s.cfg.Classifier.Threshold()}
@@ -158,7 +159,7 @@ func (s *Server) classify(w http.ResponseWriter, r *http.Request) {
 			out.Results[i] = wire.ClassifyResult{Index: i, Label: wire.LabelBenign, Disabled: true}
 		}
 		out.TookMs = ms(time.Since(t0))
-		writeJSON(w, http.StatusOK, out)
+		httpjson.Reply(w, http.StatusOK, out)
 		return
 	}
 	b, err := s.cfg.Classifier.Texts(r.Context(), in.Texts)
@@ -175,7 +176,7 @@ func (s *Server) classify(w http.ResponseWriter, r *http.Request) {
 	out.Classifier, out.Results, out.Fallback = b.Classifier, b.Results, b.Fallback
 	out.Model = s.answeredBy(b.Classifier)
 	out.TookMs = ms(time.Since(t0))
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // screenFailed answers a screening that produced no verdict. A caller that

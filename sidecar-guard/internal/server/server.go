@@ -5,24 +5,19 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
 
-	"github.com/opsboard/opsboard/shared/httpaddr"
-	"github.com/opsboard/opsboard/shared/jsonbody"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
@@ -102,7 +97,7 @@ func (s *Server) Run(ctx context.Context) {
 	}
 }
 
-// Handler routes the sidecar's endpoints behind the loopback check.
+// Handler routes the sidecar's endpoints behind the local-only check.
 func (s *Server) Handler() http.Handler {
 	r := mux.NewRouter()
 	// Encoded paths keep an escaped "/" inside an email or id one segment.
@@ -120,122 +115,48 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/quarantine", s.listQuarantine).Methods(http.MethodGet)
 	r.HandleFunc("/quarantine/{id}", s.patchQuarantine).Methods(http.MethodPatch)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody(fmt.Sprintf("no route %s %s", r.Method, r.URL.Path)))
+		httpjson.ReplyError(w, http.StatusNotFound, fmt.Sprintf("no route %s %s", r.Method, r.URL.Path))
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody(fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)))
+		httpjson.ReplyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
 	})
-	return local(r)
+	// A page on any site could otherwise post to 127.0.0.1 and switch the
+	// guard off; a local tool's page on another port may still write.
+	return httpjson.LocalOnly(httpjson.Local{
+		HostRefusal:   "host %q is not allowed: the guard sidecar answers on loopback addresses only",
+		OriginRefusal: "origin %q may not write to the guard",
+	})(r)
 }
 
-// local keeps the sidecar to this machine's own callers. A foreign Host is
-// refused (a web page reaching it through DNS rebinding), and so is a write
-// from a web origin or with a non-JSON body: a page on any site could
-// otherwise post a form to 127.0.0.1 and switch the guard off.
-func local(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if host := httpaddr.Host(r.Host); !httpaddr.Loopback(host) {
-			writeJSON(w, http.StatusForbidden, errorBody(fmt.Sprintf("host %q is not allowed: the guard sidecar answers on loopback addresses only", host)))
-			return
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			if o := r.Header.Get("Origin"); o != "" {
-				if u, err := url.Parse(o); err != nil || !httpaddr.Loopback(httpaddr.Host(u.Host)) {
-					writeJSON(w, http.StatusForbidden, errorBody(fmt.Sprintf("origin %q may not write to the guard", o)))
-					return
-				}
-			}
-			if hasBody(r) && !isJSON(r.Header.Get("Content-Type")) {
-				writeJSON(w, http.StatusUnsupportedMediaType, errorBody("a request body must be sent as Content-Type: application/json"))
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func hasBody(r *http.Request) bool {
-	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
-}
-
-func isJSON(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
-}
-
-// badRequest is a 400 raised while decoding.
-type badRequest struct{ msg string }
-
-func (e *badRequest) Error() string { return e.msg }
-
-func bad(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+// bodies reads request bodies: strictly, and within maxBody.
+var bodies = httpjson.Decoder{Limit: maxBody}
 
 // fail maps an error to its status in one place and writes { error }.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var (
-		br   *badRequest
+		he   *httpjson.Error
 		sbr  *guardstore.BadRequestError
 		nf   *guardstore.NotFoundError
-		big  *http.MaxBytesError
 		code = http.StatusInternalServerError
 	)
 	switch {
-	case errors.As(err, &br), errors.As(err, &sbr):
+	case errors.As(err, &he):
+		code = he.Status
+	case errors.As(err, &sbr):
 		code = http.StatusBadRequest
 	case errors.As(err, &nf):
 		code = http.StatusNotFound
-	case errors.As(err, &big):
-		code = http.StatusRequestEntityTooLarge
-		err = fmt.Errorf("request body is larger than %d bytes", maxBody)
 	default:
 		s.log.Error("guard.internal", "err", err)
 	}
-	writeJSON(w, code, errorBody(err.Error()))
-}
-
-func errorBody(msg string) map[string]string { return map[string]string{"error": msg} }
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(v); err != nil {
-		code = http.StatusInternalServerError
-		buf.Reset()
-		fmt.Fprintf(&buf, "{\"error\":%q}\n", "encode response: "+err.Error())
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	w.Write(buf.Bytes())
-}
-
-// decode reads a JSON object body into v, refusing anything else (null, an
-// array, unknown fields, wrong types, trailing data, oversized bodies) with
-// a message that names the problem.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		return err
-	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return bad("the request body must be a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bad("%s", jsonbody.Problem(err))
-	}
-	if dec.More() {
-		return bad("the request body has data after the JSON object")
-	}
-	return nil
+	httpjson.ReplyError(w, code, err.Error())
 }
 
 // pathVar is a route variable, unescaped.
 func pathVar(r *http.Request, name string) (string, error) {
 	v, err := url.PathUnescape(mux.Vars(r)[name])
 	if err != nil {
-		return "", bad("%s %q is not a valid path segment", name, mux.Vars(r)[name])
+		return "", httpjson.BadRequest("%s %q is not a valid path segment", name, mux.Vars(r)[name])
 	}
 	return v, nil
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
@@ -11,14 +12,14 @@ import (
 
 // GET /config
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.config(s.cfg.Store.Settings()))
+	httpjson.Reply(w, http.StatusOK, s.config(s.cfg.Store.Settings()))
 }
 
 // POST /config: the sidecar always permits enabling; the board's page is
 // what holds the switch back while the model is not ready.
 func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	var in wire.GuardConfigPatch
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -30,7 +31,7 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	if in.Enabled != nil {
 		s.log.Info("guard.config", "enabled", st.Enabled)
 	}
-	writeJSON(w, http.StatusOK, s.config(st))
+	httpjson.Reply(w, http.StatusOK, s.config(st))
 }
 
 func (s *Server) config(st guardstore.Settings) wire.GuardConfig {
@@ -55,7 +56,7 @@ func (s *Server) deps(p classify.Preset) wire.GuardDeps {
 
 // GET /models
 func (s *Server) models(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, classify.Catalog(classify.CatalogConfig{
+	httpjson.Reply(w, http.StatusOK, classify.Catalog(classify.CatalogConfig{
 		Choice: s.cfg.Choice, DirOf: s.cfg.DirOf, Probe: s.cfg.Prober.Probe,
 		HFToken: s.cfg.HFToken, ActiveModelID: s.cfg.ModelID,
 	}))
@@ -63,7 +64,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 
 // GET /healthz
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, wire.GuardHealth{OK: true, Enabled: s.cfg.Store.Settings().Enabled, Classifier: s.cfg.Classifier.Name()})
+	httpjson.Reply(w, http.StatusOK, wire.GuardHealth{OK: true, Enabled: s.cfg.Store.Settings().Enabled, Classifier: s.cfg.Classifier.Name()})
 }
 
 // GET /stats
@@ -91,5 +92,5 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 		out.LastScanAt = s.lastScan.UTC().Format(time.RFC3339Nano)
 	}
 	s.lastMu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }

@@ -4,12 +4,9 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -17,7 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/opsboard/opsboard/shared/httpaddr"
+	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -211,48 +209,42 @@ func (s *Server) noteError(err error) {
 	}
 }
 
-// Handler routes the sidecar's endpoints.
+// Handler routes the sidecar's endpoints behind the loopback check.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /search", s.search)
-	mux.HandleFunc("POST /reindex", s.reindex)
-	mux.HandleFunc("GET /stats", s.statsHandler)
-	mux.HandleFunc("GET /healthz", s.healthz)
-	return loopbackOnly(mux)
-}
-
-// loopbackOnly refuses a request whose Host is not a loopback name, so a
-// web page cannot reach the index through DNS rebinding.
-func loopbackOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if host := httpaddr.Host(r.Host); !httpaddr.Loopback(host) {
-			writeJSON(w, http.StatusForbidden, map[string]string{"error": fmt.Sprintf("host %q is not allowed: the search sidecar answers on loopback only", host)})
-			return
-		}
-		next.ServeHTTP(w, r)
+	r := mux.NewRouter()
+	r.HandleFunc("/search", s.search).Methods(http.MethodPost)
+	r.HandleFunc("/reindex", s.reindex).Methods(http.MethodPost)
+	// A read answers HEAD too, as it always has.
+	r.HandleFunc("/stats", s.statsHandler).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/healthz", s.healthz).Methods(http.MethodGet, http.MethodHead)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpjson.ReplyError(w, http.StatusNotFound, fmt.Sprintf("no route %s %s", r.Method, r.URL.Path))
 	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpjson.ReplyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
+	})
+	// Only the Host is checked: a page reaching the index through DNS
+	// rebinding could read it, but a write only repeats work (a reindex),
+	// so an Origin or Content-Type rule would guard nothing.
+	return httpjson.LocalOnly(httpjson.Local{
+		HostOnly:    true,
+		HostRefusal: "host %q is not allowed: the search sidecar answers on loopback only",
+	})(r)
 }
 
-type httpError struct {
-	code int
-	msg  string
-}
-
-func (e *httpError) Error() string { return e.msg }
-
-func bad(format string, args ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
-}
+// bodies reads a /search body. Unknown fields are ignored, as the protocol
+// promises, so either side can add some.
+var bodies = httpjson.Decoder{Limit: maxBody, Lenient: true}
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	e := s.embedder()
 	if e == nil || !s.warm.Load() {
-		fail(w, &httpError{http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet"})
+		fail(w, errWarming)
 		return
 	}
 	var in wire.SemanticSearchRequest
-	if err := decode(w, r, &in); err != nil {
+	if err := bodies.Decode(w, r, &in); err != nil {
 		fail(w, err)
 		return
 	}
@@ -264,7 +256,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	s.freshen(r.Context())
 	res, digest, err := s.ix.Search(r.Context(), queries, f, limit, e)
 	if err != nil {
-		fail(w, &httpError{http.StatusServiceUnavailable, err.Error()})
+		fail(w, httpjson.Errorf(http.StatusServiceUnavailable, "%s", err))
 		return
 	}
 	out := wire.SemanticSearchReply{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(s.ix.Stats().Counts), Results: make([]wire.SemanticResult, len(queries))}
@@ -282,7 +274,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		out.Results[i] = wire.SemanticResult{Query: q, Hits: hits}
 	}
 	out.TookMs = ms(time.Since(t0))
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // parse applies the request rules: the first 32 queries, trimmed, empties
@@ -291,7 +283,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 func parse(in wire.SemanticSearchRequest) ([]string, index.Filter, int, error) {
 	queries := searchdoc.Queries(in.Queries)
 	if len(queries) == 0 {
-		return nil, index.Filter{}, 0, bad("field 'queries' must hold at least one non-empty query")
+		return nil, index.Filter{}, 0, httpjson.BadRequest("field 'queries' must hold at least one non-empty query")
 	}
 	limit := in.Limit
 	if limit == 0 {
@@ -300,7 +292,7 @@ func parse(in wire.SemanticSearchRequest) ([]string, index.Filter, int, error) {
 	limit = min(max(limit, 1), MaxLimit)
 	f, err := searchdoc.ParseFilter(in.Types, in.Domain, in.Status, in.IncludeArchived)
 	if err != nil {
-		return nil, f, 0, bad("%s", err)
+		return nil, f, 0, httpjson.BadRequest("%s", err)
 	}
 	return queries, f, limit, nil
 }
@@ -308,7 +300,7 @@ func parse(in wire.SemanticSearchRequest) ([]string, index.Filter, int, error) {
 func (s *Server) reindex(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
 	if !s.warm.Load() {
-		fail(w, &httpError{http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet"})
+		fail(w, errWarming)
 		return
 	}
 	rep, err := s.refresh(r.Context(), true)
@@ -316,7 +308,7 @@ func (s *Server) reindex(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "docs": rep.Docs, "embedded": rep.Embedded, "removed": rep.Removed, "digest": rep.Digest, "tookMs": ms(time.Since(t0))})
+	httpjson.Reply(w, http.StatusOK, map[string]any{"ok": true, "docs": rep.Docs, "embedded": rep.Embedded, "removed": rep.Removed, "digest": rep.Digest, "tookMs": ms(time.Since(t0))})
 }
 
 func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
@@ -328,7 +320,7 @@ func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
 	if e := s.embedder(); e != nil {
 		name = e.Name()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	httpjson.Reply(w, http.StatusOK, map[string]any{
 		"embedder": name, "dim": embed.Dim, "warm": s.warm.Load(), "digest": st.Digest,
 		"docs": st.Counts, "total": total(st.Counts), "idMapSize": st.Slots,
 		"reloads": c.Reloads, "rebuilds": c.Rebuilds, "lastEmbedded": c.LastEmbedded, "embeddedTotal": c.EmbeddedTotal,
@@ -339,11 +331,11 @@ func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	e := s.embedder()
 	if e == nil || !s.warm.Load() {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "warming up: the embedder is not loaded yet"})
+		httpjson.Reply(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "warming up: the embedder is not loaded yet"})
 		return
 	}
 	st := s.ix.Stats()
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "embedder": e.Name(), "docs": total(st.Counts), "digest": st.Digest})
+	httpjson.Reply(w, http.StatusOK, map[string]any{"ok": true, "embedder": e.Name(), "docs": total(st.Counts), "digest": st.Digest})
 }
 
 func total(counts map[string]int) int {
@@ -358,39 +350,15 @@ func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/1
 
 func round6(x float32) float64 { return math.Round(float64(x)*1e6) / 1e6 }
 
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var big *http.MaxBytesError
-		if errors.As(err, &big) {
-			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", maxBody)}
-		}
-		return bad("read body: %v", err)
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return bad("the body must be a JSON object: %v", err)
-	}
-	return nil
-}
+// errWarming answers every call that needs the embedder before it is ready.
+var errWarming = httpjson.Errorf(http.StatusServiceUnavailable, "warming up: the embedder is not loaded yet")
 
+// fail answers a client's mistake with its status, anything else with 500.
 func fail(w http.ResponseWriter, err error) {
 	code := http.StatusInternalServerError
-	var he *httpError
+	var he *httpjson.Error
 	if errors.As(err, &he) {
-		code = he.code
+		code = he.Status
 	}
-	writeJSON(w, code, map[string]string{"error": err.Error()})
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(v); err != nil {
-		code = http.StatusInternalServerError
-		buf.Reset()
-		fmt.Fprintf(&buf, "{\"error\":%q}\n", "encode response: "+err.Error())
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	w.Write(buf.Bytes())
+	httpjson.ReplyError(w, code, err.Error())
 }

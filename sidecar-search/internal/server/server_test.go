@@ -378,3 +378,35 @@ func TestForeignHostIsRefused(t *testing.T) {
 		t.Errorf("foreign host: %d", resp.StatusCode)
 	}
 }
+
+func TestRoutesAnswerInJSON(t *testing.T) {
+	sc := start(t, newStore(t).path)
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		status             int
+		wantError          string
+	}{
+		{"an unknown field is ignored", "POST", "/search", `{"queries":["passport"],"rerank":true}`, 200, ""},
+		{"a body that is not an object", "POST", "/search", `[]`, 400, "the request body must be a JSON object"},
+		{"a body over 1 MiB", "POST", "/search", `{"queries":["` + strings.Repeat("x", 1<<20) + `"]}`, 413, "request body is larger than 1048576 bytes"},
+		{"an unknown route", "GET", "/nope", nil, 404, "no route GET /nope"},
+		{"a wrong method", "GET", "/search", nil, 405, "method GET not allowed on /search"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out := sc.do(tc.method, tc.path, tc.body)
+			if code != tc.status || (tc.wantError != "" && out["error"] != tc.wantError) {
+				t.Errorf("%d %v, want %d %q", code, out, tc.status, tc.wantError)
+			}
+		})
+	}
+	req, _ := http.NewRequest("HEAD", sc.URL+"/healthz", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("HEAD /healthz: %d", resp.StatusCode)
+	}
+}

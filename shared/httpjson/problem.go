@@ -1,8 +1,4 @@
-// Package jsonbody says what is wrong with a request body that did not
-// decode, in the words a person or a model can act on: the field and the
-// type it must have, or where the JSON breaks. The board and the guard
-// sidecar answer their 400s with it.
-package jsonbody
+package httpjson
 
 import (
 	"encoding/json"
@@ -13,7 +9,9 @@ import (
 	"strings"
 )
 
-// Problem describes a json.Decoder error.
+// Problem says what is wrong with a body that did not decode, in words a
+// person or a model can act on: the field and the type it must have, or
+// where the JSON breaks.
 func Problem(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError

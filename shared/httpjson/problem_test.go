@@ -1,4 +1,4 @@
-package jsonbody
+package httpjson
 
 import (
 	"encoding/json"
