@@ -58,7 +58,7 @@ func caseCreate(a *mcptool.Args) wire.CaseCreate {
 		Title: a.Str("title"), Kind: a.Str("kind"), ParentID: a.Str("parentId"), Status: a.Str("status"),
 		Domain: a.Str("domain"), Summary: a.Text("summary"), Tags: a.Strs("tags"), Labels: a.Strs("labels"),
 		Eta: a.Text("eta"), DueAt: a.Str("dueAt"), VaultLinks: a.Strs("vaultLinks"),
-		Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+		Dedupe: true, // the agent's creates always deduplicate: a retried or repeated call gets back the record it made, not a second copy
 	}
 	for _, t := range a.Objects("tasks") {
 		ta := mcptool.NewArgs(t)
