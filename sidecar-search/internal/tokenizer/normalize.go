@@ -48,8 +48,8 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		clean := orDefault(n.CleanText, true)
 		chinese := orDefault(n.HandleChineseChars, true)
 		lower := orDefault(n.Lowercase, true)
-		// An absent or null strip_accents follows lowercase, as in Hugging Face's
-		// tokenizers, whose files these are.
+		// An absent or null strip_accents follows lowercase, as in the
+		// tokenizers library.
 		strip := orDefault(n.StripAccents, lower)
 		return func(s string) string { return bertNormalize(s, clean, chinese, strip, lower) }, nil
 	case "Lowercase":
@@ -192,8 +192,9 @@ func lowercase(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, "İ", "i\u0307"))
 }
 
-// isControl is the reference's control test: any "other" character (Cc, Cf,
-// Cs, Co, unassigned) except tab, newline and carriage return.
+// isControl is the tokenizers library's control test: any "other"
+// character (Cc, Cf, Cs, Co, unassigned) except tab, newline and carriage
+// return.
 func isControl(r rune) bool {
 	switch r {
 	case '\t', '\n', '\r':
