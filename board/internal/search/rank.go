@@ -91,21 +91,47 @@ type scored struct {
 }
 
 func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semantic bool) []Hit {
-	lower := strings.ToLower(q)
 	terms := queryTerms(q)
-	nt := len(terms)
-	idLike := len(lower) >= 2 && !strings.ContainsFunc(lower, unicode.IsSpace) && strings.ContainsFunc(lower, unicode.IsDigit)
-
-	// One pass: id and title signals, term frequencies (flat, nt per
-	// candidate) and document frequencies for BM25.
-	cands := make([]scored, 0, 256)
-	tfs := make([]uint16, 0, 256*nt)
-	df := make([]int, nt)
-	row := make([]uint16, nt)
 	var extra []bag
 	if req.Bodies || req.Notes {
 		extra = ix.extras()
 	}
+	p := ix.match(q, terms, req, cos, extra)
+	best := ix.bm25(&p, len(terms), req, extra)
+	top := topK{limit: req.K, ix: ix}
+	for _, c := range p.cands {
+		if best > 0 {
+			c.overlap /= best
+		}
+		c.score = c.boosted(semantic)
+		top.offer(c)
+	}
+	sort.Slice(top.items, func(a, b int) bool { return top.better(top.items[a], top.items[b]) })
+	hits := make([]Hit, len(top.items))
+	for i, c := range top.items {
+		hits[i] = ix.hit(c, q, semantic)
+	}
+	return hits
+}
+
+// pass is what one walk over the index learns for a query: the candidates,
+// their term frequencies (flat, nt per candidate) and each term's document
+// frequency over the whole index, filtered or not, for BM25.
+type pass struct {
+	cands []scored
+	tfs   []uint16
+	df    []int
+}
+
+// match makes the one pass over the index: it counts the query terms in
+// every document and keeps the documents that pass the filter and match
+// the query in any way.
+func (ix *Index) match(q string, terms []uint64, req Request, cos map[string]float64, extra []bag) pass {
+	lower := strings.ToLower(q)
+	nt := len(terms)
+	idLike := len(lower) >= 2 && !strings.ContainsFunc(lower, unicode.IsSpace) && strings.ContainsFunc(lower, unicode.IsDigit)
+	p := pass{cands: make([]scored, 0, 256), tfs: make([]uint16, 0, 256*nt), df: make([]int, nt)}
+	row := make([]uint16, nt)
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		any := false
@@ -117,80 +143,86 @@ func (ix *Index) rankQuery(q string, req Request, cos map[string]float64, semant
 			}
 			row[k] = n
 			if n > 0 {
-				df[k]++
+				p.df[k]++
 				any = true
 			}
 		}
 		if !req.Filter.Match(e.Type, e.Domain, e.Status, e.Archived) {
 			continue
 		}
-		s := scored{at: i}
-		s.exact = lower == e.idLower || (e.altLower != "" && lower == e.altLower)
-		s.idSub = !s.exact && (idLike && (strings.Contains(e.idLower, lower) || (e.altLower != "" && strings.Contains(e.altLower, lower))) ||
-			mentions(lower, e.idLower) || (e.altLower != "" && mentions(lower, e.altLower)))
-		s.title = nt > 0 && e.hasAll(terms)
-		if c, ok := cos[e.ID]; ok {
-			// The raw cosine is reported whatever its sign; only a positive
-			// one makes the document a semantic match on its own.
-			s.cosine, s.sem = c, c > 0
-		}
+		s := signals(i, e, lower, idLike, terms, cos)
 		if s.exact || s.idSub || s.title || any || s.sem {
-			cands = append(cands, s)
-			tfs = append(tfs, row...)
+			p.cands = append(p.cands, s)
+			p.tfs = append(p.tfs, row...)
 		}
 	}
-	// BM25 over the query terms, scaled so the best match in this query is 1.
+	return p
+}
+
+// signals reads the id, title and cosine signals of entry e (at index i)
+// for the lowered query.
+func signals(i int, e *entry, lower string, idLike bool, terms []uint64, cos map[string]float64) scored {
+	s := scored{at: i}
+	s.exact = lower == e.idLower || (e.altLower != "" && lower == e.altLower)
+	s.idSub = !s.exact && (idLike && (strings.Contains(e.idLower, lower) || (e.altLower != "" && strings.Contains(e.altLower, lower))) ||
+		mentions(lower, e.idLower) || (e.altLower != "" && mentions(lower, e.altLower)))
+	s.title = len(terms) > 0 && e.hasAll(terms)
+	if c, ok := cos[e.ID]; ok {
+		// The raw cosine is reported whatever its sign; only a positive
+		// one makes the document a semantic match on its own.
+		s.cosine, s.sem = c, c > 0
+	}
+	return s
+}
+
+// bm25 sets each candidate's overlap to its BM25 score over the query
+// terms and returns the best one, by which the caller scales the scores
+// so the best match in this query is 1.
+func (ix *Index) bm25(p *pass, nt int, req Request, extra []bag) float64 {
 	n := float64(len(ix.entries))
 	idf := make([]float64, nt)
-	for k := range terms {
-		idf[k] = math.Log(1 + (n-float64(df[k])+0.5)/(float64(df[k])+0.5))
+	for k := range nt {
+		idf[k] = math.Log(1 + (n-float64(p.df[k])+0.5)/(float64(p.df[k])+0.5))
 	}
 	avg := math.Max(ix.avgLen, 1)
 	best := 0.0
-	for ci := range cands {
-		e := &ix.entries[cands[ci].at]
+	for ci := range p.cands {
+		e := &ix.entries[p.cands[ci].at]
 		length := e.length
 		if extra != nil && wantsExtra(e, req) {
-			length += extra[cands[ci].at].length
+			length += extra[p.cands[ci].at].length
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/avg)
 		var s float64
-		for k, f := range tfs[ci*nt : (ci+1)*nt] {
+		for k, f := range p.tfs[ci*nt : (ci+1)*nt] {
 			if f > 0 {
 				s += idf[k] * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
 			}
 		}
-		cands[ci].overlap = s
+		p.cands[ci].overlap = s
 		best = math.Max(best, s)
 	}
-	top := topK{limit: req.K, ix: ix}
-	for ci := range cands {
-		c := cands[ci]
-		if best > 0 {
-			c.overlap /= best
-		}
-		base := c.overlap
-		if semantic {
-			base = cosineShare*c.cosine + overlapShare*c.overlap
-		}
-		c.score = base
-		if c.exact {
-			c.score += boostExact
-		}
-		if c.idSub {
-			c.score += boostIDSub
-		}
-		if c.title {
-			c.score += boostTitle
-		}
-		top.offer(c)
+	return best
+}
+
+// boosted is c's final score: the base (cosine and overlap on the semantic
+// path, overlap alone on the keyword path) plus the boost of each tier it
+// reaches.
+func (c scored) boosted(semantic bool) float64 {
+	score := c.overlap
+	if semantic {
+		score = cosineShare*c.cosine + overlapShare*c.overlap
 	}
-	sort.Slice(top.items, func(a, b int) bool { return top.better(top.items[a], top.items[b]) })
-	hits := make([]Hit, len(top.items))
-	for i, c := range top.items {
-		hits[i] = ix.hit(c, q, semantic)
+	if c.exact {
+		score += boostExact
 	}
-	return hits
+	if c.idSub {
+		score += boostIDSub
+	}
+	if c.title {
+		score += boostTitle
+	}
+	return score
 }
 
 // wantsExtra reports whether req asked for e's extra text (a message's

@@ -14,7 +14,8 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// wantTools is every tool the issue lists for this server.
+// wantTools is every tool this server offers: a tool added, renamed or
+// dropped is a change the agent sees, so it must be deliberate.
 func wantTools() []string {
 	return []string{
 		"create_case", "get_case", "list_cases", "update_case", "update_cases", "archive_case", "restore_case", "delete_case", "merge_cases",

@@ -107,23 +107,44 @@ type CaseView struct {
 func Case(v CaseView) string {
 	c := &v.Detail.Case
 	var b strings.Builder
-	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
-
-	if n := len(v.Detail.ManualActions); n == 0 {
-		line("Manual actions on %s: none.", c.ID)
-	} else {
-		line("Manual actions on %s (the human did this; do not revert it: add a note or propose a change instead):", c.ID)
-		acts := v.Detail.ManualActions
-		if len(acts) > maxManual {
-			line("- %s: %d earlier manual actions not shown", c.ID, len(acts)-maxManual)
-			acts = acts[len(acts)-maxManual:]
-		}
-		for _, a := range acts {
-			line("- %s %s %s%s", c.ID, a.TS, a.Verb, detail(a.Detail))
-		}
+	caseManual(&b, c.ID, v.Detail.ManualActions)
+	caseFacts(&b, c)
+	caseFamily(&b, v)
+	caseAnnotations(&b, c)
+	caseRecords(&b, &v.Detail)
+	switch {
+	case c.MergedInto != "":
+		writeLine(&b, "%s was merged into %s: use %s.", c.ID, c.MergedInto, c.MergedInto)
+	case c.ArchivedAt != "":
+		writeLine(&b, "%s is ARCHIVED (since %s): restore and relink it (restore_case), do not create a new one.", c.ID, c.ArchivedAt)
 	}
+	return strings.TrimRight(b.String(), "\n")
+}
 
-	line("%s - %s", c.ID, c.Title)
+// writeLine writes one line of a rendered case.
+func writeLine(b *strings.Builder, format string, a ...any) { fmt.Fprintf(b, format+"\n", a...) }
+
+// caseManual writes the human's latest manual actions on case id, so the
+// agent reads them before anything it might change.
+func caseManual(b *strings.Builder, id string, acts []wire.Activity) {
+	if len(acts) == 0 {
+		writeLine(b, "Manual actions on %s: none.", id)
+		return
+	}
+	writeLine(b, "Manual actions on %s (the human did this; do not revert it: add a note or propose a change instead):", id)
+	if len(acts) > maxManual {
+		writeLine(b, "- %s: %d earlier manual actions not shown", id, len(acts)-maxManual)
+		acts = acts[len(acts)-maxManual:]
+	}
+	for _, a := range acts {
+		writeLine(b, "- %s %s %s%s", id, a.TS, a.Verb, detail(a.Detail))
+	}
+}
+
+// caseFacts writes the title line and the one-line facts: kind, lane,
+// domain, star and dates.
+func caseFacts(b *strings.Builder, c *wire.Case) {
+	writeLine(b, "%s - %s", c.ID, c.Title)
 	facts := []string{"Kind: " + kindOf(c), "Lane: " + string(c.Status), "Domain: " + string(c.Domain)}
 	if c.Starred {
 		facts = append(facts, "Starred")
@@ -134,77 +155,84 @@ func Case(v CaseView) string {
 	if c.Eta != "" {
 		facts = append(facts, "ETA: "+c.Eta)
 	}
-	line("%s %s", c.ID, strings.Join(facts, " | "))
+	writeLine(b, "%s %s", c.ID, strings.Join(facts, " | "))
+}
+
+// caseFamily writes the node's place in the tree: its parent, its children
+// and, for a container, its rollup.
+func caseFamily(b *strings.Builder, v CaseView) {
+	c := &v.Detail.Case
 	switch {
 	case c.ParentID == "":
-		line("Parent of %s: none (top-level)", c.ID)
+		writeLine(b, "Parent of %s: none (top-level)", c.ID)
 	case v.Parent != nil:
-		line("Parent of %s: %s - %s", c.ID, v.Parent.ID, v.Parent.Title)
+		writeLine(b, "Parent of %s: %s - %s", c.ID, v.Parent.ID, v.Parent.Title)
 	default:
-		line("Parent of %s: %s", c.ID, c.ParentID)
+		writeLine(b, "Parent of %s: %s", c.ID, c.ParentID)
 	}
-	if v.Node == nil {
-		line("Children of %s: none", c.ID)
+	if v.Node == nil || len(v.Node.Children) == 0 {
+		writeLine(b, "Children of %s: none", c.ID)
 	} else {
-		if len(v.Node.Children) == 0 {
-			line("Children of %s: none", c.ID)
-		} else {
-			line("Children of %s:", c.ID)
-			for _, ch := range v.Node.Children {
-				line("- %s", CaseLine(&ch.Case))
-			}
+		writeLine(b, "Children of %s:", c.ID)
+		for _, ch := range v.Node.Children {
+			writeLine(b, "- %s", CaseLine(&ch.Case))
 		}
-		line("Rollup of %s: %s", c.ID, RollupText(v.Node.Rollup))
 	}
+	if v.Node != nil {
+		writeLine(b, "Rollup of %s: %s", c.ID, RollupText(v.Node.Rollup))
+	}
+}
+
+// caseAnnotations writes the one-line lists and the summary, each only when set.
+func caseAnnotations(b *strings.Builder, c *wire.Case) {
 	if len(c.Labels) > 0 {
-		line("Labels of %s: %s", c.ID, strings.Join(c.Labels, ", "))
+		writeLine(b, "Labels of %s: %s", c.ID, strings.Join(c.Labels, ", "))
 	}
 	if len(c.Tags) > 0 {
-		line("Tags of %s: %s", c.ID, strings.Join(c.Tags, ", "))
+		writeLine(b, "Tags of %s: %s", c.ID, strings.Join(c.Tags, ", "))
 	}
 	if len(c.VaultLinks) > 0 {
-		line("Vault links of %s: %s", c.ID, strings.Join(c.VaultLinks, ", "))
+		writeLine(b, "Vault links of %s: %s", c.ID, strings.Join(c.VaultLinks, ", "))
 	}
 	if s := oneLine(c.Summary); s != "" {
-		line("Summary of %s: %s", c.ID, s)
+		writeLine(b, "Summary of %s: %s", c.ID, s)
 	}
+}
+
+// caseRecords writes what hangs off the case, one block per kind that has
+// any: tasks, notes, messages, events and reminders.
+func caseRecords(b *strings.Builder, d *wire.CaseDetail) {
+	c := &d.Case
 	if len(c.Tasks) > 0 {
-		line("Tasks of %s (%d/%d done):", c.ID, doneTasks(c.Tasks), len(c.Tasks))
+		writeLine(b, "Tasks of %s (%d/%d done):", c.ID, doneTasks(c.Tasks), len(c.Tasks))
 		for _, t := range c.Tasks {
-			line("- %s", TaskLine(t))
+			writeLine(b, "- %s", TaskLine(t))
 		}
 	}
 	if len(c.Notes) > 0 {
-		line("Notes on %s:", c.ID)
+		writeLine(b, "Notes on %s:", c.ID)
 		for _, n := range c.Notes {
-			line("- %s %s %s: %s", n.ID, n.Actor, n.CreatedAt, oneLine(n.Text))
+			writeLine(b, "- %s %s %s: %s", n.ID, n.Actor, n.CreatedAt, oneLine(n.Text))
 		}
 	}
-	if len(v.Detail.Messages) > 0 {
-		line("Messages of %s:", c.ID)
-		for _, m := range v.Detail.Messages {
-			line("- %s", MessageLine(m))
+	if len(d.Messages) > 0 {
+		writeLine(b, "Messages of %s:", c.ID)
+		for _, m := range d.Messages {
+			writeLine(b, "- %s", MessageLine(m))
 		}
 	}
-	if len(v.Detail.Events) > 0 {
-		line("Events of %s:", c.ID)
-		for _, e := range v.Detail.Events {
-			line("- %s", mcptool.EventLine(e))
+	if len(d.Events) > 0 {
+		writeLine(b, "Events of %s:", c.ID)
+		for _, e := range d.Events {
+			writeLine(b, "- %s", mcptool.EventLine(e))
 		}
 	}
-	if len(v.Detail.Reminders) > 0 {
-		line("Reminders of %s:", c.ID)
-		for _, r := range v.Detail.Reminders {
-			line("- %s", ReminderLine(r))
+	if len(d.Reminders) > 0 {
+		writeLine(b, "Reminders of %s:", c.ID)
+		for _, r := range d.Reminders {
+			writeLine(b, "- %s", ReminderLine(r))
 		}
 	}
-	switch {
-	case c.MergedInto != "":
-		line("%s was merged into %s: use %s.", c.ID, c.MergedInto, c.MergedInto)
-	case c.ArchivedAt != "":
-		line("%s is ARCHIVED (since %s): restore and relink it (restore_case), do not create a new one.", c.ID, c.ArchivedAt)
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 func detail(d string) string {

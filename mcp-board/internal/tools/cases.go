@@ -58,7 +58,7 @@ func caseCreate(a *mcptool.Args) wire.CaseCreate {
 		Title: a.Str("title"), Kind: a.Str("kind"), ParentID: a.Str("parentId"), Status: a.Str("status"),
 		Domain: a.Str("domain"), Summary: a.Text("summary"), Tags: a.Strs("tags"), Labels: a.Strs("labels"),
 		Eta: a.Text("eta"), DueAt: a.Str("dueAt"), VaultLinks: a.Strs("vaultLinks"),
-		Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+		Dedupe: true, // the agent's creates always deduplicate: a retried or repeated call gets back the record it made, not a second copy
 	}
 	for _, t := range a.Objects("tasks") {
 		ta := mcptool.NewArgs(t)
@@ -332,11 +332,51 @@ func batch(ctx context.Context, c *client.Client, ids []string, p wire.CasePatch
 	for i := range all {
 		byID[all[i].ID] = &all[i]
 	}
+	general, err := batchGeneral(ctx, c, p, byID)
+	if err != nil {
+		return "", err
+	}
+	report, problems := batchItems(ids, p, byID)
+	if len(ids) == 0 {
+		return "", errors.New("ids is empty: pass the node ids to change")
+	}
+	if problems > 0 || len(general) > 0 {
+		msg := "Nothing was changed. Per item:\n" + strings.Join(report, "\n")
+		if len(general) > 0 {
+			msg += "\nFor every item: " + strings.Join(general, "; ")
+		}
+		return "", errors.New(msg)
+	}
+	cases, _, err := c.PatchCases(ctx, wire.CaseBatch{IDs: ids, Patch: p, ExpectedVersion: expected})
+	if err != nil {
+		return "", fmt.Errorf("nothing was changed: %w", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Updated %d %s (%s):\n", len(cases), pluralOf(len(cases), "node", "nodes"), strings.Join(given, ", "))
+	for i := range cases {
+		b.WriteString("- " + render.CaseListLine(&cases[i]) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// batchParent is the parent a batch moves its nodes under, or "" when it
+// moves none (no parentId, or null to detach).
+func batchParent(p wire.CasePatch) string {
+	if p.ParentID.Set && !p.ParentID.Null {
+		return p.ParentID.V
+	}
+	return ""
+}
+
+// batchGeneral lists what is wrong with the patch itself, whatever the
+// item: label ids the catalog does not know, a parent that is missing or
+// not a container.
+func batchGeneral(ctx context.Context, c *client.Client, p wire.CasePatch, byID map[string]*wire.Case) ([]string, error) {
 	var general []string
 	if p.Labels.Set && len(p.Labels.V) > 0 {
 		catalog, err := c.Labels(ctx)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		known := map[string]bool{}
 		for _, l := range catalog {
@@ -352,9 +392,7 @@ func batch(ctx context.Context, c *client.Client, ids []string, p wire.CasePatch
 			general = append(general, fmt.Sprintf("unknown label id(s) %s: call list_labels for the valid ids", strings.Join(unknown, ", ")))
 		}
 	}
-	parent := ""
-	if p.ParentID.Set && !p.ParentID.Null {
-		parent = p.ParentID.V
+	if parent := batchParent(p); parent != "" {
 		switch pc, ok := byID[parent]; {
 		case !ok:
 			general = append(general, fmt.Sprintf("parent %s not found", parent))
@@ -362,9 +400,14 @@ func batch(ctx context.Context, c *client.Client, ids []string, p wire.CasePatch
 			general = append(general, fmt.Sprintf("parent %s is a case, not a container", parent))
 		}
 	}
+	return general, nil
+}
+
+// batchItems checks each id against the board and the patch and returns
+// one report line per id and how many of them are problems.
+func batchItems(ids []string, p wire.CasePatch, byID map[string]*wire.Case) (report []string, problems int) {
+	parent := batchParent(p)
 	seen := map[string]bool{}
-	problems := 0
-	var report []string
 	for _, id := range ids {
 		cs, ok := byID[id]
 		switch {
@@ -388,26 +431,7 @@ func batch(ctx context.Context, c *client.Client, ids []string, p wire.CasePatch
 		}
 		seen[id] = true
 	}
-	if len(ids) == 0 {
-		return "", errors.New("ids is empty: pass the node ids to change")
-	}
-	if problems > 0 || len(general) > 0 {
-		msg := "Nothing was changed. Per item:\n" + strings.Join(report, "\n")
-		if len(general) > 0 {
-			msg += "\nFor every item: " + strings.Join(general, "; ")
-		}
-		return "", errors.New(msg)
-	}
-	cases, _, err := c.PatchCases(ctx, wire.CaseBatch{IDs: ids, Patch: p, ExpectedVersion: expected})
-	if err != nil {
-		return "", fmt.Errorf("nothing was changed: %w", err)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Updated %d %s (%s):\n", len(cases), pluralOf(len(cases), "node", "nodes"), strings.Join(given, ", "))
-	for i := range cases {
-		b.WriteString("- " + render.CaseListLine(&cases[i]) + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return report, problems
 }
 
 func pluralOf(n int, one, many string) string {

@@ -62,7 +62,7 @@ func createReminder(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		in := wire.ReminderCreate{
 			Title: a.Str("title"), Detail: a.Text("detail"), Status: a.Str("status"), DueAt: a.Str("dueAt"),
 			Domain: a.Str("domain"), CaseID: a.Str("caseId"), Labels: a.Strs("labels"), Tasks: reminderTaskInputs(a),
-			Repeat: a.Str("repeat"), Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+			Repeat: a.Str("repeat"), Dedupe: true, // the agent's creates always deduplicate: a retried or repeated call gets back the record it made, not a second copy
 		}
 		if a.Err() != nil {
 			return "", a.Err()

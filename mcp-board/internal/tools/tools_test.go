@@ -17,7 +17,8 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// wantTools is the tool list for the board server, family by family.
+// wantTools is the board server's whole tool list, family by family: a tool
+// added, renamed or dropped is a change the agent sees, so it must be deliberate.
 func wantTools() map[string][]string {
 	return map[string][]string{
 		"cases": {"create_case", "get_case", "list_cases", "update_case", "update_cases", "archive_case", "restore_case", "delete_case", "merge_cases",

@@ -65,7 +65,7 @@ func createEvent(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 			Title: a.Str("title"), Date: a.Str("date"), AllDay: a.BoolOr("allDay", false), StartTime: a.Str("startTime"),
 			EndTime: a.Str("endTime"), Description: a.Text("description"), Location: a.Text("location"),
 			CaseID: a.Str("caseId"), Domain: a.Str("domain"), Repeat: a.Str("repeat"),
-			Dedupe: true, // the agent's creates always deduplicate (tenet 5)
+			Dedupe: true, // the agent's creates always deduplicate: a retried or repeated call gets back the record it made, not a second copy
 		}
 		if a.Err() != nil {
 			return "", a.Err()

@@ -26,10 +26,12 @@ import (
 	"github.com/opsboard/opsboard/sidecar-guard/internal/sendertrust"
 )
 
-// File names inside the data directory.
+// File names inside the data directory. They are on disk in every existing
+// data directory and inside the board's backups, so they outlive any rename
+// of the code.
 const (
 	ConfigFile     = "config.json"
-	TrustFile      = "sendertrust.json"
+	TrustFile      = "trust.json"
 	QuarantineFile = "quarantine.json"
 	lockFile       = ".lock"
 )

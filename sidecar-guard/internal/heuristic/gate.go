@@ -206,32 +206,15 @@ func firstWords(re *syntax.Regexp) ([]string, bool) {
 	return out, true
 }
 
+// prefixes lists the literal prefixes one of which every match of re
+// starts with; open ones may continue with what follows re. It is false
+// when re can start in a way no short list covers.
 func prefixes(re *syntax.Regexp) ([]prefix, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		var b []byte
-		for _, r := range re.Rune {
-			if r >= 0x80 {
-				return []prefix{{string(b), false}}, true
-			}
-			b = append(b, byte(r))
-		}
-		return []prefix{{string(b), true}}, true
+		return literalPrefixes(re), true
 	case syntax.OpCharClass:
-		if isSpaceClass(re) {
-			return []prefix{{" ", true}}, true
-		}
-		// A small class of word bytes, like [eo]: one prefix per byte.
-		var out []prefix
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				if r >= 0x80 || !wordByte(byte(r)) || len(out) >= 8 {
-					return nil, false
-				}
-				out = append(out, prefix{string(rune(r)), true})
-			}
-		}
-		return out, len(out) > 0
+		return classPrefixes(re)
 	case syntax.OpCapture:
 		return prefixes(re.Sub[0])
 	case syntax.OpPlus:
@@ -265,45 +248,89 @@ func prefixes(re *syntax.Regexp) ([]prefix, bool) {
 		}
 		return out, true
 	case syntax.OpConcat:
-		cur := []prefix{{"", true}}
-		for _, sub := range re.Sub {
-			switch sub.Op {
-			case syntax.OpWordBoundary, syntax.OpBeginText, syntax.OpBeginLine, syntax.OpEmptyMatch:
-				continue
-			}
-			next, ok := prefixes(sub)
-			if ok && len(cur) == 1 && cur[0].s == "" && len(cur)*len(next) > maxPrefixCount {
-				return closeAll(next, true)
-			}
-			if !ok || len(cur)*len(next) > maxPrefixCount {
-				// Unknown or too many continuations: what we have is
-				// still a correct prefix of every match.
-				return closeAll(cur, true)
-			}
-			var out []prefix
-			anyOpen := false
-			for _, c := range cur {
-				if !c.open {
-					out = append(out, c)
-					continue
-				}
-				for _, n := range next {
-					s, open := c.s+n.s, n.open
-					if len(s) > maxPrefixLen {
-						s, open = s[:maxPrefixLen], false
-					}
-					out = append(out, prefix{s, open})
-					anyOpen = anyOpen || open
-				}
-			}
-			cur = out
-			if !anyOpen {
-				break
-			}
-		}
-		return dedupe(cur), true
+		return concatPrefixes(re), true
 	}
 	return nil, false
+}
+
+// literalPrefixes is a literal's ASCII start: the whole literal, open,
+// when it is all ASCII, else the bytes before its first other rune, closed.
+func literalPrefixes(re *syntax.Regexp) []prefix {
+	var b []byte
+	for _, r := range re.Rune {
+		if r >= 0x80 {
+			return []prefix{{string(b), false}}
+		}
+		b = append(b, byte(r))
+	}
+	return []prefix{{string(b), true}}
+}
+
+// classPrefixes is one space for \s, or one prefix per byte of a small
+// class of word bytes, like [eo].
+func classPrefixes(re *syntax.Regexp) ([]prefix, bool) {
+	if isSpaceClass(re) {
+		return []prefix{{" ", true}}, true
+	}
+	var out []prefix
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			if r >= 0x80 || !wordByte(byte(r)) || len(out) >= 8 {
+				return nil, false
+			}
+			out = append(out, prefix{string(rune(r)), true})
+		}
+	}
+	return out, len(out) > 0
+}
+
+// concatPrefixes extends the prefixes part by part, skipping empty-width
+// assertions, until none is open or the parts can no longer be followed.
+func concatPrefixes(re *syntax.Regexp) []prefix {
+	cur := []prefix{{"", true}}
+	for _, sub := range re.Sub {
+		switch sub.Op {
+		case syntax.OpWordBoundary, syntax.OpBeginText, syntax.OpBeginLine, syntax.OpEmptyMatch:
+			continue
+		}
+		next, ok := prefixes(sub)
+		if ok && len(cur) == 1 && cur[0].s == "" && len(cur)*len(next) > maxPrefixCount {
+			ps, _ := closeAll(next, true)
+			return ps
+		}
+		if !ok || len(cur)*len(next) > maxPrefixCount {
+			// Unknown or too many continuations: what we have is
+			// still a correct prefix of every match.
+			ps, _ := closeAll(cur, true)
+			return ps
+		}
+		var anyOpen bool
+		cur, anyOpen = extend(cur, next)
+		if !anyOpen {
+			break
+		}
+	}
+	return dedupe(cur)
+}
+
+// extend appends each of next to each open prefix of cur, cutting at
+// maxPrefixLen, and reports whether any result is still open.
+func extend(cur, next []prefix) (out []prefix, anyOpen bool) {
+	for _, c := range cur {
+		if !c.open {
+			out = append(out, c)
+			continue
+		}
+		for _, n := range next {
+			s, open := c.s+n.s, n.open
+			if len(s) > maxPrefixLen {
+				s, open = s[:maxPrefixLen], false
+			}
+			out = append(out, prefix{s, open})
+			anyOpen = anyOpen || open
+		}
+	}
+	return out, anyOpen
 }
 
 // isSpaceClass reports whether re is \s, the only white space left in a

@@ -156,7 +156,13 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 	}
 	// The runtime holds everything in memory once loaded.
 	defer os.RemoveAll(stage)
+	return start(ctx, dir, stage, filepath.Base(weights), opt, cfg, tok)
+}
 
+// start runs the staged model (the directory stage, weights file onnx) on
+// the runtime and scores once. A failure or a panic in the runtime comes
+// back as an error naming dir, with the session destroyed.
+func start(ctx context.Context, dir, stage, onnx string, opt Options, cfg modelConfig, tok tokenizer) (c *Classifier, err error) {
 	var session *hugot.Session
 	defer func() {
 		if r := recover(); r != nil {
@@ -173,48 +179,56 @@ func Load(ctx context.Context, dir string, opt Options) (c *Classifier, err erro
 	pipeline, err := hugot.NewPipeline(session, hugot.TextClassificationConfig{
 		ModelPath:    stage,
 		Name:         "guard",
-		OnnxFilename: filepath.Base(weights),
+		OnnxFilename: onnx,
 	})
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("load model %s: %w", dir, err), session.Destroy())
 	}
-
-	if err := prepareRuntime(pipeline.Model); err != nil {
-		return nil, errors.Join(fmt.Errorf("load model %s: prepare runtime: %w", dir, err), session.Destroy())
+	c, err = classifier(dir, opt, cfg, tok, pipeline)
+	if err != nil {
+		return nil, errors.Join(err, session.Destroy())
 	}
-	id2label := pipeline.Model.IDLabelMap
-	if len(id2label) == 0 {
-		id2label, err = cfg.labels()
-		if err != nil {
-			return nil, errors.Join(fmt.Errorf("load model %s: %w", dir, err), session.Destroy())
-		}
-	}
-	if mpe := pipeline.Model.MaxPositionEmbeddings; mpe > 0 && opt.MaxTokens > mpe {
-		opt.MaxTokens = mpe
-	}
-	if opt.MaxTokens-tok.specials() <= opt.Overlap {
-		return nil, errors.Join(fmt.Errorf("load model %s: window of %d tokens leaves no room past the %d-token overlap", dir, opt.MaxTokens, opt.Overlap), session.Destroy())
-	}
-	id := cfg.NameOrPath
-	if id == "" {
-		id = filepath.Base(filepath.Clean(dir))
-	}
-	c = &Classifier{
-		session:   session,
-		pipeline:  pipeline,
-		tok:       tok,
-		runtime:   runtime,
-		id:        id,
-		malicious: MaliciousIndex(id2label),
-		maxTokens: opt.MaxTokens,
-		overlap:   opt.Overlap,
-	}
+	c.session, c.runtime = session, runtime
 	// The runtime builds the graph on first use: an operation it lacks or
 	// an output of the wrong shape shows here, at load, not on every request.
 	if _, err := c.Score(ctx, "warm-up"); err != nil {
 		return nil, errors.Join(fmt.Errorf("load model %s: first run: %w", dir, err), session.Destroy())
 	}
 	return c, nil
+}
+
+// classifier fits the options to the loaded graph (its labels, its
+// longest input) and builds the Classifier around it, without a session;
+// the caller destroys the session when it fails.
+func classifier(dir string, opt Options, cfg modelConfig, tok tokenizer, pipeline *pipelines.TextClassificationPipeline) (*Classifier, error) {
+	if err := prepareRuntime(pipeline.Model); err != nil {
+		return nil, fmt.Errorf("load model %s: prepare runtime: %w", dir, err)
+	}
+	id2label := pipeline.Model.IDLabelMap
+	if len(id2label) == 0 {
+		var err error
+		if id2label, err = cfg.labels(); err != nil {
+			return nil, fmt.Errorf("load model %s: %w", dir, err)
+		}
+	}
+	if mpe := pipeline.Model.MaxPositionEmbeddings; mpe > 0 && opt.MaxTokens > mpe {
+		opt.MaxTokens = mpe
+	}
+	if opt.MaxTokens-tok.specials() <= opt.Overlap {
+		return nil, fmt.Errorf("load model %s: window of %d tokens leaves no room past the %d-token overlap", dir, opt.MaxTokens, opt.Overlap)
+	}
+	id := cfg.NameOrPath
+	if id == "" {
+		id = filepath.Base(filepath.Clean(dir))
+	}
+	return &Classifier{
+		pipeline:  pipeline,
+		tok:       tok,
+		id:        id,
+		malicious: MaliciousIndex(id2label),
+		maxTokens: opt.MaxTokens,
+		overlap:   opt.Overlap,
+	}, nil
 }
 
 func (o Options) withDefaults() (Options, error) {

@@ -15,12 +15,12 @@ import (
 	"github.com/opsboard/opsboard/sidecar-search/internal/tokenizer"
 )
 
-// MaxLength is the reference encoder's default max_length in tokens.
+// MaxLength is the model2vec Python package's default max_length in tokens.
 const MaxLength = 512
 
-// Model2Vec is static-embedding inference as the reference model2vec
-// encoder does it: tokenize without special tokens, drop the unknown token,
-// keep the first MaxLength ids, map and weight the rows, mean-pool, and
+// Model2Vec is static-embedding inference as the model2vec Python package
+// does it: tokenize without special tokens, drop the unknown token, keep
+// the first MaxLength ids, map and weight the rows, mean-pool, and
 // normalize only when the model's config asks for it.
 type Model2Vec struct {
 	name      string
@@ -85,8 +85,8 @@ func LoadModel2Vec(dir string) (*Model2Vec, error) {
 	if m.tok, err = tokenizer.Load(filepath.Join(dir, "tokenizer.json")); err != nil {
 		return nil, fmt.Errorf("model2vec: %w", err)
 	}
-	// The reference refuses a tokenizer whose vocabulary does not match the
-	// matrix; so do we, rather than index out of range later.
+	// The model2vec package refuses a tokenizer whose vocabulary does not
+	// match the matrix; so do we, rather than index out of range later.
 	if n := m.tok.VocabSize(); n != vocab || m.tok.MaxID() >= vocab {
 		return nil, fmt.Errorf("model2vec %s: tokenizer has %d tokens (highest id %d) but the model has %d", dir, n, m.tok.MaxID(), vocab)
 	}
@@ -117,7 +117,8 @@ func readNormalize(path string) (bool, error) {
 }
 
 // medianTokenLength is int(median(len(token))) over the vocabulary, in
-// characters, the way the reference computes its pre-truncation length.
+// characters, the way the model2vec package computes its pre-truncation
+// length.
 func medianTokenLength(tokens map[string]int) int {
 	lens := make([]int, 0, len(tokens))
 	for t := range tokens {

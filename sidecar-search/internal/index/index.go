@@ -60,9 +60,22 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 	ix.updateMu.Lock()
 	defer ix.updateMu.Unlock()
 	digest := Digest(docs)
-	dim := e.Dim()
+	rebuild, work := ix.plan(docs, e, digest, force)
+	if err := ix.embedWork(ctx, docs, e, work); err != nil {
+		return Report{}, err
+	}
+	rep := ix.settle(docs, e.Dim(), digest)
+	rep.Rebuilt, rep.Embedded, rep.Digest = rebuild, len(work), digest
+	return rep, nil
+}
 
+// plan makes room for docs in the index (a slot for every new id, the
+// vectors of another embedder dropped) and returns whether this update
+// rebuilds and the indexes into docs that need a vector.
+func (ix *Index) plan(docs []Doc, e embed.Embedder, digest string, force bool) (rebuild bool, work []int) {
+	dim := e.Dim()
 	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	sameEmbedder := ix.embedder == e.Name() && ix.dim == dim
 	if !sameEmbedder {
 		// Vectors of another embedder are not comparable: drop them, keep
@@ -73,7 +86,7 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 		}
 		ix.embedder, ix.dim, ix.digest = e.Name(), dim, ""
 	}
-	rebuild := force || !sameEmbedder || digest != ix.digest
+	rebuild = force || !sameEmbedder || digest != ix.digest
 	// New ids get the next slots; the vectors grow once, not per document.
 	for i := range docs {
 		if _, ok := ix.slots[docs[i].ID]; !ok {
@@ -90,7 +103,6 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 		copy(grown, ix.vecs)
 		ix.vecs = grown
 	}
-	var work []int // indexes into docs that need a vector
 	if rebuild {
 		for i := range docs {
 			m := &ix.meta[ix.slots[docs[i].ID]]
@@ -99,13 +111,18 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 			}
 		}
 	}
-	ix.mu.Unlock()
+	return rebuild, work
+}
 
+// embedWork embeds docs[work[i]] outside the lock, one chunk at a time,
+// and swaps each chunk of vectors into the index briefly.
+func (ix *Index) embedWork(ctx context.Context, docs []Doc, e embed.Embedder, work []int) error {
+	dim := e.Dim()
 	buf := make([]float32, min(len(work), embedChunk)*dim)
 	for start := 0; start < len(work); start += embedChunk {
 		part := work[start:min(start+embedChunk, len(work))]
 		if err := embedAll(ctx, e, docs, part, buf); err != nil {
-			return Report{}, err
+			return err
 		}
 		ix.mu.Lock()
 		for k, i := range part {
@@ -118,10 +135,16 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 		}
 		ix.mu.Unlock()
 	}
+	return nil
+}
 
+// settle refreshes every document's filter fields, retires the documents
+// no longer in docs, recounts the live ones by type and records digest as
+// the index's content. The report it returns has Removed and Docs set.
+func (ix *Index) settle(docs []Doc, dim int, digest string) Report {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	rep := Report{Rebuilt: rebuild, Embedded: len(work), Digest: digest}
+	var rep Report
 	seen := make([]bool, len(ix.meta))
 	for i := range docs {
 		d := &docs[i]
@@ -145,7 +168,7 @@ func (ix *Index) Update(ctx context.Context, docs []Doc, e embed.Embedder, force
 	}
 	ix.counts = counts
 	ix.digest = digest
-	return rep, nil
+	return rep
 }
 
 // embedAll embeds docs[work[i]] into row i of out, on every core, and

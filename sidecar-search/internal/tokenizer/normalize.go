@@ -33,6 +33,8 @@ func orDefault(b *bool, def bool) bool {
 	return *b
 }
 
+// parseNormalizer builds the normalizer a tokenizer.json describes; an
+// absent or null one is nil.
 func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -46,7 +48,8 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		clean := orDefault(n.CleanText, true)
 		chinese := orDefault(n.HandleChineseChars, true)
 		lower := orDefault(n.Lowercase, true)
-		// An absent or null strip_accents follows lowercase, as in the reference.
+		// An absent or null strip_accents follows lowercase, as in the
+		// tokenizers library.
 		strip := orDefault(n.StripAccents, lower)
 		return func(s string) string { return bertNormalize(s, clean, chinese, strip, lower) }, nil
 	case "Lowercase":
@@ -60,25 +63,9 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 	case "NFKC":
 		return norm.NFKC.String, nil
 	case "StripAccents":
-		return func(s string) string {
-			return strings.Map(func(r rune) rune {
-				if unicode.Is(unicode.M, r) {
-					return -1
-				}
-				return r
-			}, s)
-		}, nil
+		return stripMarks, nil
 	case "Strip":
-		left, right := orDefault(n.StripLeft, true), orDefault(n.StripRight, true)
-		return func(s string) string {
-			if left {
-				s = strings.TrimLeftFunc(s, unicode.IsSpace)
-			}
-			if right {
-				s = strings.TrimRightFunc(s, unicode.IsSpace)
-			}
-			return s
-		}, nil
+		return stripSpace(orDefault(n.StripLeft, true), orDefault(n.StripRight, true)), nil
 	case "Replace":
 		pat, ok := n.Pattern["String"]
 		if !ok {
@@ -87,32 +74,66 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		content := n.Content
 		return func(s string) string { return strings.ReplaceAll(s, pat, content) }, nil
 	case "Prepend":
-		p := n.Prepend
-		return func(s string) string {
-			if s == "" {
-				return s
-			}
-			return p + s
-		}, nil
+		return prepend(n.Prepend), nil
 	case "Sequence":
-		var steps []normalizer
-		for _, r := range n.Normalizers {
-			step, err := parseNormalizer(r)
-			if err != nil {
-				return nil, err
-			}
-			if step != nil {
-				steps = append(steps, step)
-			}
-		}
-		return func(s string) string {
-			for _, step := range steps {
-				s = step(s)
-			}
-			return s
-		}, nil
+		return parseSequence(n.Normalizers)
 	}
 	return nil, fmt.Errorf("normalizer type %q is not supported", n.Type)
+}
+
+// stripMarks drops every combining mark: the StripAccents normalizer, which
+// comes after an NFD step that splits accents off their letters.
+func stripMarks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.M, r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// stripSpace trims white space from the left end, the right end or both.
+func stripSpace(left, right bool) normalizer {
+	return func(s string) string {
+		if left {
+			s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		}
+		if right {
+			s = strings.TrimRightFunc(s, unicode.IsSpace)
+		}
+		return s
+	}
+}
+
+// prepend puts p before any text that is not empty.
+func prepend(p string) normalizer {
+	return func(s string) string {
+		if s == "" {
+			return s
+		}
+		return p + s
+	}
+}
+
+// parseSequence parses each step of a Sequence normalizer (a null step is
+// skipped) and chains them in order.
+func parseSequence(raws []json.RawMessage) (normalizer, error) {
+	var steps []normalizer
+	for _, r := range raws {
+		step, err := parseNormalizer(r)
+		if err != nil {
+			return nil, err
+		}
+		if step != nil {
+			steps = append(steps, step)
+		}
+	}
+	return func(s string) string {
+		for _, step := range steps {
+			s = step(s)
+		}
+		return s
+	}, nil
 }
 
 // bertNormalize is the BERT normalizer: drop control characters and map
@@ -171,8 +192,9 @@ func lowercase(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, "İ", "i\u0307"))
 }
 
-// isControl is the reference's control test: any "other" character (Cc, Cf,
-// Cs, Co, unassigned) except tab, newline and carriage return.
+// isControl is the tokenizers library's control test: any "other"
+// character (Cc, Cf, Cs, Co, unassigned) except tab, newline and carriage
+// return.
 func isControl(r rune) bool {
 	switch r {
 	case '\t', '\n', '\r':

@@ -140,7 +140,7 @@ func splitContiguous(s string, in func(rune) bool) []string {
 	return out
 }
 
-// whitespaceWords is the reference's \w+|[^\w\s]+ split.
+// whitespaceWords is the tokenizers library's \w+|[^\w\s]+ split.
 func whitespaceWords(s string) []string {
 	var out []string
 	start, kind := -1, 0 // kind 1: word run, 2: other run

@@ -128,7 +128,7 @@ func Parse(data []byte) (*Tokenizer, error) {
 	}
 	t.vocabSize = len(seen)
 	// Longest first, so "[CLS]x" style overlaps pick the longer token, as
-	// the reference's leftmost-longest matcher does.
+	// the tokenizers library's leftmost-longest matcher does.
 	sort.SliceStable(t.added, func(i, j int) bool { return len(t.added[i].Content) > len(t.added[j].Content) })
 	var err error
 	if t.norm, err = parseNormalizer(f.Normalizer); err != nil {
@@ -149,8 +149,8 @@ func (t *Tokenizer) VocabSize() int { return t.vocabSize }
 // MaxID is the highest id the tokenizer can produce.
 func (t *Tokenizer) MaxID() int { return t.maxID }
 
-// Tokens returns the vocabulary including added tokens, as the reference's
-// get_vocab does: one entry per token string.
+// Tokens returns the vocabulary including added tokens, as the tokenizers
+// library's get_vocab does: one entry per token string.
 func (t *Tokenizer) Tokens() map[string]int {
 	out := make(map[string]int, len(t.vocab)+len(t.added))
 	for k, v := range t.vocab {
@@ -187,9 +187,9 @@ func (t *Tokenizer) Encode(text string) []int {
 	return ids
 }
 
-// splitAdded cuts text around added tokens, which the reference matches on
-// the raw text before normalization, and hands each piece to emit (added
-// pieces with their id, the rest with -1).
+// splitAdded cuts text around added tokens, which the tokenizers library
+// matches on the raw text before normalization, and hands each piece to
+// emit (added pieces with their id, the rest with -1).
 func (t *Tokenizer) splitAdded(text string, emit func(seg string, addedID int)) {
 	if len(t.added) == 0 {
 		emit(text, -1)

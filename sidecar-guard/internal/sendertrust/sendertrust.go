@@ -1,6 +1,6 @@
-// Package trust holds the sender-trust rules: how an address becomes a key,
-// which tiers may be stored, and what an upsert does to an existing entry.
-// It knows nothing of HTTP or disk.
+// Package sendertrust holds the rules of sender trust: how an address
+// becomes a key of the sender-trust list, which tiers may be stored, and
+// what an upsert does to an existing entry. It knows nothing of HTTP or disk.
 package sendertrust
 
 import (
@@ -12,7 +12,7 @@ import (
 )
 
 // Key turns a sender as mail carries it ("Ann <Ann@Example.com>" or a bare
-// address) into the lowercase address the trust list is keyed by.
+// address) into the lowercase address the sender-trust list is keyed by.
 func Key(from string) (string, error) {
 	s := strings.TrimSpace(from)
 	if s == "" {
@@ -29,8 +29,9 @@ func Key(from string) (string, error) {
 	return s, nil
 }
 
-// StorableTier says whether t may be written to the list. Unknown is the
-// absence of a record, so it is reached by deleting, never stored.
+// StorableTier says whether t may be written to the sender-trust list.
+// Unknown is the absence of a record, so it is reached by deleting, never
+// stored.
 func StorableTier(t wire.Tier) error {
 	switch t {
 	case wire.TierTrusted, wire.TierBlocked:
