@@ -64,7 +64,7 @@ func ApplyTx(tx *store.Tx, p Plan) (wire.ImportCounts, error) {
 	// One index of the tree serves every node's check; a scan of every case
 	// per node made a large import quadratic.
 	ix := hierarchy.NewIndex(tx.Doc().Cases)
-	check := func(n hierarchy.Node) string { return ix.Violation(n) }
+	check := func(n hierarchy.Node) error { return ix.Violation(n) }
 	for _, node := range p.Nodes {
 		if node.SourceID != "" {
 			if id, ok := bySource[node.SourceID]; ok {
@@ -177,7 +177,7 @@ func validColor(c string) bool {
 // createNode creates one node through the case rules, then sets what a
 // create body cannot carry: the source id, completed tasks, notes and the
 // archive stamp.
-func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, check func(hierarchy.Node) string) (string, error) {
+func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, check func(hierarchy.Node) error) (string, error) {
 	parent := ""
 	if node.ParentSourceID != "" {
 		var ok bool

@@ -60,7 +60,7 @@ func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err
 // check given: a write creating many nodes checks each against one
 // hierarchy.Index it keeps up to date, where CreateTx scans every case for
 // each node.
-func CreateCheckedTx(tx *store.Tx, in wire.CaseCreate, check func(hierarchy.Node) string) (*wire.Case, error) {
+func CreateCheckedTx(tx *store.Tx, in wire.CaseCreate, check func(hierarchy.Node) error) (*wire.Case, error) {
 	c, err := newCase(tx, in)
 	if err != nil {
 		return nil, err
@@ -69,13 +69,13 @@ func CreateCheckedTx(tx *store.Tx, in wire.CaseCreate, check func(hierarchy.Node
 }
 
 // put mints the new node's ids, checks its place in the tree and stores it.
-func put(tx *store.Tx, c *wire.Case, check func(hierarchy.Node) string) (*wire.Case, error) {
+func put(tx *store.Tx, c *wire.Case, check func(hierarchy.Node) error) (*wire.Case, error) {
 	c.ID = tx.NextID("CASE")
 	for i := range c.Tasks {
 		c.Tasks[i].ID = fmt.Sprintf("%s-T%d", c.ID, i+1)
 	}
-	if msg := check(hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); msg != "" {
-		return nil, errs.BadRequest("%s", msg)
+	if err := check(hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); err != nil {
+		return nil, err
 	}
 	activity.Log(c, tx.Actor(), "created", string(c.Kind), c.CreatedAt)
 	tx.Cases().Put(c)
@@ -175,14 +175,14 @@ func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 }
 
 // treeCheck judges a node's place in the tree of the write's draft at once.
-func treeCheck(tx *store.Tx) func(hierarchy.Node) string {
-	return func(n hierarchy.Node) string { return hierarchy.Violation(tx.Doc().Cases, n) }
+func treeCheck(tx *store.Tx) func(hierarchy.Node) error {
+	return func(n hierarchy.Node) error { return hierarchy.Violation(tx.Doc().Cases, n) }
 }
 
 // patchTracked applies p, stamps the fields a person changed, and returns
 // the case with its fields from before the patch. check judges the node's
 // place in the tree (a batch defers it until every node has moved).
-func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarchy.Node) string) (*wire.Case, map[string]json.RawMessage, error) {
+func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarchy.Node) error) (*wire.Case, map[string]json.RawMessage, error) {
 	c, ok := tx.Cases().Get(id)
 	if !ok {
 		return nil, nil, errs.NotFound("case %s not found", id)
@@ -247,7 +247,7 @@ func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error)
 	// parent: checking each node as it moves scans every case each time,
 	// which made a batch over the whole board quadratic.
 	var moved []hierarchy.Node
-	later := func(n hierarchy.Node) string { moved = append(moved, n); return "" }
+	later := func(n hierarchy.Node) error { moved = append(moved, n); return nil }
 	var out []*wire.Case
 	for _, id := range ids {
 		c, before, err := patchTracked(tx, id, b.Patch, later)
@@ -264,8 +264,8 @@ func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error)
 	if len(moved) > 0 {
 		ix := hierarchy.NewIndex(tx.Doc().Cases)
 		for _, n := range moved {
-			if msg := ix.Violation(n); msg != "" {
-				return nil, prefixID(n.ID, errs.BadRequest("%s", msg))
+			if err := ix.Violation(n); err != nil {
+				return nil, prefixID(n.ID, err)
 			}
 		}
 	}
@@ -282,8 +282,8 @@ func prefixID(id string, err error) error {
 
 // applyPatch validates and applies p to c (a private copy), logs what
 // changed and puts c back. A new kind or parent is checked by check, which
-// answers a hierarchy violation or "".
-func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, check func(hierarchy.Node) string) error {
+// answers a hierarchy violation or nil.
+func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, check func(hierarchy.Node) error) error {
 	now := tx.Stamp()
 	changed := false
 	log := func(verb, detail string) {
@@ -422,8 +422,8 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		}
 	}
 	if p.Kind.Set || p.ParentID.Set {
-		if msg := check(hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); msg != "" {
-			return errs.BadRequest("%s", msg)
+		if err := check(hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); err != nil {
+			return err
 		}
 		if kind != c.Kind {
 			log("kind_changed", string(c.Kind+" → "+kind))
@@ -725,7 +725,7 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 			continue
 		}
 		child, _ := tx.Cases().Get(c.ID)
-		if msg := ix.Violation(hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); msg == "" {
+		if err := ix.Violation(hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); err == nil {
 			child.ParentID = dst.ID
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
 		} else {
@@ -733,6 +733,7 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 			if child.Kind == wire.KindWorkstream {
 				child.Kind = wire.KindInitiative
 			}
+			msg := err.Error()
 			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
 			dst, _ = tx.Cases().Get(dst.ID)
 			dst.Notes = append(dst.Notes, wire.Note{ID: noteMint.Next(), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
