@@ -155,19 +155,19 @@ func newCase(tx *store.Tx, in wire.CaseCreate) (*wire.Case, error) {
 }
 
 // Patch applies a partial update to one case node. An agent's patch may
-// not change a field the person changed within the last day unless it says
-// override (see revert).
+// not change a field the person changed within the last day unless it
+// says override (see humanedit).
 func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.CasePatch) (*wire.Case, int64, error) {
 	return store.Do(ctx, s, actor, p.ExpectedVersion, func(tx *store.Tx) (*wire.Case, error) {
 		c, before, err := patchTracked(tx, id, p, treeCheck(tx))
 		if err != nil {
 			return nil, err
 		}
-		return c, guardHuman(tx, c, before, p.Override)
+		return c, protectEdits(tx, c, before, p.Override)
 	})
 }
 
-// PatchTx is Patch inside a write, without the agent's revert check: an
+// PatchTx is Patch inside a write, without protecting the person's edits: an
 // approved proposal is the person's decision.
 func PatchTx(tx *store.Tx, id string, p wire.CasePatch) (*wire.Case, error) {
 	c, _, err := patchTracked(tx, id, p, treeCheck(tx))
@@ -200,10 +200,10 @@ func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarch
 	return c, before, nil
 }
 
-// guardHuman refuses an agent's change to a field the person changed
+// protectEdits refuses an agent's change to a field the person changed
 // recently, or logs the override when the write says override.
-func guardHuman(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, override bool) error {
-	over, err := humanedit.Check(tx.Actor(), override, c.ID, c.HumanEdits, before, c, humanedit.Untracked, tx.Now())
+func protectEdits(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, override bool) error {
+	over, err := humanedit.Write{Actor: tx.Actor(), Override: override, Record: c.ID, Edits: c.HumanEdits, Before: before, After: c, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
 	if err != nil {
 		return err
 	}
@@ -215,7 +215,8 @@ func guardHuman(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, o
 }
 
 // PatchMany applies one patch to many case nodes, all or nothing; an error
-// names the offending id. The agent's revert check holds for each node.
+// names the offending id. The person's recent edits hold against the
+// agent for each node.
 func PatchMany(ctx context.Context, s *store.Store, actor wire.Actor, b wire.CaseBatch) ([]*wire.Case, int64, error) {
 	var out []*wire.Case
 	if len(field.CleanList(b.IDs)) == 0 {
@@ -238,7 +239,9 @@ func PatchManyTx(tx *store.Tx, b wire.CaseBatch) ([]*wire.Case, error) {
 	return patchMany(tx, b, false)
 }
 
-func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error) {
+// patchMany patches every id of b; with protect, an agent's change to a
+// field the person changed recently is refused as in Patch.
+func patchMany(tx *store.Tx, b wire.CaseBatch, protect bool) ([]*wire.Case, error) {
 	ids := field.CleanList(b.IDs)
 	if len(ids) == 0 {
 		return nil, errs.BadRequest("field 'ids' must list at least one case id")
@@ -254,8 +257,8 @@ func patchMany(tx *store.Tx, b wire.CaseBatch, guard bool) ([]*wire.Case, error)
 		if err != nil {
 			return nil, prefixID(id, err)
 		}
-		if guard {
-			if err := guardHuman(tx, c, before, b.Override || b.Patch.Override); err != nil {
+		if protect {
+			if err := protectEdits(tx, c, before, b.Override || b.Patch.Override); err != nil {
 				return nil, err
 			}
 		}

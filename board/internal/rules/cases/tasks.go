@@ -98,8 +98,10 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 				t.CompletedAt, verb = "", "task_reopened"
 			}
 		}
-		t.HumanEdits = humanedit.Track(actor, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
-		over, err := humanedit.Check(actor, p.Override, t.ID, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
+		w := humanedit.Write{Actor: actor, Override: p.Override, Record: t.ID, Edits: t.HumanEdits, Before: before, After: t, Ignore: humanedit.UntrackedTask, Now: tx.Now()}
+		t.HumanEdits = w.Track()
+		w.Edits = t.HumanEdits
+		over, err := w.Check()
 		if err != nil {
 			return err
 		}

@@ -142,7 +142,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if err != nil {
 			return patched{}, err
 		}
-		over, err := humanedit.Check(tx.Actor(), p.Override, r.ID, r.HumanEdits, before, r, humanedit.Untracked, tx.Now())
+		over, err := humanedit.Write{Actor: tx.Actor(), Override: p.Override, Record: r.ID, Edits: r.HumanEdits, Before: before, After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
 		if err != nil {
 			return patched{}, err
 		}
@@ -261,7 +261,7 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 		return r, nil // nothing changed: no activity, updatedAt kept
 	}
 	r.UpdatedAt = now
-	r.HumanEdits = humanedit.Track(tx.Actor(), r.HumanEdits, old, r, humanedit.Untracked, tx.Now())
+	r.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: r.HumanEdits, Before: humanedit.Fields(old), After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
 	tx.Reminders().Put(r)
 	detail := r.ID + " " + r.Title
 	if r.CaseID != old.CaseID {
