@@ -232,7 +232,7 @@ func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, c
 		}
 		c.ArchivedAt = node.ArchivedAt
 	}
-	activity.Log(c, tx.Actor(), "imported", orNone(node.SourceID), tx.Stamp())
+	activity.Log(c, tx.Actor(), wire.VerbImported, orNone(node.SourceID), tx.Stamp())
 	tx.Cases().Put(c)
 	return c.ID, nil
 }
@@ -270,7 +270,7 @@ func addNewTasks(tx *store.Tx, id string, node Node, n *wire.ImportCounts) error
 		tid := field.NextChildID(c.ID, "T", ids)
 		ids = append(ids, tid)
 		c.Tasks = append(c.Tasks, wire.Task{ID: tid, Title: title, Detail: t.Detail, DueAt: t.DueAt, CompletedAt: t.CompletedAt, CreatedAt: tx.Stamp(), SourceID: t.SourceID})
-		activity.Log(c, tx.Actor(), "task_added", tid+" "+title, tx.Stamp())
+		activity.Log(c, tx.Actor(), wire.VerbTaskAdded, tid+" "+title, tx.Stamp())
 		added++
 	}
 	if added > 0 {

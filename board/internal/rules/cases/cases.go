@@ -77,7 +77,7 @@ func put(tx *store.Tx, c *wire.Case, check func(hierarchy.Node) error) (*wire.Ca
 	if err := check(hierarchy.Node{ID: c.ID, Kind: c.Kind, ParentID: c.ParentID}); err != nil {
 		return nil, err
 	}
-	activity.Log(c, tx.Actor(), "created", string(c.Kind), c.CreatedAt)
+	activity.Log(c, tx.Actor(), wire.VerbCreated, string(c.Kind), c.CreatedAt)
 	tx.Cases().Put(c)
 	return c, nil
 }
@@ -208,7 +208,7 @@ func protectEdits(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage,
 		return err
 	}
 	if over != nil {
-		activity.Log(c, tx.Actor(), "override", over.Overridden(), tx.Stamp())
+		activity.Log(c, tx.Actor(), wire.VerbOverride, over.Overridden(), tx.Stamp())
 		tx.Cases().Put(c)
 	}
 	return nil
@@ -289,11 +289,11 @@ func prefixID(id string, err error) error {
 func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, check func(hierarchy.Node) error) error {
 	now := tx.Stamp()
 	changed := false
-	log := func(verb, detail string) {
+	log := func(verb wire.Verb, detail string) {
 		activity.Log(c, actor, verb, detail, now)
 		changed = true
 	}
-	text := func(field string, o wire.Opt[string], dst *string, verb string) {
+	text := func(field string, o wire.Opt[string], dst *string, verb wire.Verb) {
 		if !o.Set {
 			return
 		}
@@ -314,7 +314,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		if t != c.Title {
 			old := c.Title
 			c.Title = t
-			log("title_changed", fmt.Sprintf("%q → %q", old, t))
+			log(wire.VerbTitleChanged, fmt.Sprintf("%q → %q", old, t))
 		}
 	}
 	if p.Status.Set {
@@ -327,7 +327,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		if st := wire.Lane(p.Status.V); st != c.Status {
 			old := c.Status
 			c.Status = st
-			log("status_changed", string(old+" → "+c.Status))
+			log(wire.VerbStatusChanged, string(old+" → "+c.Status))
 		}
 	}
 	if p.Domain.Set {
@@ -339,7 +339,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		}
 		if dom := wire.Domain(p.Domain.V); dom != c.Domain {
 			c.Domain = dom
-			log("domain_changed", string(c.Domain))
+			log(wire.VerbDomainChanged, string(c.Domain))
 		}
 	}
 	if p.DueAt.Set && !p.DueAt.Null {
@@ -348,21 +348,21 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		}
 		p.DueAt.V = strings.TrimSpace(p.DueAt.V)
 	}
-	text("summary", p.Summary, &c.Summary, "summary_changed")
-	text("eta", p.Eta, &c.Eta, "eta_changed")
-	text("dueAt", p.DueAt, &c.DueAt, "due_changed")
+	text("summary", p.Summary, &c.Summary, wire.VerbSummaryChanged)
+	text("eta", p.Eta, &c.Eta, wire.VerbEtaChanged)
+	text("dueAt", p.DueAt, &c.DueAt, wire.VerbDueChanged)
 	if p.Tags.Set {
 		tags := field.CleanList(p.Tags.V)
 		if !slices.Equal(tags, c.Tags) {
 			c.Tags = tags
-			log("tags_changed", strings.Join(tags, ", "))
+			log(wire.VerbTagsChanged, strings.Join(tags, ", "))
 		}
 	}
 	if p.VaultLinks.Set {
 		links := field.CleanList(p.VaultLinks.V)
 		if !slices.Equal(links, c.VaultLinks) {
 			c.VaultLinks = links
-			log("vault_links_changed", "")
+			log(wire.VerbVaultLinksChanged, "")
 		}
 	}
 	if p.Labels.Set {
@@ -374,7 +374,7 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		}
 		if !slices.Equal(ids, c.Labels) {
 			c.Labels = ids
-			log("labels_changed", strings.Join(ids, ", "))
+			log(wire.VerbLabelsChanged, strings.Join(ids, ", "))
 		}
 	}
 	if p.Starred.Set {
@@ -382,9 +382,9 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		if star != c.Starred {
 			c.Starred = star
 			if star {
-				log("starred", "")
+				log(wire.VerbStarred, "")
 			} else {
-				log("unstarred", "")
+				log(wire.VerbUnstarred, "")
 			}
 		}
 	}
@@ -395,17 +395,17 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 		}
 		if (pos == nil) != (c.Position == nil) || (pos != nil && *pos != *c.Position) {
 			c.Position = pos
-			log("position_changed", "")
+			log(wire.VerbPositionChanged, "")
 		}
 	}
 	if p.ArchivedAt.Set {
 		switch {
 		case p.ArchivedAt.Null && c.ArchivedAt != "":
 			c.ArchivedAt, c.MergedInto = "", ""
-			log("restored", "")
+			log(wire.VerbRestored, "")
 		case !p.ArchivedAt.Null && c.ArchivedAt == "":
 			c.ArchivedAt = now
-			log("archived", "")
+			log(wire.VerbArchived, "")
 		}
 	}
 	kind, parent := c.Kind, c.ParentID
@@ -429,11 +429,11 @@ func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, 
 			return err
 		}
 		if kind != c.Kind {
-			log("kind_changed", string(c.Kind+" → "+kind))
+			log(wire.VerbKindChanged, string(c.Kind+" → "+kind))
 			c.Kind = kind
 		}
 		if parent != c.ParentID {
-			log("parent_changed", orNone(c.ParentID)+" → "+orNone(parent))
+			log(wire.VerbParentChanged, orNone(c.ParentID)+" → "+orNone(parent))
 			c.ParentID = parent
 		}
 	}
@@ -601,9 +601,9 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 		child.ParentID = ""
 		if child.Kind == wire.KindWorkstream {
 			child.Kind = wire.KindInitiative // a workstream must sit under an initiative
-			activity.Log(child, tx.Actor(), "kind_changed", "workstream → initiative: its initiative was deleted", tx.Stamp())
+			activity.Log(child, tx.Actor(), wire.VerbKindChanged, "workstream → initiative: its initiative was deleted", tx.Stamp())
 		}
-		activity.Log(child, tx.Actor(), "parent_changed", detail, tx.Stamp())
+		activity.Log(child, tx.Actor(), wire.VerbParentChanged, detail, tx.Stamp())
 		child.UpdatedAt = tx.Stamp()
 		tx.Cases().Put(child)
 	}
@@ -714,8 +714,8 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 	src.Tasks, src.Notes = nil, nil
 	src.ArchivedAt, src.MergedInto, src.UpdatedAt = now, dst.ID, now
 	src.Notes = append(src.Notes, wire.Note{ID: field.NextChildID(src.ID, "N", nil), Text: fmt.Sprintf("Merged into %s: use %s.", dst.ID, dst.ID), Actor: tx.Actor(), CreatedAt: now})
-	activity.Log(src, tx.Actor(), "merged_into", dst.ID, now)
-	activity.Log(dst, tx.Actor(), "merged_from", src.ID, now)
+	activity.Log(src, tx.Actor(), wire.VerbMergedInto, dst.ID, now)
+	activity.Log(dst, tx.Actor(), wire.VerbMergedFrom, src.ID, now)
 	dst.UpdatedAt = now
 	tx.Cases().Put(dst)
 	tx.Cases().Put(src)
@@ -730,17 +730,17 @@ func MergeTx(tx *store.Tx, sourceID, targetID string) (*wire.Case, error) {
 		child, _ := tx.Cases().Get(c.ID)
 		if err := ix.Violation(hierarchy.Node{ID: child.ID, Kind: child.Kind, ParentID: dst.ID}); err == nil {
 			child.ParentID = dst.ID
-			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → "+dst.ID+" (merge)", now)
+			activity.Log(child, tx.Actor(), wire.VerbParentChanged, src.ID+" → "+dst.ID+" (merge)", now)
 		} else {
 			child.ParentID = ""
 			if child.Kind == wire.KindWorkstream {
 				child.Kind = wire.KindInitiative
 			}
 			msg := err.Error()
-			activity.Log(child, tx.Actor(), "parent_changed", src.ID+" → none (merge: "+msg+")", now)
+			activity.Log(child, tx.Actor(), wire.VerbParentChanged, src.ID+" → none (merge: "+msg+")", now)
 			dst, _ = tx.Cases().Get(dst.ID)
 			dst.Notes = append(dst.Notes, wire.Note{ID: noteMint.Next(), Text: fmt.Sprintf("%s (%s) was a child of %s but could not move under %s, so it was detached: %s", child.ID, child.Title, src.ID, dst.ID, msg), Actor: wire.ActorSystem, CreatedAt: now})
-			activity.Log(dst, wire.ActorSystem, "child_detached", child.ID, now)
+			activity.Log(dst, wire.ActorSystem, wire.VerbChildDetached, child.ID, now)
 			tx.Cases().Put(dst)
 		}
 		child.UpdatedAt = now

@@ -38,7 +38,7 @@ func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID strin
 		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
 		c.Tasks = append(c.Tasks, out)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "task_added", out.ID+" "+title, tx.Stamp())
+		activity.Log(c, actor, wire.VerbTaskAdded, out.ID+" "+title, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})
@@ -56,7 +56,7 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		}
 		t := &c.Tasks[i]
 		before := humanedit.Fields(t)
-		verb := "task_updated"
+		verb := wire.VerbTaskUpdated
 		if p.Title.Set {
 			title := strings.TrimSpace(p.Title.V)
 			if p.Title.Null || title == "" {
@@ -93,9 +93,9 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		if p.Completed.Set {
 			switch done := p.Completed.V && !p.Completed.Null; {
 			case done && t.CompletedAt == "":
-				t.CompletedAt, verb = tx.Stamp(), "task_completed"
+				t.CompletedAt, verb = tx.Stamp(), wire.VerbTaskCompleted
 			case !done && t.CompletedAt != "":
-				t.CompletedAt, verb = "", "task_reopened"
+				t.CompletedAt, verb = "", wire.VerbTaskReopened
 			}
 		}
 		w := humanedit.Write{Actor: actor, Override: p.Override, Record: t.ID, Edits: t.HumanEdits, Before: before, After: t, Ignore: humanedit.UntrackedTask, Now: tx.Now()}
@@ -107,7 +107,7 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		}
 		var n wire.Task
 		repeats := false
-		if verb == "task_completed" && t.Repeat != "" {
+		if verb == wire.VerbTaskCompleted && t.Repeat != "" {
 			if n, repeats = NextTask(*t, saved.Zone(tx.Doc(), tx.DefaultZone())); repeats {
 				n.ID, n.CreatedAt = field.NextChildID(c.ID, "T", taskIDs(c)), tx.Stamp()
 				t.NextID = n.ID
@@ -118,12 +118,12 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
 		if over != nil {
-			activity.Log(c, actor, "override", t.ID+" "+over.Overridden(), tx.Stamp())
+			activity.Log(c, actor, wire.VerbOverride, t.ID+" "+over.Overridden(), tx.Stamp())
 		}
 		if repeats {
 			c.Tasks = append(c.Tasks, n) // t points into the old array from here on
 			next = &n
-			activity.Log(c, actor, "task_added", n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
+			activity.Log(c, actor, wire.VerbTaskAdded, n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
 		}
 		tx.Cases().Put(c)
 		return nil
@@ -163,7 +163,7 @@ func DeleteTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, t
 		t := c.Tasks[i]
 		c.Tasks = append(c.Tasks[:i], c.Tasks[i+1:]...)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "task_deleted", t.ID+" "+t.Title, tx.Stamp())
+		activity.Log(c, actor, wire.VerbTaskDeleted, t.ID+" "+t.Title, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})
@@ -197,7 +197,7 @@ func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text
 		out = wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
 		c.Notes = append(c.Notes, out)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "note_added", out.ID, tx.Stamp())
+		activity.Log(c, actor, wire.VerbNoteAdded, out.ID, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})

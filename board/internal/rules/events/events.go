@@ -69,7 +69,7 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 	}
 	e.ID = tx.NextID("EVT")
 	tx.Events().Put(e)
-	activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+	activity.OnCase(tx, e.CaseID, wire.VerbEventLinked, e.ID+" "+e.Title)
 	return e, false, nil
 }
 
@@ -91,7 +91,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 			return nil, err
 		}
 		if over != nil {
-			activity.OnCase(tx, e.CaseID, "override", e.ID+" "+over.Overridden())
+			activity.OnCase(tx, e.CaseID, wire.VerbOverride, e.ID+" "+over.Overridden())
 		}
 		return e, nil
 	})
@@ -155,10 +155,10 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 	e.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: e.HumanEdits, Before: humanedit.Fields(&old), After: e, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
 	tx.Events().Put(e)
 	if e.CaseID != old.CaseID {
-		activity.OnCase(tx, old.CaseID, "event_unlinked", e.ID+" "+e.Title)
-		activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+		activity.OnCase(tx, old.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)
+		activity.OnCase(tx, e.CaseID, wire.VerbEventLinked, e.ID+" "+e.Title)
 	} else {
-		activity.OnCase(tx, e.CaseID, "event_updated", e.ID+" "+e.Title+": "+strings.Join(eventChanges(old, *e), ", "))
+		activity.OnCase(tx, e.CaseID, wire.VerbEventUpdated, e.ID+" "+e.Title+": "+strings.Join(eventChanges(old, *e), ", "))
 	}
 	return e, nil
 }
@@ -195,7 +195,7 @@ func deleteTx(tx *store.Tx, id string) error {
 		return errs.NotFound("event %s not found", id)
 	}
 	tx.Events().Delete(id)
-	activity.OnCase(tx, e.CaseID, "event_unlinked", e.ID+" "+e.Title)
+	activity.OnCase(tx, e.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)
 	return nil
 }
 

@@ -82,7 +82,7 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 		r.CompletedAt, r.CompletedBy = now, tx.Actor()
 	}
 	tx.Reminders().Put(r)
-	activity.OnCase(tx, r.CaseID, "reminder_linked", r.ID+" "+r.Title)
+	activity.OnCase(tx, r.CaseID, wire.VerbReminderLinked, r.ID+" "+r.Title)
 	return r, false, nil
 }
 
@@ -148,7 +148,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		}
 		if over != nil {
 			// A reminder has no log of its own: the override lands on its node.
-			activity.OnCase(tx, r.CaseID, "override", r.ID+" "+over.Overridden())
+			activity.OnCase(tx, r.CaseID, wire.VerbOverride, r.ID+" "+over.Overridden())
 		}
 		return patched{r, completeTx(tx, old, r)}, nil
 	})
@@ -265,14 +265,14 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 	tx.Reminders().Put(r)
 	detail := r.ID + " " + r.Title
 	if r.CaseID != old.CaseID {
-		activity.OnCase(tx, old.CaseID, "reminder_unlinked", detail)
-		activity.OnCase(tx, r.CaseID, "reminder_linked", detail)
+		activity.OnCase(tx, old.CaseID, wire.VerbReminderUnlinked, detail)
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderLinked, detail)
 	}
 	switch {
 	case r.Status == wire.ReminderDone && old.Status != wire.ReminderDone:
-		activity.OnCase(tx, r.CaseID, "reminder_completed", detail)
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderCompleted, detail)
 	case r.CaseID == old.CaseID:
-		activity.OnCase(tx, r.CaseID, "reminder_updated", detail)
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderUpdated, detail)
 	}
 	return r, nil
 }
@@ -322,7 +322,7 @@ func repeatTx(tx *store.Tx, r *wire.Reminder) *wire.Reminder {
 	r.NextID = next.ID
 	tx.Reminders().Put(r)
 	tx.Reminders().Put(next)
-	activity.OnCase(tx, next.CaseID, "reminder_linked", next.ID+" "+next.Title+" (repeats "+r.ID+")")
+	activity.OnCase(tx, next.CaseID, wire.VerbReminderLinked, next.ID+" "+next.Title+" (repeats "+r.ID+")")
 	return next
 }
 
@@ -356,7 +356,7 @@ func deleteTx(tx *store.Tx, id string) error {
 			tx.Messages().Put(&cp)
 		}
 	}
-	activity.OnCase(tx, r.CaseID, "reminder_unlinked", r.ID+" "+r.Title)
+	activity.OnCase(tx, r.CaseID, wire.VerbReminderUnlinked, r.ID+" "+r.Title)
 	return nil
 }
 

@@ -102,7 +102,7 @@ func TestPatchTxStatus(t *testing.T) {
 				t.Errorf("got completed %q by %q updated %q", r.CompletedAt, r.CompletedBy, r.UpdatedAt)
 			}
 			c := tx.Doc().Cases[0]
-			if len(c.Activity) != 1 || c.Activity[0].Verb+" "+c.Activity[0].Detail != tc.log {
+			if len(c.Activity) != 1 || string(c.Activity[0].Verb)+" "+c.Activity[0].Detail != tc.log {
 				t.Errorf("case log %+v, want %q", c.Activity, tc.log)
 			}
 		})
