@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -13,7 +11,6 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
-	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -152,156 +149,14 @@ func prefixID(id string, err error) error {
 // answers a hierarchy violation or nil.
 func applyPatch(tx *store.Tx, c *wire.Case, p wire.CasePatch, actor wire.Actor, check func(hierarchy.Node) error) error {
 	now := tx.Stamp()
-	changed := false
-	log := func(verb wire.Verb, detail string) {
-		activity.Log(c, actor, verb, detail, now)
-		changed = true
+	changes, err := casePatch{CasePatch: p, tx: tx, check: check}.Apply(c)
+	if err != nil {
+		return err
 	}
-	text := func(field string, o wire.Opt[string], dst *string, verb wire.Verb) {
-		if !o.Set {
-			return
-		}
-		v := o.V
-		if o.Null {
-			v = ""
-		}
-		if v != *dst {
-			*dst = v
-			log(verb, field)
-		}
+	for _, ch := range changes {
+		activity.Log(c, actor, ch.verb, ch.detail, now)
 	}
-	if p.Title.Set {
-		t := strings.TrimSpace(p.Title.V)
-		if p.Title.Null || t == "" {
-			return errs.BadRequest("field 'title' cannot be empty")
-		}
-		if t != c.Title {
-			old := c.Title
-			c.Title = t
-			log(wire.VerbTitleChanged, fmt.Sprintf("%q → %q", old, t))
-		}
-	}
-	if p.Status.Set {
-		if p.Status.Null {
-			return errs.BadRequest("field 'status' cannot be null")
-		}
-		if err := field.OneOf("status", p.Status.V, wire.Lanes()); err != nil {
-			return err
-		}
-		if st := wire.Lane(p.Status.V); st != c.Status {
-			old := c.Status
-			c.Status = st
-			log(wire.VerbStatusChanged, string(old+" → "+c.Status))
-		}
-	}
-	if p.Domain.Set {
-		if p.Domain.Null {
-			return errs.BadRequest("field 'domain' cannot be null")
-		}
-		if err := field.OneOf("domain", p.Domain.V, wire.Domains()); err != nil {
-			return err
-		}
-		if dom := wire.Domain(p.Domain.V); dom != c.Domain {
-			c.Domain = dom
-			log(wire.VerbDomainChanged, string(c.Domain))
-		}
-	}
-	if p.DueAt.Set && !p.DueAt.Null {
-		if err := field.CheckDate("dueAt", strings.TrimSpace(p.DueAt.V)); err != nil {
-			return err
-		}
-		p.DueAt.V = strings.TrimSpace(p.DueAt.V)
-	}
-	text("summary", p.Summary, &c.Summary, wire.VerbSummaryChanged)
-	text("eta", p.Eta, &c.Eta, wire.VerbEtaChanged)
-	text("dueAt", p.DueAt, &c.DueAt, wire.VerbDueChanged)
-	if p.Tags.Set {
-		tags := field.CleanList(p.Tags.V)
-		if !slices.Equal(tags, c.Tags) {
-			c.Tags = tags
-			log(wire.VerbTagsChanged, strings.Join(tags, ", "))
-		}
-	}
-	if p.VaultLinks.Set {
-		links := field.CleanList(p.VaultLinks.V)
-		if !slices.Equal(links, c.VaultLinks) {
-			c.VaultLinks = links
-			log(wire.VerbVaultLinksChanged, "")
-		}
-	}
-	if p.Labels.Set {
-		ids := field.CleanList(p.Labels.V)
-		// Only labels this write adds must exist: a case still carrying a
-		// label removed from the catalog stays editable.
-		if err := labels.Check(tx, field.Added(ids, c.Labels)); err != nil {
-			return err
-		}
-		if !slices.Equal(ids, c.Labels) {
-			c.Labels = ids
-			log(wire.VerbLabelsChanged, strings.Join(ids, ", "))
-		}
-	}
-	if p.Starred.Set {
-		star := p.Starred.V && !p.Starred.Null
-		if star != c.Starred {
-			c.Starred = star
-			if star {
-				log(wire.VerbStarred, "")
-			} else {
-				log(wire.VerbUnstarred, "")
-			}
-		}
-	}
-	if p.Position.Set {
-		var pos *float64
-		if !p.Position.Null {
-			pos = &p.Position.V
-		}
-		if (pos == nil) != (c.Position == nil) || (pos != nil && *pos != *c.Position) {
-			c.Position = pos
-			log(wire.VerbPositionChanged, "")
-		}
-	}
-	if p.ArchivedAt.Set {
-		switch {
-		case p.ArchivedAt.Null && c.ArchivedAt != "":
-			c.ArchivedAt, c.MergedInto = "", ""
-			log(wire.VerbRestored, "")
-		case !p.ArchivedAt.Null && c.ArchivedAt == "":
-			c.ArchivedAt = now
-			log(wire.VerbArchived, "")
-		}
-	}
-	kind, parent := c.Kind, c.ParentID
-	if p.Kind.Set {
-		kind = wire.KindCase
-		if !p.Kind.Null && p.Kind.V != "" {
-			kind = wire.Kind(p.Kind.V)
-		}
-		if err := field.OneOf("kind", kind, wire.Kinds()); err != nil {
-			return err
-		}
-	}
-	if p.ParentID.Set {
-		parent = ""
-		if !p.ParentID.Null {
-			parent = strings.TrimSpace(p.ParentID.V)
-		}
-	}
-	if p.Kind.Set || p.ParentID.Set {
-		if err := check(hierarchy.Node{ID: c.ID, Kind: kind, ParentID: parent}); err != nil {
-			return err
-		}
-		if kind != c.Kind {
-			log(wire.VerbKindChanged, string(c.Kind+" → "+kind))
-			c.Kind = kind
-		}
-		if parent != c.ParentID {
-			log(wire.VerbParentChanged, orNone(c.ParentID)+" → "+orNone(parent))
-			c.ParentID = parent
-		}
-	}
-	if changed {
+	if len(changes) > 0 {
 		c.UpdatedAt = now
 	}
 	tx.Cases().Put(c)
