@@ -56,47 +56,9 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		}
 		t := &c.Tasks[i]
 		before := humanedit.Fields(t)
-		verb := wire.VerbTaskUpdated
-		if p.Title.Set {
-			title := strings.TrimSpace(p.Title.V)
-			if p.Title.Null || title == "" {
-				return errs.BadRequest("field 'title' cannot be empty")
-			}
-			t.Title = title
-		}
-		if p.Detail.Set {
-			t.Detail = p.Detail.V
-		}
-		if p.DueAt.Set {
-			if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
-				return err
-			}
-			t.DueAt = p.DueAt.V
-		}
-		if p.Position.Set {
-			t.Position = nil
-			if !p.Position.Null {
-				pos := p.Position.V
-				t.Position = &pos
-			}
-		}
-		if p.Repeat.Set {
-			t.Repeat = field.OptText(p.Repeat, "")
-		}
-		if p.Repeat.Set || p.DueAt.Set {
-			rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
-			if err != nil {
-				return err
-			}
-			t.Repeat = rule
-		}
-		if p.Completed.Set {
-			switch done := p.Completed.V && !p.Completed.Null; {
-			case done && t.CompletedAt == "":
-				t.CompletedAt, verb = tx.Stamp(), wire.VerbTaskCompleted
-			case !done && t.CompletedAt != "":
-				t.CompletedAt, verb = "", wire.VerbTaskReopened
-			}
+		verb, err := applyTaskPatch(tx, t, p)
+		if err != nil {
+			return err
 		}
 		w := humanedit.Write{Actor: actor, Override: p.Override, Record: t.ID, Edits: t.HumanEdits, Before: before, After: t, Ignore: humanedit.UntrackedTask, Now: tx.Now()}
 		t.HumanEdits = w.Track()
@@ -129,6 +91,54 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		return nil
 	})
 	return out, next, v, err
+}
+
+// applyTaskPatch validates p and applies it to t, and answers the verb to
+// log: a completion or a reopening says so, any other edit is an update.
+func applyTaskPatch(tx *store.Tx, t *wire.Task, p wire.TaskPatch) (wire.Verb, error) {
+	verb := wire.VerbTaskUpdated
+	if p.Title.Set {
+		title := strings.TrimSpace(p.Title.V)
+		if p.Title.Null || title == "" {
+			return "", errs.BadRequest("field 'title' cannot be empty")
+		}
+		t.Title = title
+	}
+	if p.Detail.Set {
+		t.Detail = p.Detail.V
+	}
+	if p.DueAt.Set {
+		if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
+			return "", err
+		}
+		t.DueAt = p.DueAt.V
+	}
+	if p.Position.Set {
+		t.Position = nil
+		if !p.Position.Null {
+			pos := p.Position.V
+			t.Position = &pos
+		}
+	}
+	if p.Repeat.Set {
+		t.Repeat = field.OptText(p.Repeat, "")
+	}
+	if p.Repeat.Set || p.DueAt.Set {
+		rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
+		if err != nil {
+			return "", err
+		}
+		t.Repeat = rule
+	}
+	if p.Completed.Set {
+		switch done := p.Completed.V && !p.Completed.Null; {
+		case done && t.CompletedAt == "":
+			t.CompletedAt, verb = tx.Stamp(), wire.VerbTaskCompleted
+		case !done && t.CompletedAt != "":
+			t.CompletedAt, verb = "", wire.VerbTaskReopened
+		}
+	}
+	return verb, nil
 }
 
 // NextTask is the task that completing t, a repeating task, leaves: t's
