@@ -175,94 +175,32 @@ func completeTx(tx *store.Tx, old, r *wire.Reminder) *wire.Reminder {
 	return repeatTx(tx, r)
 }
 
-// patchFields applies p to the reminder and puts it back.
+// patchFields applies p to the reminder, puts it back and logs the change
+// on the linked case.
 func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
 	r, ok := tx.Reminders().Get(id)
 	if !ok {
 		return nil, errs.NotFound("reminder %s not found", id)
 	}
 	old, _ := tx.Reminders().Get(id)
-	now := tx.Stamp()
-	if p.Title.Set {
-		if r.Title = field.OptText(p.Title, ""); r.Title == "" {
-			return nil, errs.BadRequest("field 'title' cannot be empty")
-		}
-	}
-	r.Detail = field.OptText(p.Detail, r.Detail)
-	if p.Status.Set {
-		st := wire.ReminderStatus(field.OptText(p.Status, ""))
-		if err := field.OneOf("status", st, wire.ReminderStatuses()); err != nil {
-			return nil, err
-		}
-		switch {
-		case st == wire.ReminderDone && r.Status != wire.ReminderDone:
-			r.CompletedAt, r.CompletedBy = now, tx.Actor()
-		case st != wire.ReminderDone && r.Status == wire.ReminderDone:
-			r.CompletedAt, r.CompletedBy = "", ""
-		}
-		r.Status = st
-	}
-	if p.DueAt.Set {
-		r.DueAt = field.OptText(p.DueAt, "")
-		if err := field.CheckDate("dueAt", r.DueAt); err != nil {
-			return nil, err
-		}
-	}
-	if p.Domain.Set {
-		r.Domain = wire.Domain(field.OptText(p.Domain, ""))
-		if err := field.CheckDomain(r.Domain); err != nil {
-			return nil, err
-		}
-	}
-	if p.CaseID.Set {
-		r.CaseID = field.OptText(p.CaseID, "")
-		if r.CaseID != old.CaseID {
-			if err := cases.CheckLink(tx, r.CaseID); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if p.Labels.Set {
-		var ids []string
-		if !p.Labels.Null {
-			ids = field.CleanList(p.Labels.V)
-		}
-		// Only labels this write adds must exist, as on cases: a reminder
-		// still carrying a label removed from the catalog stays editable.
-		if err := labels.Check(tx, field.Added(ids, r.Labels)); err != nil {
-			return nil, err
-		}
-		r.Labels = ids
-	}
-	if p.Tasks.Set {
-		var in []wire.ReminderTaskInput
-		if !p.Tasks.Null {
-			in = p.Tasks.V
-		}
-		tasks, err := reminderTasks(r.ID, r.Tasks, in)
-		if err != nil {
-			return nil, err
-		}
-		r.Tasks = tasks
-	}
-	if p.Repeat.Set {
-		r.Repeat = field.OptText(p.Repeat, "")
-	}
-	if p.Repeat.Set || p.DueAt.Set {
-		rule, err := field.CheckRepeat("repeat", r.Repeat, "dueAt", r.DueAt)
-		if err != nil {
-			return nil, err
-		}
-		r.Repeat = rule
+	if err := applyPatch(tx, r, p); err != nil {
+		return nil, err
 	}
 	normReminder(r)
 	normReminder(old)
 	if reflect.DeepEqual(r, old) {
 		return r, nil // nothing changed: no activity, updatedAt kept
 	}
-	r.UpdatedAt = now
+	r.UpdatedAt = tx.Stamp()
 	r.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: r.HumanEdits, Before: humanedit.Fields(old), After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
 	tx.Reminders().Put(r)
+	logPatch(tx, old, r)
+	return r, nil
+}
+
+// logPatch logs a patched reminder on its case: a relink on both ends, a
+// completion as such, any other change as an update.
+func logPatch(tx *store.Tx, old, r *wire.Reminder) {
 	detail := r.ID + " " + r.Title
 	if r.CaseID != old.CaseID {
 		activity.OnCase(tx, old.CaseID, wire.VerbReminderUnlinked, detail)
@@ -274,7 +212,94 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 	case r.CaseID == old.CaseID:
 		activity.OnCase(tx, r.CaseID, wire.VerbReminderUpdated, detail)
 	}
-	return r, nil
+}
+
+// applyPatch validates p and applies it to r, a private copy, in field
+// order so the first bad field is the one reported.
+func applyPatch(tx *store.Tx, r *wire.Reminder, p wire.ReminderPatch) error {
+	if p.Title.Set {
+		if r.Title = field.OptText(p.Title, ""); r.Title == "" {
+			return errs.BadRequest("field 'title' cannot be empty")
+		}
+	}
+	r.Detail = field.OptText(p.Detail, r.Detail)
+	if p.Status.Set {
+		st := wire.ReminderStatus(field.OptText(p.Status, ""))
+		if err := field.OneOf("status", st, wire.ReminderStatuses()); err != nil {
+			return err
+		}
+		switch {
+		case st == wire.ReminderDone && r.Status != wire.ReminderDone:
+			r.CompletedAt, r.CompletedBy = tx.Stamp(), tx.Actor()
+		case st != wire.ReminderDone && r.Status == wire.ReminderDone:
+			r.CompletedAt, r.CompletedBy = "", ""
+		}
+		r.Status = st
+	}
+	if p.DueAt.Set {
+		r.DueAt = field.OptText(p.DueAt, "")
+		if err := field.CheckDate("dueAt", r.DueAt); err != nil {
+			return err
+		}
+	}
+	if p.Domain.Set {
+		r.Domain = wire.Domain(field.OptText(p.Domain, ""))
+		if err := field.CheckDomain(r.Domain); err != nil {
+			return err
+		}
+	}
+	if err := applyLinks(tx, r, p); err != nil {
+		return err
+	}
+	if p.Repeat.Set {
+		r.Repeat = field.OptText(p.Repeat, "")
+	}
+	if p.Repeat.Set || p.DueAt.Set {
+		rule, err := field.CheckRepeat("repeat", r.Repeat, "dueAt", r.DueAt)
+		if err != nil {
+			return err
+		}
+		r.Repeat = rule
+	}
+	return nil
+}
+
+// applyLinks applies what a reminder points at or holds: its case, its
+// labels and its checklist.
+func applyLinks(tx *store.Tx, r *wire.Reminder, p wire.ReminderPatch) error {
+	if p.CaseID.Set {
+		was := r.CaseID
+		r.CaseID = field.OptText(p.CaseID, "")
+		if r.CaseID != was {
+			if err := cases.CheckLink(tx, r.CaseID); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Labels.Set {
+		var ids []string
+		if !p.Labels.Null {
+			ids = field.CleanList(p.Labels.V)
+		}
+		// Only labels this write adds must exist, as on cases: a reminder
+		// still carrying a label removed from the catalog stays editable.
+		if err := labels.Check(tx, field.Added(ids, r.Labels)); err != nil {
+			return err
+		}
+		r.Labels = ids
+	}
+	if p.Tasks.Set {
+		var in []wire.ReminderTaskInput
+		if !p.Tasks.Null {
+			in = p.Tasks.V
+		}
+		tasks, err := reminderTasks(r.ID, r.Tasks, in)
+		if err != nil {
+			return err
+		}
+		r.Tasks = tasks
+	}
+	return nil
 }
 
 // Next is the occurrence that completing r, a repeating reminder, leaves:
