@@ -46,6 +46,9 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 	if r.Status == "" {
 		r.Status = wire.ReminderOpen
 	}
+	if err := checkTaskCount(in.Tasks); err != nil {
+		return nil, false, err
+	}
 	for i, t := range in.Tasks {
 		if t.ID != "" {
 			return nil, false, errs.BadRequest("tasks[%d]: task ids are minted by the store; leave 'id' out on create", i)
@@ -84,6 +87,16 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 	tx.Reminders().Put(r)
 	activity.OnCase(tx, r.CaseID, wire.VerbReminderLinked, r.ID+" "+r.Title)
 	return r, false, nil
+}
+
+// checkTaskCount refuses a checklist over wire.MaxReminderTasks rows. It
+// judges only what a write sets: a stored reminder already over the cap
+// loads and keeps its checklist until a write replaces it.
+func checkTaskCount(in []wire.ReminderTaskInput) error {
+	if len(in) > wire.MaxReminderTasks {
+		return errs.BadRequest("field 'tasks' holds at most %d tasks", wire.MaxReminderTasks)
+	}
+	return nil
 }
 
 // reminderTasks builds a reminder's checklist from input rows: a row naming
@@ -292,6 +305,9 @@ func applyLinks(tx *store.Tx, r *wire.Reminder, p wire.ReminderPatch) error {
 		var in []wire.ReminderTaskInput
 		if !p.Tasks.Null {
 			in = p.Tasks.V
+		}
+		if err := checkTaskCount(in); err != nil {
+			return err
 		}
 		tasks, err := reminderTasks(r.ID, r.Tasks, in)
 		if err != nil {
