@@ -50,6 +50,7 @@ const (
 	VerbReminderUpdated   Verb = "reminder_updated"
 	VerbOverride          Verb = "override"
 	VerbUndone            Verb = "undone"
+	VerbProposalApproved  Verb = "proposal_approved"
 	VerbIngestRun         Verb = "ingest_run"
 )
 
@@ -125,6 +126,7 @@ var Verbs = []VerbInfo{
 	{VerbReminderUpdated, CategoryReminders},
 	{VerbOverride, CategoryEdit},
 	{VerbUndone, CategoryEdit},
+	{VerbProposalApproved, CategoryEdit},
 	{VerbIngestRun, CategoryIngest},
 }
 

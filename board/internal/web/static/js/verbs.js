@@ -45,6 +45,7 @@ export const VERBS = {
   reminderUpdated: 'reminder_updated',
   override: 'override',
   undone: 'undone',
+  proposalApproved: 'proposal_approved',
   ingestRun: 'ingest_run',
 };
 
@@ -96,6 +97,7 @@ export const CATEGORY_OF = Object.freeze({
   reminder_updated: 'reminders',
   override: 'edit',
   undone: 'edit',
+  proposal_approved: 'edit',
   ingest_run: 'ingest',
 });
 
