@@ -95,7 +95,7 @@ type Note struct {
 // Activity is one entry of a case's audit log (the last 50 are kept).
 type Activity struct {
 	Actor  Actor  `json:"actor"`
-	Verb   string `json:"verb"`
+	Verb   Verb   `json:"verb"`
 	TS     string `json:"ts"`
 	Detail string `json:"detail,omitempty"`
 }

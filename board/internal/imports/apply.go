@@ -64,7 +64,7 @@ func ApplyTx(tx *store.Tx, p Plan) (wire.ImportCounts, error) {
 	// One index of the tree serves every node's check; a scan of every case
 	// per node made a large import quadratic.
 	ix := hierarchy.NewIndex(tx.Doc().Cases)
-	check := func(n hierarchy.Node) string { return ix.Violation(n) }
+	check := func(n hierarchy.Node) error { return ix.Violation(n) }
 	for _, node := range p.Nodes {
 		if node.SourceID != "" {
 			if id, ok := bySource[node.SourceID]; ok {
@@ -177,7 +177,7 @@ func validColor(c string) bool {
 // createNode creates one node through the case rules, then sets what a
 // create body cannot carry: the source id, completed tasks, notes and the
 // archive stamp.
-func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, check func(hierarchy.Node) string) (string, error) {
+func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, check func(hierarchy.Node) error) (string, error) {
 	parent := ""
 	if node.ParentSourceID != "" {
 		var ok bool
@@ -232,7 +232,7 @@ func createNode(tx *store.Tx, node Node, bySource, labelIDs map[string]string, c
 		}
 		c.ArchivedAt = node.ArchivedAt
 	}
-	activity.Log(c, tx.Actor(), "imported", orNone(node.SourceID), tx.Stamp())
+	activity.Log(c, tx.Actor(), wire.VerbImported, orNone(node.SourceID), tx.Stamp())
 	tx.Cases().Put(c)
 	return c.ID, nil
 }
@@ -270,7 +270,7 @@ func addNewTasks(tx *store.Tx, id string, node Node, n *wire.ImportCounts) error
 		tid := field.NextChildID(c.ID, "T", ids)
 		ids = append(ids, tid)
 		c.Tasks = append(c.Tasks, wire.Task{ID: tid, Title: title, Detail: t.Detail, DueAt: t.DueAt, CompletedAt: t.CompletedAt, CreatedAt: tx.Stamp(), SourceID: t.SourceID})
-		activity.Log(c, tx.Actor(), "task_added", tid+" "+title, tx.Stamp())
+		activity.Log(c, tx.Actor(), wire.VerbTaskAdded, tid+" "+title, tx.Stamp())
 		added++
 	}
 	if added > 0 {

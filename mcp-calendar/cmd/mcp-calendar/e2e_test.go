@@ -164,7 +164,7 @@ func TestEndToEnd(t *testing.T) {
 		board.Get(t, "/api/cases/"+home, &d)
 		events := 0
 		for _, a := range d.Case.Activity {
-			if !strings.HasPrefix(a.Verb, "event_") {
+			if !strings.HasPrefix(string(a.Verb), "event_") {
 				continue
 			}
 			events++

@@ -16,7 +16,7 @@ import (
 const MaxEntries = 50
 
 // Log appends an entry to c's log and keeps the last MaxEntries.
-func Log(c *wire.Case, actor wire.Actor, verb, detail, ts string) {
+func Log(c *wire.Case, actor wire.Actor, verb wire.Verb, detail, ts string) {
 	c.Activity = append(c.Activity, wire.Activity{Actor: actor, Verb: verb, TS: ts, Detail: detail})
 	if n := len(c.Activity); n > MaxEntries {
 		c.Activity = append([]wire.Activity(nil), c.Activity[n-MaxEntries:]...)
@@ -26,7 +26,7 @@ func Log(c *wire.Case, actor wire.Actor, verb, detail, ts string) {
 // OnCase appends an entry to a linked case's log inside a write and touches
 // the case. A case that is gone is skipped: its links are being repaired
 // elsewhere.
-func OnCase(tx *store.Tx, caseID, verb, detail string) {
+func OnCase(tx *store.Tx, caseID string, verb wire.Verb, detail string) {
 	if caseID == "" {
 		return
 	}
@@ -39,33 +39,10 @@ func OnCase(tx *store.Tx, caseID, verb, detail string) {
 	tx.Cases().Put(c)
 }
 
-// Category groups activity verbs for the filters of the page.
-func Category(verb string) string {
-	switch {
-	case verb == "status_changed":
-		return "status"
-	case strings.HasPrefix(verb, "task_"):
-		return "tasks"
-	case strings.HasPrefix(verb, "note_"):
-		return "notes"
-	case strings.HasPrefix(verb, "message_"):
-		return "messages"
-	case strings.HasPrefix(verb, "event_"):
-		return "events"
-	case strings.HasPrefix(verb, "reminder_"):
-		return "reminders"
-	case verb == "kind_changed", verb == "parent_changed", strings.HasPrefix(verb, "merged_"), verb == "child_detached", verb == "child_adopted":
-		return "hierarchy"
-	case strings.HasPrefix(verb, "ingest_"):
-		return "ingest"
-	case verb == "labels_changed":
-		return "labels"
-	case verb == "starred", verb == "unstarred":
-		return "priority"
-	case verb == "created", verb == "archived", verb == "restored":
-		return "lifecycle"
-	}
-	return "edit"
+// Category groups activity verbs for the filters of the page: the verb's
+// row of wire.Verbs, which the page's verbs.js is generated from.
+func Category(verb wire.Verb) string {
+	return verb.Category()
 }
 
 // LifecycleRow is an Activity feed row synthesized from a reminder's or an
@@ -86,12 +63,12 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 	for _, c := range d.Cases {
 		for _, a := range c.Activity {
 			id, _, _ := strings.Cut(a.Detail, " ")
-			logged[a.Verb+"|"+a.TS+"|"+id] = true
+			logged[string(a.Verb)+"|"+a.TS+"|"+id] = true
 		}
 	}
 	var out []LifecycleRow
 	add := func(row LifecycleRow, id string) {
-		if row.TS == "" || logged[row.Verb+"|"+row.TS+"|"+id] {
+		if row.TS == "" || logged[string(row.Verb)+"|"+row.TS+"|"+id] {
 			return
 		}
 		if row.Actor == "" {
@@ -101,14 +78,14 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 	}
 	for _, r := range d.Reminders {
 		detail := r.ID + " " + r.Title
-		add(LifecycleRow{Activity: wire.Activity{Actor: r.CreatedBy, Verb: "reminder_created", TS: r.CreatedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
+		add(LifecycleRow{Activity: wire.Activity{Actor: r.CreatedBy, Verb: wire.VerbReminderCreated, TS: r.CreatedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
 		if r.Status == wire.ReminderDone {
-			add(LifecycleRow{Activity: wire.Activity{Actor: r.CompletedBy, Verb: "reminder_completed", TS: r.CompletedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
+			add(LifecycleRow{Activity: wire.Activity{Actor: r.CompletedBy, Verb: wire.VerbReminderCompleted, TS: r.CompletedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
 		}
 	}
 	for _, e := range d.Events {
 		detail := fmt.Sprintf("%s %s (%s)", e.ID, e.Title, e.Date)
-		add(LifecycleRow{Activity: wire.Activity{Actor: e.CreatedBy, Verb: "event_created", TS: e.CreatedAt, Detail: detail}, EventID: e.ID, CaseID: e.CaseID}, e.ID)
+		add(LifecycleRow{Activity: wire.Activity{Actor: e.CreatedBy, Verb: wire.VerbEventCreated, TS: e.CreatedAt, Detail: detail}, EventID: e.ID, CaseID: e.CaseID}, e.ID)
 	}
 	return out
 }
@@ -159,7 +136,7 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 		}
 	}
 	for _, r := range d.IngestRuns { // one system row per mail ingest run
-		act := wire.Activity{Actor: wire.ActorSystem, Verb: "ingest_run", TS: r.At, Detail: RunSummary(r)}
+		act := wire.Activity{Actor: wire.ActorSystem, Verb: wire.VerbIngestRun, TS: r.At, Detail: RunSummary(r)}
 		if cat := Category(act.Verb); keep(act, cat) {
 			out = append(out, wire.ActivityEntry{Activity: act, Category: cat})
 		}

@@ -13,8 +13,9 @@ func TestCategory(t *testing.T) {
 		"event_linked": "events", "reminder_completed": "reminders", "parent_changed": "hierarchy", "merged_into": "hierarchy",
 		"child_detached": "hierarchy", "labels_changed": "labels", "unstarred": "priority", "archived": "lifecycle",
 		"title_changed": "edit", "something_new": "edit",
+		"ingest_run": "ingest", "task_from_an_older_board": "tasks", "imported": "edit", "undone": "edit", "override": "edit",
 	} {
-		if got := Category(verb); got != want {
+		if got := Category(wire.Verb(verb)); got != want {
 			t.Errorf("Category(%q) = %q, want %q", verb, got, want)
 		}
 	}
@@ -46,7 +47,7 @@ func TestFeed(t *testing.T) {
 	rows := func(es []wire.ActivityEntry) []row {
 		var out []row
 		for _, e := range es {
-			out = append(out, row{e.Verb, string(e.Actor), e.Category, e.CaseTitle, e.ReminderID + e.EventID})
+			out = append(out, row{string(e.Verb), string(e.Actor), e.Category, e.CaseTitle, e.ReminderID + e.EventID})
 		}
 		return out
 	}

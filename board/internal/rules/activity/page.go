@@ -74,7 +74,7 @@ type place struct {
 
 func placeOf(e wire.ActivityEntry) place {
 	h := fnv.New64a()
-	for _, s := range []string{e.CaseID, e.ReminderID, e.EventID, string(e.Actor), e.Verb, e.Detail} {
+	for _, s := range []string{e.CaseID, e.ReminderID, e.EventID, string(e.Actor), string(e.Verb), e.Detail} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -22,7 +22,7 @@ func TestPageKeepsIdenticalRowsAcrossABoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range page {
-			verbs = append(verbs, r.Verb)
+			verbs = append(verbs, string(r.Verb))
 		}
 		if next == "" {
 			break

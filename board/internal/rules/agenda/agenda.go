@@ -82,73 +82,117 @@ type Query struct {
 // range with one leaves out what came before it. An event is never overdue,
 // it is past. Items whose date does not parse are left out.
 func Build(d *wire.Doc, q Query) []wire.AgendaItem {
-	loc := q.Loc
-	if loc == nil {
-		loc = time.UTC
+	if q.Loc == nil {
+		q.Loc = time.UTC
 	}
-	today := StartOfDay(q.Now, loc)
-	out := []wire.AgendaItem{}
-	type placed struct {
-		at   time.Time
-		item wire.AgendaItem
-	}
-	var all []placed
-	add := func(at time.Time, allDay bool, it wire.AgendaItem, canBeOverdue bool) {
-		if canBeOverdue {
-			if allDay {
-				it.Overdue = at.Before(today)
-			} else {
-				it.Overdue = at.Before(q.Now)
+	b := &builder{q: q, today: StartOfDay(q.Now, q.Loc)}
+	b.tasks(d.Cases)
+	b.reminders(d.Reminders)
+	b.events(d.Events)
+	slices.SortStableFunc(b.all, func(x, y placed) int {
+		if c := x.at.Compare(y.at); c != 0 {
+			return c
+		}
+		if x.item.AllDay != y.item.AllDay { // a day's all-day items lead it
+			if x.item.AllDay {
+				return -1
 			}
+			return 1
 		}
-		from := q.Range.From
-		if from.IsZero() {
-			from = today // with no start, overdue items plus what is still ahead today
-		}
-		starts := !at.Before(from)
-		if allDay {
-			starts = at.AddDate(0, 0, 1).After(from) // a day counts while any of it is in range
-		}
-		if !at.Before(q.Range.To) || !(starts || q.Range.From.IsZero() && it.Overdue) {
-			return
-		}
-		it.AllDay = allDay
-		if allDay {
-			it.DueAt = at.Format("2006-01-02")
-		} else {
-			it.DueAt = at.In(loc).Format(time.RFC3339)
-		}
-		all = append(all, placed{at, it})
+		return cmp.Or(cmp.Compare(kindOrder(x.item.Kind), kindOrder(y.item.Kind)), strings.Compare(x.item.ID, y.item.ID))
+	})
+	out := []wire.AgendaItem{}
+	for _, p := range b.all {
+		out = append(out, p.item)
 	}
-	for _, c := range d.Cases {
-		if c.ArchivedAt != "" || c.MergedInto != "" || !keep(q.Domain, domainOf(c.Domain)) {
+	return out
+}
+
+// placed is an agenda item and the instant it sorts by.
+type placed struct {
+	at   time.Time
+	item wire.AgendaItem
+}
+
+// builder gathers the items of one agenda.
+type builder struct {
+	q     Query // its Loc is set
+	today time.Time
+	all   []placed
+}
+
+// start is where the range begins: with no start, today, and the overdue
+// items lead it.
+func (b *builder) start() time.Time {
+	if b.q.Range.From.IsZero() {
+		return b.today
+	}
+	return b.q.Range.From
+}
+
+// add places an item due at at, when it falls in the range or is overdue
+// in a range without a start.
+func (b *builder) add(at time.Time, allDay bool, it wire.AgendaItem, canBeOverdue bool) {
+	if canBeOverdue {
+		if allDay {
+			it.Overdue = at.Before(b.today)
+		} else {
+			it.Overdue = at.Before(b.q.Now)
+		}
+	}
+	from := b.start()
+	starts := !at.Before(from)
+	if allDay {
+		starts = at.AddDate(0, 0, 1).After(from) // a day counts while any of it is in range
+	}
+	if !at.Before(b.q.Range.To) || !(starts || b.q.Range.From.IsZero() && it.Overdue) {
+		return
+	}
+	it.AllDay = allDay
+	if allDay {
+		it.DueAt = at.Format("2006-01-02")
+	} else {
+		it.DueAt = at.In(b.q.Loc).Format(time.RFC3339)
+	}
+	b.all = append(b.all, placed{at, it})
+}
+
+// tasks adds the open tasks with a due date of live cases.
+func (b *builder) tasks(cases []*wire.Case) {
+	for _, c := range cases {
+		if c.ArchivedAt != "" || c.MergedInto != "" || !keep(b.q.Domain, domainOf(c.Domain)) {
 			continue
 		}
 		for _, t := range c.Tasks {
 			if t.CompletedAt != "" || t.DueAt == "" {
 				continue
 			}
-			if at, day, ok := When(t.DueAt, loc); ok {
-				add(at, day, wire.AgendaItem{Kind: wire.AgendaTask, ID: t.ID, CaseID: c.ID, Title: t.Title}, true)
+			if at, day, ok := When(t.DueAt, b.q.Loc); ok {
+				b.add(at, day, wire.AgendaItem{Kind: wire.AgendaTask, ID: t.ID, CaseID: c.ID, Title: t.Title}, true)
 			}
 		}
 	}
-	for _, r := range d.Reminders {
-		if r.Status != wire.ReminderOpen || r.DueAt == "" || !keep(q.Domain, r.Domain) {
+}
+
+// reminders adds the open reminders with a due date.
+func (b *builder) reminders(rs []*wire.Reminder) {
+	for _, r := range rs {
+		if r.Status != wire.ReminderOpen || r.DueAt == "" || !keep(b.q.Domain, r.Domain) {
 			continue
 		}
-		if at, day, ok := When(r.DueAt, loc); ok {
-			add(at, day, wire.AgendaItem{Kind: wire.AgendaReminder, ID: r.ID, CaseID: r.CaseID, Title: r.Title}, true)
+		if at, day, ok := When(r.DueAt, b.q.Loc); ok {
+			b.add(at, day, wire.AgendaItem{Kind: wire.AgendaReminder, ID: r.ID, CaseID: r.CaseID, Title: r.Title}, true)
 		}
 	}
-	// A repeating event is on the agenda on each day it occurs in range.
-	first := q.Range.From
-	if first.IsZero() {
-		first = today
-	}
-	fromDay, toDay := first.In(loc).Format("2006-01-02"), q.Range.To.In(loc).AddDate(0, 0, 1).Format("2006-01-02")
-	for _, e := range d.Events {
-		if !keep(q.Domain, e.Domain) {
+}
+
+// events adds the events; a repeating event is on the agenda on each day
+// it occurs in range.
+func (b *builder) events(es []*wire.Event) {
+	loc := b.q.Loc
+	fromDay, toDay := b.start().In(loc).Format("2006-01-02"), b.q.Range.To.In(loc).AddDate(0, 0, 1).Format("2006-01-02")
+	for _, e := range es {
+		if !keep(b.q.Domain, e.Domain) {
 			continue
 		}
 		list := []*wire.Event{e}
@@ -157,26 +201,10 @@ func Build(d *wire.Doc, q Query) []wire.AgendaItem {
 		}
 		for _, o := range list {
 			if at, day, ok := EventStart(o, loc); ok {
-				add(at, day, wire.AgendaItem{Kind: wire.AgendaEvent, ID: o.ID, CaseID: o.CaseID, Title: o.Title}, false)
+				b.add(at, day, wire.AgendaItem{Kind: wire.AgendaEvent, ID: o.ID, CaseID: o.CaseID, Title: o.Title}, false)
 			}
 		}
 	}
-	slices.SortStableFunc(all, func(a, b placed) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		if a.item.AllDay != b.item.AllDay { // a day's all-day items lead it
-			if a.item.AllDay {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(kindOrder(a.item.Kind), kindOrder(b.item.Kind)), strings.Compare(a.item.ID, b.item.ID))
-	})
-	for _, p := range all {
-		out = append(out, p.item)
-	}
-	return out
 }
 
 // EventStart is when an event begins: its date at startTime in loc, or the

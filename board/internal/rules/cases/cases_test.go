@@ -39,7 +39,7 @@ func board() *wire.Doc {
 func verbs(c *wire.Case) []string {
 	var out []string
 	for _, a := range c.Activity {
-		out = append(out, a.Verb+" "+a.Detail)
+		out = append(out, string(a.Verb)+" "+a.Detail)
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID strin
 		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
 		c.Tasks = append(c.Tasks, out)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "task_added", out.ID+" "+title, tx.Stamp())
+		activity.Log(c, actor, wire.VerbTaskAdded, out.ID+" "+title, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})
@@ -56,56 +56,20 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		}
 		t := &c.Tasks[i]
 		before := humanedit.Fields(t)
-		verb := "task_updated"
-		if p.Title.Set {
-			title := strings.TrimSpace(p.Title.V)
-			if p.Title.Null || title == "" {
-				return errs.BadRequest("field 'title' cannot be empty")
-			}
-			t.Title = title
+		verb, err := applyTaskPatch(tx, t, p)
+		if err != nil {
+			return err
 		}
-		if p.Detail.Set {
-			t.Detail = p.Detail.V
-		}
-		if p.DueAt.Set {
-			if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
-				return err
-			}
-			t.DueAt = p.DueAt.V
-		}
-		if p.Position.Set {
-			t.Position = nil
-			if !p.Position.Null {
-				pos := p.Position.V
-				t.Position = &pos
-			}
-		}
-		if p.Repeat.Set {
-			t.Repeat = field.OptText(p.Repeat, "")
-		}
-		if p.Repeat.Set || p.DueAt.Set {
-			rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
-			if err != nil {
-				return err
-			}
-			t.Repeat = rule
-		}
-		if p.Completed.Set {
-			switch done := p.Completed.V && !p.Completed.Null; {
-			case done && t.CompletedAt == "":
-				t.CompletedAt, verb = tx.Stamp(), "task_completed"
-			case !done && t.CompletedAt != "":
-				t.CompletedAt, verb = "", "task_reopened"
-			}
-		}
-		t.HumanEdits = humanedit.Track(actor, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
-		over, err := humanedit.Check(actor, p.Override, t.ID, t.HumanEdits, before, t, humanedit.UntrackedTask, tx.Now())
+		w := humanedit.Write{Actor: actor, Override: p.Override, Record: t.ID, Edits: t.HumanEdits, Before: before, After: t, Ignore: humanedit.UntrackedTask, Now: tx.Now()}
+		t.HumanEdits = w.Track()
+		w.Edits = t.HumanEdits
+		over, err := w.Check()
 		if err != nil {
 			return err
 		}
 		var n wire.Task
 		repeats := false
-		if verb == "task_completed" && t.Repeat != "" {
+		if verb == wire.VerbTaskCompleted && t.Repeat != "" {
 			if n, repeats = NextTask(*t, saved.Zone(tx.Doc(), tx.DefaultZone())); repeats {
 				n.ID, n.CreatedAt = field.NextChildID(c.ID, "T", taskIDs(c)), tx.Stamp()
 				t.NextID = n.ID
@@ -116,17 +80,65 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, verb, t.ID+" "+t.Title, tx.Stamp())
 		if over != nil {
-			activity.Log(c, actor, "override", t.ID+" "+over.Overridden(), tx.Stamp())
+			activity.Log(c, actor, wire.VerbOverride, t.ID+" "+over.Overridden(), tx.Stamp())
 		}
 		if repeats {
 			c.Tasks = append(c.Tasks, n) // t points into the old array from here on
 			next = &n
-			activity.Log(c, actor, "task_added", n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
+			activity.Log(c, actor, wire.VerbTaskAdded, n.ID+" "+n.Title+" (repeats "+out.ID+")", tx.Stamp())
 		}
 		tx.Cases().Put(c)
 		return nil
 	})
 	return out, next, v, err
+}
+
+// applyTaskPatch validates p and applies it to t, and answers the verb to
+// log: a completion or a reopening says so, any other edit is an update.
+func applyTaskPatch(tx *store.Tx, t *wire.Task, p wire.TaskPatch) (wire.Verb, error) {
+	verb := wire.VerbTaskUpdated
+	if p.Title.Set {
+		title := strings.TrimSpace(p.Title.V)
+		if p.Title.Null || title == "" {
+			return "", errs.BadRequest("field 'title' cannot be empty")
+		}
+		t.Title = title
+	}
+	if p.Detail.Set {
+		t.Detail = p.Detail.V
+	}
+	if p.DueAt.Set {
+		if err := field.CheckDate("dueAt", p.DueAt.V); err != nil {
+			return "", err
+		}
+		t.DueAt = p.DueAt.V
+	}
+	if p.Position.Set {
+		t.Position = nil
+		if !p.Position.Null {
+			pos := p.Position.V
+			t.Position = &pos
+		}
+	}
+	if p.Repeat.Set {
+		t.Repeat = field.OptText(p.Repeat, "")
+	}
+	if p.Repeat.Set || p.DueAt.Set {
+		rule, err := field.CheckRepeat("repeat", t.Repeat, "dueAt", t.DueAt)
+		if err != nil {
+			return "", err
+		}
+		t.Repeat = rule
+	}
+	if p.Completed.Set {
+		switch done := p.Completed.V && !p.Completed.Null; {
+		case done && t.CompletedAt == "":
+			t.CompletedAt, verb = tx.Stamp(), wire.VerbTaskCompleted
+		case !done && t.CompletedAt != "":
+			t.CompletedAt, verb = "", wire.VerbTaskReopened
+		}
+	}
+	return verb, nil
 }
 
 // NextTask is the task that completing t, a repeating task, leaves: t's
@@ -161,7 +173,7 @@ func DeleteTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, t
 		t := c.Tasks[i]
 		c.Tasks = append(c.Tasks[:i], c.Tasks[i+1:]...)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "task_deleted", t.ID+" "+t.Title, tx.Stamp())
+		activity.Log(c, actor, wire.VerbTaskDeleted, t.ID+" "+t.Title, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})
@@ -195,7 +207,7 @@ func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text
 		out = wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
 		c.Notes = append(c.Notes, out)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "note_added", out.ID, tx.Stamp())
+		activity.Log(c, actor, wire.VerbNoteAdded, out.ID, tx.Stamp())
 		tx.Cases().Put(c)
 		return nil
 	})

@@ -69,7 +69,7 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 	}
 	e.ID = tx.NextID("EVT")
 	tx.Events().Put(e)
-	activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+	activity.OnCase(tx, e.CaseID, wire.VerbEventLinked, e.ID+" "+e.Title)
 	return e, false, nil
 }
 
@@ -86,12 +86,12 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if err != nil {
 			return nil, err
 		}
-		over, err := humanedit.Check(tx.Actor(), p.Override, e.ID, e.HumanEdits, before, e, humanedit.Untracked, tx.Now())
+		over, err := humanedit.Write{Actor: tx.Actor(), Override: p.Override, Record: e.ID, Edits: e.HumanEdits, Before: before, After: e, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
 		if err != nil {
 			return nil, err
 		}
 		if over != nil {
-			activity.OnCase(tx, e.CaseID, "override", e.ID+" "+over.Overridden())
+			activity.OnCase(tx, e.CaseID, wire.VerbOverride, e.ID+" "+over.Overridden())
 		}
 		return e, nil
 	})
@@ -152,13 +152,13 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 		return e, nil // nothing changed: no activity, updatedAt kept
 	}
 	e.UpdatedAt = tx.Stamp()
-	e.HumanEdits = humanedit.Track(tx.Actor(), e.HumanEdits, &old, e, humanedit.Untracked, tx.Now())
+	e.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: e.HumanEdits, Before: humanedit.Fields(&old), After: e, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
 	tx.Events().Put(e)
 	if e.CaseID != old.CaseID {
-		activity.OnCase(tx, old.CaseID, "event_unlinked", e.ID+" "+e.Title)
-		activity.OnCase(tx, e.CaseID, "event_linked", e.ID+" "+e.Title)
+		activity.OnCase(tx, old.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)
+		activity.OnCase(tx, e.CaseID, wire.VerbEventLinked, e.ID+" "+e.Title)
 	} else {
-		activity.OnCase(tx, e.CaseID, "event_updated", e.ID+" "+e.Title+": "+strings.Join(eventChanges(old, *e), ", "))
+		activity.OnCase(tx, e.CaseID, wire.VerbEventUpdated, e.ID+" "+e.Title+": "+strings.Join(eventChanges(old, *e), ", "))
 	}
 	return e, nil
 }
@@ -195,7 +195,7 @@ func deleteTx(tx *store.Tx, id string) error {
 		return errs.NotFound("event %s not found", id)
 	}
 	tx.Events().Delete(id)
-	activity.OnCase(tx, e.CaseID, "event_unlinked", e.ID+" "+e.Title)
+	activity.OnCase(tx, e.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)
 	return nil
 }
 

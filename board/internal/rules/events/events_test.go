@@ -89,7 +89,7 @@ func TestPatchTxLogsOnTheLinkedCases(t *testing.T) {
 			got := map[string][]string{}
 			for _, c := range tx.Doc().Cases {
 				for _, a := range c.Activity {
-					got[c.ID] = append(got[c.ID], a.Verb+" "+a.Detail)
+					got[c.ID] = append(got[c.ID], string(a.Verb)+" "+a.Detail)
 				}
 			}
 			if diff := cmp.Diff(tc.logs, got); diff != "" {

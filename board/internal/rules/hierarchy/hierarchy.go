@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -17,14 +18,14 @@ type Node struct {
 	ParentID string    // "" means top-level
 }
 
-// Violation returns "" when n may take the given kind and parent among cases,
-// or a message saying why not. The rules: a known kind; no self-parent, a
+// Violation returns nil when n may take the given kind and parent among
+// cases, or a bad request saying why not. The rules: a known kind; no self-parent, a
 // parent that exists, no cycle; only an initiative or a workstream holds
 // children; an initiative is a root; a workstream sits under an initiative
 // and holds cases only; a case holds nothing. cases may hold n's current
 // record; its children are read from cases. An archived parent is
 // still a valid parent.
-func Violation(cases []*wire.Case, n Node) string {
+func Violation(cases []*wire.Case, n Node) error {
 	// One pass finds n's children and its parent; the tree is at most three
 	// deep, so walking up from the parent takes a few lookups. A map of
 	// every case would cost an allocation per write at 10k cases.
@@ -38,7 +39,16 @@ func Violation(cases []*wire.Case, n Node) string {
 			parent = c
 		}
 	}
-	return violation(n, parent, children, func(id string) *wire.Case { return find(cases, id) }, 0)
+	return refusal(violation(n, parent, children, func(id string) *wire.Case { return find(cases, id) }, 0))
+}
+
+// refusal is a violation's message as the bad request a write answers, or
+// nil when there is none.
+func refusal(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errs.BadRequest("%s", msg)
 }
 
 // violation is Violation once n's parent and children are found; up finds

@@ -1,10 +1,12 @@
 package hierarchy
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -21,11 +23,19 @@ func fixture() []*wire.Case {
 	}
 }
 
+// errText is an error's text, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
 func TestViolation(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		node Node
-		want string
+		want string // "" means allowed
 	}{
 		{"1 initiative at the root", Node{ID: "CASE-9", Kind: "initiative"}, ""},
 		{"1 initiative cannot have a parent", Node{ID: "CASE-9", Kind: "initiative", ParentID: "CASE-1"}, "initiative CASE-9 cannot have a parent: an initiative is always a root"},
@@ -49,11 +59,15 @@ func TestViolation(t *testing.T) {
 		{"unknown kind", Node{ID: "CASE-9", Kind: "epic"}, `kind "epic" is not valid: use initiative, workstream or case`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Violation(fixture(), tc.node)); diff != "" {
+			if diff := cmp.Diff(tc.want, errText(Violation(fixture(), tc.node))); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.want, NewIndex(fixture()).Violation(tc.node)); diff != "" {
+			if diff := cmp.Diff(tc.want, errText(NewIndex(fixture()).Violation(tc.node))); diff != "" {
 				t.Errorf("index (-want +got)\n%s", diff)
+			}
+			var bad *errs.BadRequestError
+			if err := Violation(fixture(), tc.node); err != nil && !errors.As(err, &bad) {
+				t.Errorf("a violation is a %T, want a bad request", err)
 			}
 		})
 	}
@@ -230,7 +244,7 @@ func TestIndexPutMovesANode(t *testing.T) {
 		{ID: "CASE-8", Kind: "case", ParentID: "CASE-7"},
 		{ID: "CASE-9", Kind: "case", ParentID: "CASE-3"},
 	} {
-		if diff := cmp.Diff(Violation(cases, n), ix.Violation(n)); diff != "" {
+		if diff := cmp.Diff(errText(Violation(cases, n)), errText(ix.Violation(n))); diff != "" {
 			t.Errorf("%v (-scan +index)\n%s", n, diff)
 		}
 	}

@@ -25,7 +25,7 @@ func NewIndex(cases []*wire.Case) *Index {
 }
 
 // Violation is the package's Violation against the indexed cases.
-func (ix *Index) Violation(n Node) string {
+func (ix *Index) Violation(n Node) error {
 	var children []*wire.Case
 	for _, c := range ix.children[n.ID] {
 		if c.ID != n.ID {
@@ -36,7 +36,7 @@ func (ix *Index) Violation(n Node) string {
 	if n.ParentID != "" {
 		parent = ix.byID[n.ParentID]
 	}
-	return violation(n, parent, children, ix.find, 0)
+	return refusal(violation(n, parent, children, ix.find, 0))
 }
 
 func (ix *Index) find(id string) *wire.Case {

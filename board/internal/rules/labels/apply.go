@@ -171,7 +171,7 @@ func scrubLabels(tx *store.Tx, ids []string) {
 		cp, _ := tx.Cases().Get(c.ID)
 		cp.Labels = slices.DeleteFunc(cp.Labels, gone)
 		cp.UpdatedAt = tx.Stamp()
-		activity.Log(cp, tx.Actor(), "labels_changed", "removed "+strings.Join(ids, ", ")+" (label deleted)", tx.Stamp())
+		activity.Log(cp, tx.Actor(), wire.VerbLabelsChanged, "removed "+strings.Join(ids, ", ")+" (label deleted)", tx.Stamp())
 		tx.Cases().Put(cp)
 	}
 	for _, r := range tx.Doc().Reminders {

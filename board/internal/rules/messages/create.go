@@ -39,7 +39,7 @@ func Add(ctx context.Context, s *store.Store, actor wire.Actor, in wire.MessageC
 		tx.Messages().Put(m)
 		if c != nil {
 			c.UpdatedAt = tx.Stamp()
-			activity.Log(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Stamp())
+			activity.Log(c, actor, wire.VerbMessageLinked, m.ID+" "+m.Subject, tx.Stamp())
 			tx.Cases().Put(c)
 		}
 		out = m

@@ -94,7 +94,7 @@ func AddToCase(ctx context.Context, s *store.Store, actor wire.Actor, caseID str
 		m.CaseID = c.ID
 		tx.Messages().Put(m)
 		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Stamp())
+		activity.Log(c, actor, wire.VerbMessageLinked, m.ID+" "+m.Subject, tx.Stamp())
 		tx.Cases().Put(c)
 		out = m
 		return nil
@@ -143,12 +143,12 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 					if !ok {
 						return errs.NotFound("case %s not found", cid)
 					}
-					activity.Log(c, actor, "message_linked", m.ID+" "+m.Subject, tx.Stamp())
+					activity.Log(c, actor, wire.VerbMessageLinked, m.ID+" "+m.Subject, tx.Stamp())
 					c.UpdatedAt = tx.Stamp()
 					tx.Cases().Put(c)
 				}
 				if old, ok := tx.Cases().Get(m.CaseID); ok {
-					activity.Log(old, actor, "message_unlinked", m.ID+" "+m.Subject, tx.Stamp())
+					activity.Log(old, actor, wire.VerbMessageUnlinked, m.ID+" "+m.Subject, tx.Stamp())
 					old.UpdatedAt = tx.Stamp()
 					tx.Cases().Put(old)
 				}

@@ -46,6 +46,9 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 	if r.Status == "" {
 		r.Status = wire.ReminderOpen
 	}
+	if err := checkTaskCount(in.Tasks); err != nil {
+		return nil, false, err
+	}
 	for i, t := range in.Tasks {
 		if t.ID != "" {
 			return nil, false, errs.BadRequest("tasks[%d]: task ids are minted by the store; leave 'id' out on create", i)
@@ -82,8 +85,18 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 		r.CompletedAt, r.CompletedBy = now, tx.Actor()
 	}
 	tx.Reminders().Put(r)
-	activity.OnCase(tx, r.CaseID, "reminder_linked", r.ID+" "+r.Title)
+	activity.OnCase(tx, r.CaseID, wire.VerbReminderLinked, r.ID+" "+r.Title)
 	return r, false, nil
+}
+
+// checkTaskCount refuses a checklist over wire.MaxReminderTasks rows. It
+// judges only what a write sets: a stored reminder already over the cap
+// loads and keeps its checklist until a write replaces it.
+func checkTaskCount(in []wire.ReminderTaskInput) error {
+	if len(in) > wire.MaxReminderTasks {
+		return errs.BadRequest("field 'tasks' holds at most %d tasks", wire.MaxReminderTasks)
+	}
+	return nil
 }
 
 // reminderTasks builds a reminder's checklist from input rows: a row naming
@@ -142,13 +155,13 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if err != nil {
 			return patched{}, err
 		}
-		over, err := humanedit.Check(tx.Actor(), p.Override, r.ID, r.HumanEdits, before, r, humanedit.Untracked, tx.Now())
+		over, err := humanedit.Write{Actor: tx.Actor(), Override: p.Override, Record: r.ID, Edits: r.HumanEdits, Before: before, After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
 		if err != nil {
 			return patched{}, err
 		}
 		if over != nil {
 			// A reminder has no log of its own: the override lands on its node.
-			activity.OnCase(tx, r.CaseID, "override", r.ID+" "+over.Overridden())
+			activity.OnCase(tx, r.CaseID, wire.VerbOverride, r.ID+" "+over.Overridden())
 		}
 		return patched{r, completeTx(tx, old, r)}, nil
 	})
@@ -175,28 +188,62 @@ func completeTx(tx *store.Tx, old, r *wire.Reminder) *wire.Reminder {
 	return repeatTx(tx, r)
 }
 
-// patchFields applies p to the reminder and puts it back.
+// patchFields applies p to the reminder, puts it back and logs the change
+// on the linked case.
 func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder, error) {
 	r, ok := tx.Reminders().Get(id)
 	if !ok {
 		return nil, errs.NotFound("reminder %s not found", id)
 	}
 	old, _ := tx.Reminders().Get(id)
-	now := tx.Stamp()
+	if err := applyPatch(tx, r, p); err != nil {
+		return nil, err
+	}
+	normReminder(r)
+	normReminder(old)
+	if reflect.DeepEqual(r, old) {
+		return r, nil // nothing changed: no activity, updatedAt kept
+	}
+	r.UpdatedAt = tx.Stamp()
+	r.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: r.HumanEdits, Before: humanedit.Fields(old), After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
+	tx.Reminders().Put(r)
+	logPatch(tx, old, r)
+	return r, nil
+}
+
+// logPatch logs a patched reminder on its case: a relink on both ends, a
+// completion as such, any other change as an update.
+func logPatch(tx *store.Tx, old, r *wire.Reminder) {
+	detail := r.ID + " " + r.Title
+	if r.CaseID != old.CaseID {
+		activity.OnCase(tx, old.CaseID, wire.VerbReminderUnlinked, detail)
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderLinked, detail)
+	}
+	switch {
+	case r.Status == wire.ReminderDone && old.Status != wire.ReminderDone:
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderCompleted, detail)
+	case r.CaseID == old.CaseID:
+		activity.OnCase(tx, r.CaseID, wire.VerbReminderUpdated, detail)
+	}
+}
+
+// applyPatch validates p and applies it to r, a private copy, in field
+// order so the first bad field is the one reported.
+func applyPatch(tx *store.Tx, r *wire.Reminder, p wire.ReminderPatch) error {
 	if p.Title.Set {
 		if r.Title = field.OptText(p.Title, ""); r.Title == "" {
-			return nil, errs.BadRequest("field 'title' cannot be empty")
+			return errs.BadRequest("field 'title' cannot be empty")
 		}
 	}
 	r.Detail = field.OptText(p.Detail, r.Detail)
 	if p.Status.Set {
 		st := wire.ReminderStatus(field.OptText(p.Status, ""))
 		if err := field.OneOf("status", st, wire.ReminderStatuses()); err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case st == wire.ReminderDone && r.Status != wire.ReminderDone:
-			r.CompletedAt, r.CompletedBy = now, tx.Actor()
+			r.CompletedAt, r.CompletedBy = tx.Stamp(), tx.Actor()
 		case st != wire.ReminderDone && r.Status == wire.ReminderDone:
 			r.CompletedAt, r.CompletedBy = "", ""
 		}
@@ -205,20 +252,40 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 	if p.DueAt.Set {
 		r.DueAt = field.OptText(p.DueAt, "")
 		if err := field.CheckDate("dueAt", r.DueAt); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if p.Domain.Set {
 		r.Domain = wire.Domain(field.OptText(p.Domain, ""))
 		if err := field.CheckDomain(r.Domain); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	if err := applyLinks(tx, r, p); err != nil {
+		return err
+	}
+	if p.Repeat.Set {
+		r.Repeat = field.OptText(p.Repeat, "")
+	}
+	if p.Repeat.Set || p.DueAt.Set {
+		rule, err := field.CheckRepeat("repeat", r.Repeat, "dueAt", r.DueAt)
+		if err != nil {
+			return err
+		}
+		r.Repeat = rule
+	}
+	return nil
+}
+
+// applyLinks applies what a reminder points at or holds: its case, its
+// labels and its checklist.
+func applyLinks(tx *store.Tx, r *wire.Reminder, p wire.ReminderPatch) error {
 	if p.CaseID.Set {
+		was := r.CaseID
 		r.CaseID = field.OptText(p.CaseID, "")
-		if r.CaseID != old.CaseID {
+		if r.CaseID != was {
 			if err := cases.CheckLink(tx, r.CaseID); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
@@ -230,7 +297,7 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 		// Only labels this write adds must exist, as on cases: a reminder
 		// still carrying a label removed from the catalog stays editable.
 		if err := labels.Check(tx, field.Added(ids, r.Labels)); err != nil {
-			return nil, err
+			return err
 		}
 		r.Labels = ids
 	}
@@ -239,42 +306,16 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 		if !p.Tasks.Null {
 			in = p.Tasks.V
 		}
+		if err := checkTaskCount(in); err != nil {
+			return err
+		}
 		tasks, err := reminderTasks(r.ID, r.Tasks, in)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tasks = tasks
 	}
-	if p.Repeat.Set {
-		r.Repeat = field.OptText(p.Repeat, "")
-	}
-	if p.Repeat.Set || p.DueAt.Set {
-		rule, err := field.CheckRepeat("repeat", r.Repeat, "dueAt", r.DueAt)
-		if err != nil {
-			return nil, err
-		}
-		r.Repeat = rule
-	}
-	normReminder(r)
-	normReminder(old)
-	if reflect.DeepEqual(r, old) {
-		return r, nil // nothing changed: no activity, updatedAt kept
-	}
-	r.UpdatedAt = now
-	r.HumanEdits = humanedit.Track(tx.Actor(), r.HumanEdits, old, r, humanedit.Untracked, tx.Now())
-	tx.Reminders().Put(r)
-	detail := r.ID + " " + r.Title
-	if r.CaseID != old.CaseID {
-		activity.OnCase(tx, old.CaseID, "reminder_unlinked", detail)
-		activity.OnCase(tx, r.CaseID, "reminder_linked", detail)
-	}
-	switch {
-	case r.Status == wire.ReminderDone && old.Status != wire.ReminderDone:
-		activity.OnCase(tx, r.CaseID, "reminder_completed", detail)
-	case r.CaseID == old.CaseID:
-		activity.OnCase(tx, r.CaseID, "reminder_updated", detail)
-	}
-	return r, nil
+	return nil
 }
 
 // Next is the occurrence that completing r, a repeating reminder, leaves:
@@ -322,7 +363,7 @@ func repeatTx(tx *store.Tx, r *wire.Reminder) *wire.Reminder {
 	r.NextID = next.ID
 	tx.Reminders().Put(r)
 	tx.Reminders().Put(next)
-	activity.OnCase(tx, next.CaseID, "reminder_linked", next.ID+" "+next.Title+" (repeats "+r.ID+")")
+	activity.OnCase(tx, next.CaseID, wire.VerbReminderLinked, next.ID+" "+next.Title+" (repeats "+r.ID+")")
 	return next
 }
 
@@ -356,7 +397,7 @@ func deleteTx(tx *store.Tx, id string) error {
 			tx.Messages().Put(&cp)
 		}
 	}
-	activity.OnCase(tx, r.CaseID, "reminder_unlinked", r.ID+" "+r.Title)
+	activity.OnCase(tx, r.CaseID, wire.VerbReminderUnlinked, r.ID+" "+r.Title)
 	return nil
 }
 

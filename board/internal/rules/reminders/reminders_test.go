@@ -1,11 +1,14 @@
 package reminders
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -102,8 +105,83 @@ func TestPatchTxStatus(t *testing.T) {
 				t.Errorf("got completed %q by %q updated %q", r.CompletedAt, r.CompletedBy, r.UpdatedAt)
 			}
 			c := tx.Doc().Cases[0]
-			if len(c.Activity) != 1 || c.Activity[0].Verb+" "+c.Activity[0].Detail != tc.log {
+			if len(c.Activity) != 1 || string(c.Activity[0].Verb)+" "+c.Activity[0].Detail != tc.log {
 				t.Errorf("case log %+v, want %q", c.Activity, tc.log)
+			}
+		})
+	}
+}
+
+func TestChecklistCap(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rows := func(n int) []wire.ReminderTaskInput {
+		in := make([]wire.ReminderTaskInput, n)
+		for i := range in {
+			in[i].Title = fmt.Sprintf("row %d", i+1)
+		}
+		return in
+	}
+	stored := func(n int) []wire.ReminderTask {
+		ts := make([]wire.ReminderTask, n)
+		for i := range ts {
+			ts[i] = wire.ReminderTask{ID: fmt.Sprintf("REM-1-T%d", i+1), Title: "old"}
+		}
+		return ts
+	}
+	const refused = "field 'tasks' holds at most 100 tasks"
+	for _, tc := range []struct {
+		name   string
+		stored int // rows of the stored REM-1
+		write  func(tx *store.Tx) (*wire.Reminder, error)
+		rows   int // rows of the reminder written
+		err    string
+	}{
+		{"a create at the cap", 0, func(tx *store.Tx) (*wire.Reminder, error) {
+			r, _, err := CreateTx(tx, wire.ReminderCreate{Title: "new", Tasks: rows(wire.MaxReminderTasks)})
+			return r, err
+		}, 100, ""},
+		{"a create over the cap", 0, func(tx *store.Tx) (*wire.Reminder, error) {
+			r, _, err := CreateTx(tx, wire.ReminderCreate{Title: "new", Tasks: rows(wire.MaxReminderTasks + 1)})
+			return r, err
+		}, 0, refused},
+		{"a dedupe over the cap is refused too", 0, func(tx *store.Tx) (*wire.Reminder, error) {
+			r, _, err := CreateTx(tx, wire.ReminderCreate{Title: "chase", Tasks: rows(wire.MaxReminderTasks + 1), Dedupe: true})
+			return r, err
+		}, 0, refused},
+		{"a patch at the cap", 3, func(tx *store.Tx) (*wire.Reminder, error) {
+			return PatchTx(tx, "REM-1", wire.ReminderPatch{Tasks: wire.Some(rows(wire.MaxReminderTasks))})
+		}, 100, ""},
+		{"a patch over the cap", 3, func(tx *store.Tx) (*wire.Reminder, error) {
+			return PatchTx(tx, "REM-1", wire.ReminderPatch{Tasks: wire.Some(rows(wire.MaxReminderTasks + 1))})
+		}, 0, refused},
+		{"a stored list over the cap is kept by a patch that leaves it", 150, func(tx *store.Tx) (*wire.Reminder, error) {
+			return PatchTx(tx, "REM-1", wire.ReminderPatch{Title: wire.Some("chase harder")})
+		}, 150, ""},
+		{"a stored list over the cap may be cleared", 150, func(tx *store.Tx) (*wire.Reminder, error) {
+			return PatchTx(tx, "REM-1", wire.ReminderPatch{Tasks: wire.Null[[]wire.ReminderTaskInput]()})
+		}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &wire.Doc{Reminders: []*wire.Reminder{{ID: "REM-1", Title: "chase", Status: wire.ReminderOpen, Tasks: stored(tc.stored)}}}
+			r, err := tc.write(store.Scratch(d, now, wire.ActorHuman))
+			got := struct {
+				Rows int
+				Err  string
+			}{}
+			if err != nil {
+				got.Err = err.Error()
+				var bad *errs.BadRequestError
+				if !errors.As(err, &bad) {
+					t.Errorf("%T is not a bad request", err)
+				}
+			} else {
+				got.Rows = len(r.Tasks)
+			}
+			if diff := cmp.Diff(struct {
+				Rows int
+				Err  string
+			}{tc.rows, tc.err}, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}

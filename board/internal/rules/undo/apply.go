@@ -15,7 +15,7 @@ import (
 )
 
 // Verb is the activity verb an undo logs on each case it puts back.
-const Verb = "undone"
+const Verb = wire.VerbUndone
 
 // errNothing stops a write that would undo nothing.
 var errNothing = errors.New("nothing to undo")

@@ -1,6 +1,8 @@
 // @ts-check
 // Words and dates as the page shows them.
 
+import { VERBS, CATEGORIES as ACTIVITY_CATEGORIES, CATEGORY_OF, VERB_FAMILIES } from './verbs.js';
+
 /** @type {{ id: import('./types.js').Lane, name: string }[]} */
 export const LANES = [
   { id: 'urgent', name: 'Urgent' },
@@ -24,8 +26,10 @@ export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { n
 /** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
 
+// The category filters offer every category of the feed but ingest, whose
+// rows are the mail ingest runs rather than changes to a record.
 /** @type {string[]} */
-export const CATEGORIES = ['status', 'tasks', 'notes', 'messages', 'events', 'reminders', 'hierarchy', 'labels', 'priority', 'lifecycle', 'edit'];
+export const CATEGORIES = ACTIVITY_CATEGORIES.filter((c) => c !== 'ingest');
 
 /** @param {number} n */
 const pad = (n) => String(n).padStart(2, '0');
@@ -213,42 +217,42 @@ export function dayHeading(day) {
 export function verbText(verb) {
   /** @type {Record<string, string>} */
   const words = {
-    created: 'created',
-    archived: 'archived',
-    restored: 'restored',
-    status_changed: 'moved',
-    title_changed: 'renamed',
-    summary_changed: 'edited the summary of',
-    domain_changed: 'changed the domain of',
-    eta_changed: 'changed the ETA of',
-    due_changed: 'changed the due date of',
-    tags_changed: 'retagged',
-    labels_changed: 'relabeled',
-    vault_links_changed: 'changed vault links of',
-    starred: 'starred',
-    unstarred: 'unstarred',
-    position_changed: 'reordered',
-    kind_changed: 'changed the tier of',
-    parent_changed: 'regrouped',
-    child_detached: 'detached a child from',
-    child_adopted: 'adopted a child into',
-    merged_into: 'merged',
-    merged_from: 'merged another case into',
-    task_added: 'added a task to',
-    task_completed: 'completed a task on',
-    task_reopened: 'reopened a task on',
-    task_updated: 'edited a task on',
-    task_deleted: 'deleted a task from',
-    note_added: 'added a note to',
-    message_linked: 'linked an email to',
-    message_unlinked: 'unlinked an email from',
-    event_linked: 'linked an event to',
-    event_unlinked: 'unlinked an event from',
-    event_updated: 'updated an event on',
-    reminder_linked: 'linked a reminder to',
-    reminder_unlinked: 'unlinked a reminder from',
-    reminder_completed: 'completed a reminder on',
-    reminder_updated: 'updated a reminder on',
+    [VERBS.created]: 'created',
+    [VERBS.archived]: 'archived',
+    [VERBS.restored]: 'restored',
+    [VERBS.statusChanged]: 'moved',
+    [VERBS.titleChanged]: 'renamed',
+    [VERBS.summaryChanged]: 'edited the summary of',
+    [VERBS.domainChanged]: 'changed the domain of',
+    [VERBS.etaChanged]: 'changed the ETA of',
+    [VERBS.dueChanged]: 'changed the due date of',
+    [VERBS.tagsChanged]: 'retagged',
+    [VERBS.labelsChanged]: 'relabeled',
+    [VERBS.vaultLinksChanged]: 'changed vault links of',
+    [VERBS.starred]: 'starred',
+    [VERBS.unstarred]: 'unstarred',
+    [VERBS.positionChanged]: 'reordered',
+    [VERBS.kindChanged]: 'changed the tier of',
+    [VERBS.parentChanged]: 'regrouped',
+    [VERBS.childDetached]: 'detached a child from',
+    [VERBS.childAdopted]: 'adopted a child into',
+    [VERBS.mergedInto]: 'merged',
+    [VERBS.mergedFrom]: 'merged another case into',
+    [VERBS.taskAdded]: 'added a task to',
+    [VERBS.taskCompleted]: 'completed a task on',
+    [VERBS.taskReopened]: 'reopened a task on',
+    [VERBS.taskUpdated]: 'edited a task on',
+    [VERBS.taskDeleted]: 'deleted a task from',
+    [VERBS.noteAdded]: 'added a note to',
+    [VERBS.messageLinked]: 'linked an email to',
+    [VERBS.messageUnlinked]: 'unlinked an email from',
+    [VERBS.eventLinked]: 'linked an event to',
+    [VERBS.eventUnlinked]: 'unlinked an event from',
+    [VERBS.eventUpdated]: 'updated an event on',
+    [VERBS.reminderLinked]: 'linked a reminder to',
+    [VERBS.reminderUnlinked]: 'unlinked a reminder from',
+    [VERBS.reminderCompleted]: 'completed a reminder on',
+    [VERBS.reminderUpdated]: 'updated a reminder on',
   };
   return words[verb] || String(verb || '').replace(/_/g, ' ');
 }
@@ -260,9 +264,9 @@ export function verbText(verb) {
  */
 export function prettyDetail(verb, detail) {
   // Edits of a text field name the field, which the verb already says.
-  if (!detail || ['summary_changed', 'eta_changed', 'due_changed', 'vault_links_changed', 'position_changed'].includes(verb)) return '';
-  if (verb === 'domain_changed') return detail === 'life' ? 'to Life' : 'to Work';
-  if (verb === 'status_changed') {
+  if (!detail || [VERBS.summaryChanged, VERBS.etaChanged, VERBS.dueChanged, VERBS.vaultLinksChanged, VERBS.positionChanged].includes(verb)) return '';
+  if (verb === VERBS.domainChanged) return detail === 'life' ? 'to Life' : 'to Work';
+  if (verb === VERBS.statusChanged) {
     return detail.split(' → ').map(laneName).join(' → ');
   }
   return detail;
@@ -284,17 +288,9 @@ export function plural(n, one, many) {
  */
 export function categoryOf(verb) {
   const v = String(verb || '');
-  if (v === 'status_changed') return 'status';
-  if (v.startsWith('task_')) return 'tasks';
-  if (v.startsWith('note_')) return 'notes';
-  if (v.startsWith('message_')) return 'messages';
-  if (v.startsWith('event_')) return 'events';
-  if (v.startsWith('reminder_')) return 'reminders';
-  if (['kind_changed', 'parent_changed', 'child_detached', 'child_adopted'].includes(v) || v.startsWith('merged_')) return 'hierarchy';
-  if (v === 'labels_changed') return 'labels';
-  if (v === 'starred' || v === 'unstarred') return 'priority';
-  if (['created', 'archived', 'restored'].includes(v)) return 'lifecycle';
-  return 'edit';
+  if (Object.hasOwn(CATEGORY_OF, v)) return CATEGORY_OF[v];
+  const family = VERB_FAMILIES.find(([prefix]) => v.startsWith(prefix));
+  return family ? family[1] : 'edit';
 }
 
 /** @type {(c: string) => string} */

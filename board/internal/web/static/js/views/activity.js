@@ -8,6 +8,7 @@ import { useLive } from '../live.js';
 import { fail } from '../state.js';
 import { setQuery } from '../router.js';
 import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
+import { VERBS } from '../verbs.js';
 import { undoWrite } from '../undo.js';
 import { UndoAgent } from './undoagent.js';
 
@@ -91,15 +92,15 @@ function useOlder(data, actor, category) {
 // Reminder and event rows name their record in the detail, as
 // "REM-2 Pay quarterly VAT" or "EVT-3 Auditor kickoff call (2026-11-25)".
 const RECORD_VERBS = {
-  reminder_created: 'created the reminder',
-  reminder_completed: 'completed the reminder',
-  reminder_linked: 'linked the reminder',
-  reminder_unlinked: 'unlinked the reminder',
-  reminder_updated: 'updated the reminder',
-  event_created: 'added the event',
-  event_linked: 'linked the event',
-  event_unlinked: 'unlinked the event',
-  event_updated: 'updated the event',
+  [VERBS.reminderCreated]: 'created the reminder',
+  [VERBS.reminderCompleted]: 'completed the reminder',
+  [VERBS.reminderLinked]: 'linked the reminder',
+  [VERBS.reminderUnlinked]: 'unlinked the reminder',
+  [VERBS.reminderUpdated]: 'updated the reminder',
+  [VERBS.eventCreated]: 'added the event',
+  [VERBS.eventLinked]: 'linked the event',
+  [VERBS.eventUnlinked]: 'unlinked the event',
+  [VERBS.eventUpdated]: 'updated the event',
 };
 
 function Row({ r }) {

@@ -1,4 +1,4 @@
-// Package revert keeps the person's changes authoritative: each record
+// Package humanedit keeps the person's changes authoritative: each record
 // remembers when the person last changed each of its fields, and an agent
 // write that would change one of those fields again within Window is
 // refused unless it says override. The rules here are pure functions of
@@ -19,7 +19,7 @@ import (
 const Window = 24 * time.Hour
 
 // Untracked are the fields no one sets directly: stamps, logs and the
-// edits map itself. A change to them is never a revert.
+// edits map itself. A change to them is never protected.
 var Untracked = []string{"updatedAt", "createdAt", "activity", "humanEdits", "completedAt", "completedBy", "createdBy", "nextId"}
 
 // UntrackedTask is Untracked for a case's task, whose completion (its
@@ -98,33 +98,45 @@ func Recent(edits map[string]string, fields []string, now time.Time) (Conflict, 
 	return Conflict{}, false
 }
 
-// Track is the person's side of the rule: a write by a human stamps the
-// fields that differ between before and after into edits. It returns the
-// edits map to keep.
-func Track(actor wire.Actor, edits map[string]string, before, after any, ignore []string, now time.Time) map[string]string {
-	if actor != wire.ActorHuman {
-		return edits
-	}
-	return Stamp(edits, Changed(Fields(before), Fields(after), ignore), now)
+// Write is one write to a record as the protection sees it: who writes,
+// the record before and after, and when the person last changed each field.
+type Write struct {
+	Actor    wire.Actor
+	Override bool                       // the write says override
+	Record   string                     // the record's id, named in a refusal
+	Edits    map[string]string          // the record's edits map (humanEdits)
+	Before   map[string]json.RawMessage // the record's Fields from before the write
+	After    any                        // the record as the write leaves it
+	Ignore   []string                   // fields never protected: Untracked or UntrackedTask
+	Now      time.Time
 }
 
-// Check is the agent's side: an agent write whose result after differs
-// from before in a field the person changed within Window is refused with
-// an errs.HumanChangeError naming record, unless override, in which case
-// the conflict it overrode is returned so the caller can log it. before is
-// the record's Fields from before the write.
-func Check(actor wire.Actor, override bool, record string, edits map[string]string, before map[string]json.RawMessage, after any, ignore []string, now time.Time) (*Conflict, error) {
-	if actor != wire.ActorAgent {
+// Track is the person's side of the rule: a write by a human stamps the
+// fields that differ between before and after into the edits map. It
+// returns the edits map to keep.
+func (w Write) Track() map[string]string {
+	if w.Actor != wire.ActorHuman {
+		return w.Edits
+	}
+	return Stamp(w.Edits, Changed(w.Before, Fields(w.After), w.Ignore), w.Now)
+}
+
+// Check is the agent's side: an agent write whose result differs from
+// before in a field the person changed within Window is refused with an
+// errs.HumanChangeError naming the record, unless it says override, in
+// which case the conflict it overrode is returned so the caller can log it.
+func (w Write) Check() (*Conflict, error) {
+	if w.Actor != wire.ActorAgent {
 		return nil, nil
 	}
-	c, ok := Recent(edits, Changed(before, Fields(after), ignore), now)
+	c, ok := Recent(w.Edits, Changed(w.Before, Fields(w.After), w.Ignore), w.Now)
 	switch {
 	case !ok:
 		return nil, nil
-	case override:
+	case w.Override:
 		return &c, nil
 	}
-	return nil, &errs.HumanChangeError{Record: record, Field: c.Field, Actor: wire.ActorHuman, TS: c.TS}
+	return nil, &errs.HumanChangeError{Record: w.Record, Field: c.Field, Actor: wire.ActorHuman, TS: c.TS}
 }
 
 // Overridden is the activity detail of an override.

@@ -1,9 +1,9 @@
-// Package approvals is the approval queue: the agent files a proposal (a
-// verb and the body of the route it names), the person approves it, which
-// commits it through that route's rule attributed to the proposer, or
-// rejects it. A proposal is checked when filed by a dry run, and records the
-// before values of what it would change so the queue can show what moved
-// since.
+// Package proposals is the queue of the agent's proposals: the agent files
+// one (a verb and the body of the route it names), and the person approves
+// it, which commits it through that route's rule attributed to the
+// proposer, or rejects it. A proposal is checked when filed by a dry run,
+// and records the before values of what it would change so the queue can
+// show what moved since.
 package proposals
 
 import (
@@ -85,7 +85,7 @@ func Propose(ctx context.Context, s *store.Store, actor wire.Actor, in wire.Prop
 
 // ApprovedVerb is the activity verb an approval logs, by the approver, on
 // a case it targeted where the change itself logged nothing.
-const ApprovedVerb = "proposal_approved"
+const ApprovedVerb = wire.VerbProposalApproved
 
 // Approve commits a proposal through its verb's route operation, attributed
 // to the proposer, and removes it, in one write. The activity entries the

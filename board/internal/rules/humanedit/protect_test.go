@@ -1,10 +1,12 @@
 package humanedit_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -57,5 +59,49 @@ func TestRecent(t *testing.T) {
 	}
 	if got := humanedit.Stamp(nil, nil, now); got != nil {
 		t.Errorf("stamping nothing made %v", got)
+	}
+}
+
+func TestWrite(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	before := &wire.Case{ID: "CASE-1", Title: "Desks", Status: "todo"}
+	moved := &wire.Case{ID: "CASE-1", Title: "Desks", Status: "done"}
+	recent := humanedit.Stamp(nil, []string{"status"}, now.Add(-time.Hour))
+	for _, tc := range []struct {
+		name      string
+		w         humanedit.Write
+		wantOver  *humanedit.Conflict
+		wantErr   string
+		wantEdits []string // the fields Track stamps
+	}{
+		{"the person's change is stamped", humanedit.Write{Actor: wire.ActorHuman, After: moved}, nil, "", []string{"status"}},
+		{"the agent may change what the person left alone", humanedit.Write{Actor: wire.ActorAgent, After: moved}, nil, "", nil},
+		{"the agent may not undo the person's recent change", humanedit.Write{Actor: wire.ActorAgent, Edits: recent, After: moved}, nil, "status", []string{"status"}},
+		{"unless it says override", humanedit.Write{Actor: wire.ActorAgent, Override: true, Edits: recent, After: moved}, &humanedit.Conflict{Field: "status", TS: "2026-11-24T11:00:00Z"}, "", []string{"status"}},
+		{"an ignored field is never protected", humanedit.Write{Actor: wire.ActorAgent, Edits: recent, After: moved, Ignore: []string{"status"}}, nil, "", []string{"status"}},
+		{"the system is never refused", humanedit.Write{Actor: wire.ActorSystem, Edits: recent, After: moved}, nil, "", []string{"status"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.w.Record, tc.w.Before, tc.w.Now = "CASE-1", humanedit.Fields(before), now
+			over, err := tc.w.Check()
+			var refused *errs.HumanChangeError
+			if errors.As(err, &refused) {
+				if diff := cmp.Diff([]string{"CASE-1", tc.wantErr}, []string{refused.Record, refused.Field}); diff != "" {
+					t.Errorf("refusal (-want +got)\n%s", diff)
+				}
+			} else if err != nil || tc.wantErr != "" {
+				t.Errorf("Check: %v, want a refusal naming %q", err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.wantOver, over); diff != "" {
+				t.Errorf("override (-want +got)\n%s", diff)
+			}
+			var stamped []string
+			for f := range tc.w.Track() {
+				stamped = append(stamped, f)
+			}
+			if diff := cmp.Diff(tc.wantEdits, stamped); diff != "" {
+				t.Errorf("Track (-want +got)\n%s", diff)
+			}
+		})
 	}
 }
