@@ -47,7 +47,7 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/labels/{id}", a.patchLabel).Methods(http.MethodPatch)
 	r.HandleFunc("/labels/{id}", a.deleteLabel).Methods(http.MethodDelete)
 
-	// Calendar, reminders, priorities, approvals, saved state, the command
+	// Calendar, reminders, priorities, proposals, saved state, the command
 	// bar and the live stream.
 	r.HandleFunc("/events", a.listEvents).Methods(http.MethodGet)
 	r.HandleFunc("/events", a.createEvent).Methods(http.MethodPost)
