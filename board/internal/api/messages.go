@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/board/internal/rules/messages"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -108,7 +109,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: m.CaseID})})
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
 }
 
 // PATCH /api/messages/{id}
@@ -118,11 +119,11 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	before := relinkBase(a.store.Snapshot(), mux.Vars(r)["id"])
+	before := correspondents.LinkOf(a.store.Snapshot(), mux.Vars(r)["id"])
 	m, v, err := messages.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), relinked(before, *m)...)})
+	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
 }
