@@ -55,7 +55,7 @@ func Cleanup() {
 // loads as a real model: the guard runs "on" rather than degraded.
 func TinyModelDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "sidecar-guard", "internal", "model", "testdata", "tiny")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "sidecar-guard", "internal", "model", "testdata", "tiny")
 }
 
 // Sidecar is one running guard sidecar.
