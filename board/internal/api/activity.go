@@ -2,10 +2,8 @@ package api
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/opsboard/opsboard/board/internal/rules/activity"
-	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -32,45 +30,14 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 				return nil, err
 			}
 			if summary {
-				for i := range page {
-					page[i].Detail = wire.Clip(page[i].Detail, wire.SummaryDetailMax)
-				}
+				activity.Summarize(page)
 			}
-			a.writeVersions(page, d.Version)
+			activity.SetVersions(page, a.store.RecentChanges(), d.Version)
 			return wire.ActivityFeed{Activity: page, NextCursor: &next, Version: d.Version}, nil
 		}
 		aq.Limit = min(max(limit, 1), 5000)
 		feed := activity.Feed(d, aq)
-		a.writeVersions(feed, d.Version)
+		activity.SetVersions(feed, a.store.RecentChanges(), d.Version)
 		return wire.ActivityFeed{Activity: feed, Version: d.Version}, nil
 	})
-}
-
-// writeVersions sets each row's version: the write that made it, found by
-// the row's time (every entry a write logs carries the write's one stamp)
-// among the writes undo still reaches, up to the feed's version.
-func (a *API) writeVersions(rows []wire.ActivityEntry, upTo int64) {
-	recent := a.store.RecentChanges()
-	if len(recent) == 0 {
-		return
-	}
-	at := make(map[string]int64, len(recent))
-	for _, c := range recent {
-		if c.Version <= upTo {
-			at[c.At.UTC().Format(time.RFC3339Nano)] = c.Version
-		}
-	}
-	for i := range rows {
-		if v, ok := at[rows[i].TS]; ok && rows[i].Actor == actorAt(recent, v) {
-			rows[i].Version = v
-		}
-	}
-}
-
-// actorAt is who made write v of recent.
-func actorAt(recent []*store.Change, v int64) wire.Actor {
-	if i := int(v - recent[0].Version); i >= 0 && i < len(recent) {
-		return recent[i].Actor
-	}
-	return ""
 }

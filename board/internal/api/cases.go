@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/rules/cases"
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -170,5 +171,5 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: c.ID})})
+	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: c.ID})})
 }

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/board/internal/rules/messages"
-
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -26,29 +26,5 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: m.CaseID}, node{reminderID: m.ReminderID})})
-}
-
-// relinkBase is where message id was linked before a patch ("" when it is
-// not there: the patch will fail anyway).
-func relinkBase(d *wire.Doc, id string) node {
-	for _, m := range d.Messages {
-		if m.ID == id {
-			return node{caseID: m.CaseID, reminderID: m.ReminderID}
-		}
-	}
-	return node{}
-}
-
-// relinked are the nodes a patch newly linked m to: the trust derivation
-// runs over those, and not on a patch that only marks it read.
-func relinked(before node, m wire.Message) []node {
-	var out []node
-	if m.CaseID != "" && m.CaseID != before.caseID {
-		out = append(out, node{caseID: m.CaseID})
-	}
-	if m.ReminderID != "" && m.ReminderID != before.reminderID {
-		out = append(out, node{reminderID: m.ReminderID})
-	}
-	return out
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID}, correspondents.Node{ReminderID: m.ReminderID})})
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
-	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/board/internal/rules/messages"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -46,12 +46,7 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 			}
 			return wire.MessageList{Messages: values(page), NextCursor: &next, Version: d.Version}, nil
 		}
-		out := []*wire.Message{}
-		for _, m := range d.Messages {
-			if f.Match(m) {
-				out = append(out, m)
-			}
-		}
+		out := messages.List(d, f)
 		if summary {
 			return wire.MessageSummaryList{Messages: messageSummaries(out), Version: d.Version}, nil
 		}
@@ -70,26 +65,18 @@ func messageSummaries(list []*wire.Message) []wire.MessageSummary {
 // GET /api/messages/{id}: the whole message, body included.
 func (a *API) getMessage(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	id := mux.Vars(r)["id"]
-	for _, m := range d.Messages {
-		if m.ID == id {
-			a.reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
-			return
-		}
+	m, err := messages.Get(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
 	}
-	a.fail(w, errs.NotFound("message %s not found", id))
+	a.reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
 }
 
 // GET /api/unread-count
 func (a *API) unreadCount(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	n := 0
-	for _, m := range d.Messages {
-		if !m.Read {
-			n++
-		}
-	}
-	a.reply(w, http.StatusOK, wire.UnreadCount{Count: n, Version: d.Version})
+	a.reply(w, http.StatusOK, wire.UnreadCount{Count: messages.Unread(d), Version: d.Version})
 }
 
 // POST /api/cases/{id}/messages
@@ -108,7 +95,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), node{caseID: m.CaseID})})
+	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
 }
 
 // PATCH /api/messages/{id}
@@ -118,11 +105,11 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	before := relinkBase(a.store.Snapshot(), mux.Vars(r)["id"])
+	before := correspondents.LinkOf(a.store.Snapshot(), mux.Vars(r)["id"])
 	m, v, err := messages.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), relinked(before, *m)...)})
+	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
 }

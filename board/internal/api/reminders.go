@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/board/internal/rules/messages"
 	"github.com/opsboard/opsboard/board/internal/rules/reminders"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -99,5 +100,5 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), node{reminderID: rem.ID})})
+	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{ReminderID: rem.ID})})
 }

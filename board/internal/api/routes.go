@@ -11,7 +11,18 @@ import (
 func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/health", a.health).Methods(http.MethodGet)
 	r.HandleFunc("/connect", a.connect).Methods(http.MethodGet)
+	a.caseRoutes(r)
+	a.messageRoutes(r)
+	a.calendarRoutes(r)
+	a.boardRoutes(r)
+	a.guardRoutes(r)
+	r.HandleFunc("/backups", a.getBackups).Methods(http.MethodGet) // the off-site backup (backups.go)
+	r.HandleFunc("/backups/run", a.runBackup).Methods(http.MethodPost)
+}
 
+// caseRoutes are the case nodes, their tasks, notes and mail, and the reads
+// across them: tree, agenda, activity and search.
+func (a *API) caseRoutes(r *mux.Router) {
 	r.HandleFunc("/cases", a.listCases).Methods(http.MethodGet)
 	r.HandleFunc("/cases", a.createCase).Methods(http.MethodPost)
 	r.HandleFunc("/cases", a.patchCases).Methods(http.MethodPatch)
@@ -31,7 +42,10 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/activity", a.activity).Methods(http.MethodGet)
 	r.HandleFunc("/search", a.searchGet).Methods(http.MethodGet)
 	r.HandleFunc("/search", a.searchPost).Methods(http.MethodPost)
+}
 
+// messageRoutes are the mail and the labels.
+func (a *API) messageRoutes(r *mux.Router) {
 	r.HandleFunc("/messages", a.listMessages).Methods(http.MethodGet)
 	r.HandleFunc("/messages", a.createMessage).Methods(http.MethodPost)
 	r.HandleFunc("/messages/{id}", a.getMessage).Methods(http.MethodGet)
@@ -46,9 +60,10 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/labels/bundles/{id}", a.uninstallBundle).Methods(http.MethodDelete)
 	r.HandleFunc("/labels/{id}", a.patchLabel).Methods(http.MethodPatch)
 	r.HandleFunc("/labels/{id}", a.deleteLabel).Methods(http.MethodDelete)
+}
 
-	// Calendar, reminders, priorities, approvals, saved state, the command
-	// bar and the live stream.
+// calendarRoutes are the events and their feed, reminders and priorities.
+func (a *API) calendarRoutes(r *mux.Router) {
 	r.HandleFunc("/events", a.listEvents).Methods(http.MethodGet)
 	r.HandleFunc("/events", a.createEvent).Methods(http.MethodPost)
 	r.HandleFunc("/events.ics", a.eventsICS).Methods(http.MethodGet)
@@ -65,6 +80,11 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/priorities", a.createPriority).Methods(http.MethodPost)
 	r.HandleFunc("/priorities/{id}", a.patchPriority).Methods(http.MethodPatch)
 	r.HandleFunc("/priorities/{id}", a.deletePriority).Methods(http.MethodDelete)
+}
+
+// boardRoutes are proposals, saved state, the command bar, import and
+// export, the live stream and undo.
+func (a *API) boardRoutes(r *mux.Router) {
 	r.HandleFunc("/pending", a.listProposals).Methods(http.MethodGet)
 	r.HandleFunc("/pending", a.propose).Methods(http.MethodPost)
 	r.HandleFunc("/pending/{id}/approve", a.approveProposal).Methods(http.MethodPost)
@@ -88,8 +108,10 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/stream", a.stream).Methods(http.MethodGet)
 	r.HandleFunc("/changes", a.changes).Methods(http.MethodGet)
 	r.HandleFunc("/undo", a.undo).Methods(http.MethodPost)
+}
 
-	// The guard sidecar, through the board (guard.go).
+// guardRoutes are the guard sidecar, through the board (guard.go).
+func (a *API) guardRoutes(r *mux.Router) {
 	r.HandleFunc("/guard/config", a.getGuardConfig).Methods(http.MethodGet)
 	r.HandleFunc("/guard/config", a.setGuardConfig).Methods(http.MethodPost)
 	r.HandleFunc("/guard/models", a.guardModels).Methods(http.MethodGet)
@@ -98,8 +120,4 @@ func (a *API) routes(r *mux.Router) {
 	r.HandleFunc("/trust/{email}", a.deleteTrust).Methods(http.MethodDelete)
 	r.HandleFunc("/quarantine", a.listQuarantine).Methods(http.MethodGet)
 	r.HandleFunc("/quarantine/{id}", a.patchQuarantine).Methods(http.MethodPatch)
-
-	// The off-site backup (backups.go).
-	r.HandleFunc("/backups", a.getBackups).Methods(http.MethodGet)
-	r.HandleFunc("/backups/run", a.runBackup).Methods(http.MethodPost)
 }

@@ -73,14 +73,12 @@ func (a *API) listViews(w http.ResponseWriter, r *http.Request) {
 // GET /api/views/{id}
 func (a *API) getView(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	id := mux.Vars(r)["id"]
-	for _, v := range d.Views {
-		if v.ID == id {
-			a.reply(w, http.StatusOK, wire.ViewReply{Version: d.Version, View: *v})
-			return
-		}
+	v, err := saved.View(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
 	}
-	a.fail(w, errs.NotFound("view %s not found", id))
+	a.reply(w, http.StatusOK, wire.ViewReply{Version: d.Version, View: *v})
 }
 
 // POST /api/views: { name, filters }. A view of the same name is replaced
@@ -148,14 +146,12 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) {
 // GET /api/templates/{id}
 func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	id := mux.Vars(r)["id"]
-	for _, t := range d.Templates {
-		if t.ID == id {
-			a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: d.Version})
-			return
-		}
+	t, err := saved.Template(d, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
 	}
-	a.fail(w, errs.NotFound("template %s not found", id))
+	a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: d.Version})
 }
 
 // POST /api/templates: a template of the same name is replaced whole (200);

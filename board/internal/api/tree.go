@@ -21,16 +21,10 @@ func (a *API) tree(w http.ResponseWriter, r *http.Request) {
 			return nil, errs.BadRequest("query 'domain' must be work or life")
 		}
 		opt := hierarchy.TreeOptions{IncludeArchived: boolQuery(r, "includeArchived"), Domain: wire.Domain(q.Get("domain")), RootID: q.Get("rootId")}
-		if opt.RootID != "" {
-			found := false
-			for _, c := range d.Cases {
-				found = found || c.ID == opt.RootID
-			}
-			if !found {
-				return nil, errs.NotFound("case %s not found", opt.RootID)
-			}
+		tree, err := hierarchy.Outline(d, opt)
+		if err != nil {
+			return nil, err
 		}
-		tree := hierarchy.Tree(d.Cases, opt)
 		if summary {
 			return wire.TreeSummaryReply{Tree: wire.TreeSummaryOf(tree), Version: d.Version}, nil
 		}

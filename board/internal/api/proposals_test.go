@@ -13,7 +13,7 @@ func propose(b *board, verb string, payload any) string {
 	return b.must(201, "POST", "/api/pending", map[string]any{"verb": verb, "payload": payload, "summary": "agent suggests " + verb}, agent...).Get("proposal.id").String()
 }
 
-func pendingIDs(b *board) []string {
+func proposalIDs(b *board) []string {
 	b.t.Helper()
 	return strList(b.must(200, "GET", "/api/pending", nil).Get("pending.#.id"))
 }
@@ -60,7 +60,7 @@ func TestProposalValidation(t *testing.T) {
 	ws := b.must(201, "POST", "/api/cases", map[string]any{"title": "WS", "kind": "workstream", "parentId": ini}).Get("case.id").String()
 	other := newCaseID(b, "Other initiative", "initiative")
 	b.fails(400, "set_parent moves leaf cases only", "POST", "/api/pending", map[string]any{"verb": "set_parent", "payload": map[string]any{"id": ws, "parentId": other}, "summary": "s"})
-	if got := pendingIDs(b); len(got) != 0 {
+	if got := proposalIDs(b); len(got) != 0 {
 		t.Errorf("refused proposals were kept: %v", got)
 	}
 	b.fails(404, "proposal PROP-1 not found", "POST", "/api/pending/PROP-1/approve", nil)
@@ -142,7 +142,7 @@ func TestApproveCommitsEachVerbAsTheProposer(t *testing.T) {
 				t.Errorf("approve answer %s", res.Raw)
 			}
 			tc.check(t, res.Get("result"))
-			if got := pendingIDs(b); len(got) != 0 {
+			if got := proposalIDs(b); len(got) != 0 {
 				t.Errorf("approved proposal still pending: %v", got)
 			}
 		})
@@ -169,7 +169,7 @@ func TestProposalAttributionFromPayloadActor(t *testing.T) {
 	}
 }
 
-func TestPendingShowsWhatChangedSince(t *testing.T) {
+func TestProposalsShowWhatChangedSince(t *testing.T) {
 	b := newBoard(t)
 	c := newCaseID(b, "Quarterly report")
 	id := propose(b, "update_case", map[string]any{"id": c, "status": "done", "title": "Quarterly report (sent)"})
@@ -197,7 +197,7 @@ func TestPendingShowsWhatChangedSince(t *testing.T) {
 	if got := b.must(200, "GET", "/api/cases/"+c, nil).Get("case.status").String(); got != "waiting_for_input" {
 		t.Errorf("reject committed something: status %s", got)
 	}
-	if len(pendingIDs(b)) != 0 {
+	if len(proposalIDs(b)) != 0 {
 		t.Error("rejected proposal still pending")
 	}
 }
@@ -216,7 +216,7 @@ func TestApproveVanishedTargetKeepsProposal(t *testing.T) {
 	// A proposal that no longer validates stays pending too.
 	b.must(200, "DELETE", "/api/labels/follow-up", nil)
 	b.fails(400, "unknown label id(s): follow-up", "POST", "/api/pending/"+edit+"/approve", nil)
-	if diff := cmp.Diff([]string{merge, edit}, pendingIDs(b)); diff != "" {
+	if diff := cmp.Diff([]string{merge, edit}, proposalIDs(b)); diff != "" {
 		t.Errorf("pending (-want +got)\n%s", diff)
 	}
 	// A create whose exact match appeared meanwhile answers with it and
@@ -227,7 +227,7 @@ func TestApproveVanishedTargetKeepsProposal(t *testing.T) {
 	if res.Get("result.case.id").String() != existing || !res.Get("result.existing").Bool() {
 		t.Errorf("dedupe on approval %s", res.Raw)
 	}
-	if diff := cmp.Diff([]string{merge, edit}, pendingIDs(b)); diff != "" {
+	if diff := cmp.Diff([]string{merge, edit}, proposalIDs(b)); diff != "" {
 		t.Errorf("pending after the create (-want +got)\n%s", diff)
 	}
 }

@@ -1,15 +1,15 @@
-package api
+package ical
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-ical"
+	goical "github.com/emersion/go-ical"
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestICSTimezone(t *testing.T) {
+func TestTimezone(t *testing.T) {
 	for _, tc := range []struct {
 		zone string
 		want []string
@@ -24,11 +24,11 @@ func TestICSTimezone(t *testing.T) {
 			if err != nil {
 				t.Skip(err)
 			}
-			tz := icsTimezone(loc, 2026)
+			tz := timezone(loc, 2026)
 			var got []string
 			for _, p := range tz.Children {
 				line := []string{p.Name}
-				for _, name := range []string{ical.PropDateTimeStart, ical.PropTimezoneOffsetFrom, ical.PropTimezoneOffsetTo, ical.PropTimezoneName, ical.PropRecurrenceRule} {
+				for _, name := range []string{goical.PropDateTimeStart, goical.PropTimezoneOffsetFrom, goical.PropTimezoneOffsetTo, goical.PropTimezoneName, goical.PropRecurrenceRule} {
 					v := ""
 					if prop := p.Props.Get(name); prop != nil {
 						v = prop.Value

@@ -1,4 +1,4 @@
-package api
+package ical
 
 import (
 	"bytes"
@@ -9,66 +9,66 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/emersion/go-ical"
+	goical "github.com/emersion/go-ical"
 )
 
-// icsLineLimit is the longest content line RFC 5545 (3.1) allows, in
+// lineLimit is the longest content line RFC 5545 (3.1) allows, in
 // octets, not counting the line break.
-const icsLineLimit = 75
+const lineLimit = 75
 
-// writeICS writes cal as iCalendar content lines. It stands in for
+// write writes cal as iCalendar content lines. It stands in for
 // go-ical's encoder, which neither folds long lines nor accepts a calendar
 // without components (an empty board is a valid, empty feed). Names and
 // parameters are checked, and a value holding a control character is
 // refused, so nothing can break out of its line; escaping TEXT values is the
 // builder's job (go-ical's Prop.SetText). Properties are written sorted by
 // name, as go-ical does, so the output is stable.
-func writeICS(w io.Writer, cal *ical.Calendar) error {
+func write(w io.Writer, cal *goical.Calendar) error {
 	var b bytes.Buffer
-	if err := icsComponent(&b, cal.Component); err != nil {
+	if err := writeComponent(&b, cal.Component); err != nil {
 		return err
 	}
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
-func icsComponent(b *bytes.Buffer, c *ical.Component) error {
-	if !icsName(c.Name) {
+func writeComponent(b *bytes.Buffer, c *goical.Component) error {
+	if !isName(c.Name) {
 		return fmt.Errorf("component name %q is not an iCalendar name", c.Name)
 	}
-	icsFold(b, "BEGIN:"+c.Name)
+	fold(b, "BEGIN:"+c.Name)
 	for _, name := range slices.Sorted(maps.Keys(c.Props)) {
 		for _, p := range c.Props[name] {
-			line, err := icsContentLine(&p)
+			line, err := contentLine(&p)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.Name, err)
 			}
-			icsFold(b, line)
+			fold(b, line)
 		}
 	}
 	for _, child := range c.Children {
-		if err := icsComponent(b, child); err != nil {
+		if err := writeComponent(b, child); err != nil {
 			return err
 		}
 	}
-	icsFold(b, "END:"+c.Name)
+	fold(b, "END:"+c.Name)
 	return nil
 }
 
-// icsContentLine is name *(";" param) ":" value, unfolded.
-func icsContentLine(p *ical.Prop) (string, error) {
-	if !icsName(p.Name) {
+// contentLine is name *(";" param) ":" value, unfolded.
+func contentLine(p *goical.Prop) (string, error) {
+	if !isName(p.Name) {
 		return "", fmt.Errorf("property name %q is not an iCalendar name", p.Name)
 	}
 	var sb strings.Builder
 	sb.WriteString(p.Name)
 	for _, name := range slices.Sorted(maps.Keys(p.Params)) {
-		if !icsName(name) {
+		if !isName(name) {
 			return "", fmt.Errorf("%s: parameter name %q is not an iCalendar name", p.Name, name)
 		}
 		sb.WriteString(";" + name + "=")
 		for i, v := range p.Params[name] {
-			if strings.ContainsRune(v, '"') || icsHasControl(v) {
+			if strings.ContainsRune(v, '"') || hasControl(v) {
 				return "", fmt.Errorf("%s: parameter %s holds a double quote or a control character", p.Name, name)
 			}
 			if i > 0 {
@@ -80,16 +80,16 @@ func icsContentLine(p *ical.Prop) (string, error) {
 			sb.WriteString(v)
 		}
 	}
-	if icsHasControl(p.Value) {
+	if hasControl(p.Value) {
 		return "", fmt.Errorf("%s: the value holds a control character", p.Name)
 	}
 	sb.WriteString(":" + p.Value)
 	return sb.String(), nil
 }
 
-// icsName reports whether s is an iana-token or x-name: letters, digits
+// isName reports whether s is an iana-token or x-name: letters, digits
 // and dashes.
-func icsName(s string) bool {
+func isName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -101,16 +101,16 @@ func icsName(s string) bool {
 	return true
 }
 
-// icsHasControl reports a control character other than the tab, which no
+// hasControl reports a control character other than the tab, which no
 // value or parameter may hold (RFC 5545 3.1, VALUE-CHAR).
-func icsHasControl(s string) bool {
+func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return (r < 0x20 && r != '\t') || r == 0x7f })
 }
 
-// icsFold writes one content line, folded so no line exceeds 75 octets
+// fold writes one content line, folded so no line exceeds 75 octets
 // without splitting a UTF-8 sequence, and ended with CRLF.
-func icsFold(b *bytes.Buffer, s string) {
-	limit := icsLineLimit
+func fold(b *bytes.Buffer, s string) {
+	limit := lineLimit
 	for len(s) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -119,7 +119,7 @@ func icsFold(b *bytes.Buffer, s string) {
 		b.WriteString(s[:cut])
 		b.WriteString("\r\n ")
 		s = s[cut:]
-		limit = icsLineLimit - 1 // a continuation line starts with the folding space
+		limit = lineLimit - 1 // a continuation line starts with the folding space
 	}
 	b.WriteString(s)
 	b.WriteString("\r\n")

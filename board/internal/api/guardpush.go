@@ -3,18 +3,11 @@ package api
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/wire"
 )
-
-// node names one board node whose messages the trust derivation reads: a
-// case node or a reminder.
-type node struct {
-	caseID, reminderID string
-}
 
 // pushTrust derives the senders to trust on each node from the node's own
 // messages and pushes each to the guard with ifAbsent, so a person's block
@@ -23,27 +16,12 @@ type node struct {
 // most guardPushTimeout. It returns nil when there was nothing to push (no
 // principal, no guard address, no address derived), so such replies keep
 // their form.
-func (a *API) pushTrust(ctx context.Context, nodes ...node) *wire.TrustPush {
+func (a *API) pushTrust(ctx context.Context, nodes ...correspondents.Node) *wire.TrustPush {
 	principal, _ := a.principal()
 	if principal == "" || a.gs.quick == nil {
 		return nil
 	}
-	d := a.store.Snapshot()
-	var emails []string
-	for _, n := range nodes {
-		if n.caseID == "" && n.reminderID == "" {
-			continue
-		}
-		var msgs []wire.Message
-		for _, m := range d.Messages {
-			if (n.caseID != "" && m.CaseID == n.caseID) || (n.reminderID != "" && m.ReminderID == n.reminderID) {
-				msgs = append(msgs, *m)
-			}
-		}
-		emails = append(emails, correspondents.Derive(msgs, principal)...)
-	}
-	slices.Sort(emails)
-	emails = slices.Compact(emails)
+	emails := correspondents.DeriveNodes(a.store.Snapshot(), principal, nodes...)
 	if len(emails) == 0 {
 		return nil
 	}

@@ -1,19 +1,19 @@
-package api
+package ical
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/emersion/go-ical"
+	goical "github.com/emersion/go-ical"
 )
 
-// icsTimezone is the VTIMEZONE a feed needs for each TZID it uses (RFC 5545
+// timezone is the VTIMEZONE a feed needs for each TZID it uses (RFC 5545
 // 3.6.5): loc's standard and daylight offsets, each with the yearly rule of
 // the change to it, read from the zone's transitions in year. A zone
 // without daylight saving time has one STANDARD part.
-func icsTimezone(loc *time.Location, year int) *ical.Component {
-	tz := &ical.Component{Name: ical.CompTimezone, Props: make(ical.Props)}
-	icsSetText(tz.Props, ical.PropTimezoneID, loc.String())
+func timezone(loc *time.Location, year int) *goical.Component {
+	tz := &goical.Component{Name: goical.CompTimezone, Props: make(goical.Props)}
+	setText(tz.Props, goical.PropTimezoneID, loc.String())
 	t := time.Date(year, 1, 1, 0, 0, 0, 0, loc)
 	for range 4 { // two changes a year; a zone that rewrote its rules may have one more
 		_, end := t.ZoneBounds()
@@ -22,31 +22,31 @@ func icsTimezone(loc *time.Location, year int) *ical.Component {
 		}
 		_, from := end.Add(-time.Second).Zone()
 		name, to := end.Zone()
-		kind := ical.CompTimezoneStandard
+		kind := goical.CompTimezoneStandard
 		if end.IsDST() {
-			kind = ical.CompTimezoneDaylight
+			kind = goical.CompTimezoneDaylight
 		}
 		// DTSTART is the local time of the change on the clock before it.
 		local := end.In(time.FixedZone("", from))
-		part := icsZonePart(kind, name, from, to, local.Format("20060102T150405"))
-		part.Props.Set(&ical.Prop{Name: ical.PropRecurrenceRule, Params: make(ical.Params), Value: yearlyRule(local)})
+		part := zonePart(kind, name, from, to, local.Format("20060102T150405"))
+		part.Props.Set(&goical.Prop{Name: goical.PropRecurrenceRule, Params: make(goical.Params), Value: yearlyRule(local)})
 		tz.Children = append(tz.Children, part)
 		t = end
 	}
 	if len(tz.Children) == 0 {
 		name, off := t.Zone()
-		tz.Children = append(tz.Children, icsZonePart(ical.CompTimezoneStandard, name, off, off, "19700101T000000"))
+		tz.Children = append(tz.Children, zonePart(goical.CompTimezoneStandard, name, off, off, "19700101T000000"))
 	}
 	return tz
 }
 
-func icsZonePart(kind, name string, from, to int, start string) *ical.Component {
-	part := &ical.Component{Name: kind, Props: make(ical.Props)}
-	part.Props.Set(&ical.Prop{Name: ical.PropDateTimeStart, Params: make(ical.Params), Value: start})
-	part.Props.Set(&ical.Prop{Name: ical.PropTimezoneOffsetFrom, Params: make(ical.Params), Value: utcOffset(from)})
-	part.Props.Set(&ical.Prop{Name: ical.PropTimezoneOffsetTo, Params: make(ical.Params), Value: utcOffset(to)})
+func zonePart(kind, name string, from, to int, start string) *goical.Component {
+	part := &goical.Component{Name: kind, Props: make(goical.Props)}
+	part.Props.Set(&goical.Prop{Name: goical.PropDateTimeStart, Params: make(goical.Params), Value: start})
+	part.Props.Set(&goical.Prop{Name: goical.PropTimezoneOffsetFrom, Params: make(goical.Params), Value: utcOffset(from)})
+	part.Props.Set(&goical.Prop{Name: goical.PropTimezoneOffsetTo, Params: make(goical.Params), Value: utcOffset(to)})
 	if name != "" {
-		icsSetText(part.Props, ical.PropTimezoneName, name)
+		setText(part.Props, goical.PropTimezoneName, name)
 	}
 	return part
 }

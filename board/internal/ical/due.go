@@ -1,71 +1,48 @@
-package api
+package ical
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/emersion/go-ical"
+	goical "github.com/emersion/go-ical"
 	"github.com/opsboard/opsboard/board/internal/rules/agenda"
 	"github.com/opsboard/opsboard/board/internal/rules/events"
 	"github.com/opsboard/opsboard/board/internal/rules/repeat"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// icsDue is an open reminder or case task with a due date, as the feed
+// dueEntry is an open reminder or case task with a due date, as the feed
 // writes it: a VEVENT at the due time (or on the due day) with an alarm.
-type icsDue struct {
+type dueEntry struct {
 	uid, summary, description, url string
 	dueAt, repeat                  string
 	stamp, created                 string // RFC 3339
 	domain                         wire.Domain
 }
 
-// icsDayAlarm is when a date-only due rings: 09:00 on the day, written as
+// dayAlarm is when a date-only due rings: 09:00 on the day, written as
 // an offset from the day's start (which an all-day event's alarm counts
 // from), so every app rings at nine on the wall clock it shows the day in.
-const icsDayAlarm = "PT9H"
+const dayAlarm = "PT9H"
 
-// icsDueLength is how long a timed due is drawn: a point in time shows as
+// dueLength is how long a timed due is drawn: a point in time shows as
 // a sliver in most apps, a quarter hour as a readable block. The event is
 // transparent, so it never marks the time busy.
-const icsDueLength = 15 * time.Minute
+const dueLength = 15 * time.Minute
 
-// dueFeedFilter is what of the reminders and tasks the feed keeps, from the
-// same query as the events (see eventFilter) plus reminders=0 and tasks=0.
-type dueFeedFilter struct {
+// Filter is what the feed keeps: the events' filter, which applies to the
+// reminders and tasks too, and whether reminders and tasks are in at all.
+type Filter struct {
 	events.Filter
 	Reminders, Tasks bool
 }
 
-// dueFilter reads the feed's query: reminders and tasks are in unless
-// reminders=0 or tasks=0 (also false, no, off) leaves them out.
-func dueFilter(r *http.Request) dueFeedFilter {
-	q := r.URL.Query()
-	on := func(name string) bool {
-		switch strings.ToLower(q.Get(name)) {
-		case "0", "false", "no", "off":
-			return false
-		}
-		return true
-	}
-	return dueFeedFilter{Filter: eventFilter(r), Reminders: on("reminders"), Tasks: on("tasks")}
-}
-
-// boardBase is the board's address as the feed's reader reached it: the
-// request's Host, which the host guard has already limited to loopback
-// names and the configured extra hosts, so it is the one address known to
-// work for whoever subscribed.
-func boardBase(r *http.Request) string {
-	return "http://" + r.Host
-}
-
-// icsDues lists the open reminders and the open tasks of live cases that
+// listDues lists the open reminders and the open tasks of live cases that
 // have a due date, filtered as the events are: by case link, by domain, and
 // by the from/to days (a repeating item is kept while its series can reach
 // the range, that is when it starts before to).
-func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []icsDue {
+func listDues(d *wire.Doc, f Filter, base string, loc *time.Location) []dueEntry {
 	inRange := func(due, rule string) bool {
 		at, _, ok := agenda.When(due, loc)
 		if !ok {
@@ -78,7 +55,7 @@ func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []ic
 		return rule != "" || f.From == "" || day >= f.From
 	}
 	domain := func(own wire.Domain) bool { return f.Domain == "" || string(own) == f.Domain }
-	var out []icsDue
+	var out []dueEntry
 	if f.Reminders {
 		for _, r := range d.Reminders {
 			if r.Status != wire.ReminderOpen || r.DueAt == "" || (f.CaseGiven && r.CaseID != f.CaseID) || !domain(r.Domain) || !inRange(r.DueAt, r.Repeat) {
@@ -88,7 +65,7 @@ func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []ic
 			if r.CaseID != "" {
 				desc = strings.TrimSpace(desc + "\n\nCase " + r.CaseID)
 			}
-			out = append(out, icsDue{
+			out = append(out, dueEntry{
 				uid: r.ID + "@opsboard", summary: r.Title, description: desc,
 				url:   base + "/reminders?id=" + url.QueryEscape(r.ID),
 				dueAt: r.DueAt, repeat: r.Repeat, stamp: r.UpdatedAt, created: r.CreatedAt, domain: r.Domain,
@@ -109,7 +86,7 @@ func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []ic
 					uid = c.ID + "-" + uid // task ids may be the case's own numbering
 				}
 				desc := strings.TrimSpace(t.Detail + "\n\n" + c.ID + ": " + c.Title)
-				out = append(out, icsDue{
+				out = append(out, dueEntry{
 					uid: uid + "@opsboard", summary: t.Title, description: desc,
 					url:   base + "/board?case=" + url.QueryEscape(c.ID),
 					dueAt: t.DueAt, repeat: t.Repeat, stamp: c.UpdatedAt, created: t.CreatedAt, domain: c.Domain,
@@ -120,25 +97,25 @@ func icsDues(d *wire.Doc, f dueFeedFilter, base string, loc *time.Location) []ic
 	return out
 }
 
-// icsAlarm is a DISPLAY alarm at trigger (a duration from the start).
-func icsAlarm(summary, trigger string) *ical.Component {
-	a := ical.NewComponent(ical.CompAlarm)
-	icsSetText(a.Props, ical.PropAction, "DISPLAY")
-	icsSetText(a.Props, ical.PropDescription, summary)
-	p := ical.NewProp(ical.PropTrigger)
+// alarm is a DISPLAY alarm at trigger (a duration from the start).
+func alarm(summary, trigger string) *goical.Component {
+	a := goical.NewComponent(goical.CompAlarm)
+	setText(a.Props, goical.PropAction, "DISPLAY")
+	setText(a.Props, goical.PropDescription, summary)
+	p := goical.NewProp(goical.PropTrigger)
 	p.Value = trigger
 	a.Props.Set(p)
 	return a
 }
 
-// icsDueEvent is one due as a VEVENT. Calendar apps show subscribed
+// dueEvent is one due as a VEVENT. Calendar apps show subscribed
 // VEVENTs everywhere and mostly ignore VTODOs in a feed, so a due is an
 // event: on its day when date-only, else a short block at its time, both
 // transparent (they mark no time busy), with a DISPLAY alarm at the due
 // time or at 09:00 on the day. A repeating due carries its RRULE; when
 // timed its start is written in loc (TZID), and zoneYear is that start's
 // year, for the VTIMEZONE, or 0. ok is false for a due that does not parse.
-func icsDueEvent(due icsDue, loc *time.Location) (ev *ical.Event, zoneYear int, ok bool) {
+func dueEvent(due dueEntry, loc *time.Location) (ev *goical.Event, zoneYear int, ok bool) {
 	at, allDay, ok := agenda.When(due.dueAt, loc)
 	if !ok {
 		return nil, 0, false
@@ -149,30 +126,30 @@ func icsDueEvent(due icsDue, loc *time.Location) (ev *ical.Event, zoneYear int, 
 			rule = &r
 		}
 	}
-	ev = ical.NewEvent()
-	icsSetText(ev.Props, ical.PropUID, due.uid)
-	ev.Props.SetDateTime(ical.PropDateTimeStamp, icsStamp(due.stamp))
+	ev = goical.NewEvent()
+	setText(ev.Props, goical.PropUID, due.uid)
+	ev.Props.SetDateTime(goical.PropDateTimeStamp, utcStamp(due.stamp))
 	trigger := "PT0S"
 	if allDay {
 		day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
-		ev.Props.SetDate(ical.PropDateTimeStart, day)
-		ev.Props.SetDate(ical.PropDateTimeEnd, day.AddDate(0, 0, 1))
-		trigger = icsDayAlarm
+		ev.Props.SetDate(goical.PropDateTimeStart, day)
+		ev.Props.SetDate(goical.PropDateTimeEnd, day.AddDate(0, 0, 1))
+		trigger = dayAlarm
 	} else {
 		in := time.UTC
 		if rule != nil && loc != time.UTC {
 			in = loc
 			zoneYear = at.In(loc).Year()
 		}
-		ev.Props.SetDateTime(ical.PropDateTimeStart, at.In(in))
-		ev.Props.SetDateTime(ical.PropDateTimeEnd, at.Add(icsDueLength).In(in))
+		ev.Props.SetDateTime(goical.PropDateTimeStart, at.In(in))
+		ev.Props.SetDateTime(goical.PropDateTimeEnd, at.Add(dueLength).In(in))
 	}
-	icsDetails(ev.Props, rule, loc, allDay, due.summary, due.description, due.domain, due.created)
-	u := ical.NewProp(ical.PropURL) // a URI, the value type URL has by default
+	details(ev.Props, rule, loc, allDay, due.summary, due.description, due.domain, due.created)
+	u := goical.NewProp(goical.PropURL) // a URI, the value type URL has by default
 	u.Value = due.url
 	ev.Props.Set(u)
-	icsSetText(ev.Props, ical.PropTransparency, "TRANSPARENT")
-	ev.Props.SetDateTime(ical.PropLastModified, icsStamp(due.stamp))
-	ev.Children = append(ev.Children, icsAlarm(due.summary, trigger))
+	setText(ev.Props, goical.PropTransparency, "TRANSPARENT")
+	ev.Props.SetDateTime(goical.PropLastModified, utcStamp(due.stamp))
+	ev.Children = append(ev.Children, alarm(due.summary, trigger))
 	return ev, zoneYear, true
 }

@@ -1,15 +1,15 @@
-package api
+package ical
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/emersion/go-ical"
+	goical "github.com/emersion/go-ical"
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestICSFold(t *testing.T) {
+func TestFold(t *testing.T) {
 	a75 := strings.Repeat("a", 75)
 	snow := "☃" // three octets
 	for _, tc := range []struct {
@@ -29,7 +29,7 @@ func TestICSFold(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			icsFold(&b, tc.in)
+			fold(&b, tc.in)
 			out := b.String()
 			if !strings.HasSuffix(out, "\r\n") {
 				t.Fatalf("no CRLF at the end: %q", out)
@@ -45,19 +45,19 @@ func TestICSFold(t *testing.T) {
 	}
 }
 
-func TestICSContentLine(t *testing.T) {
-	prop := func(name, value string, params ical.Params) *ical.Prop {
-		return &ical.Prop{Name: name, Value: value, Params: params}
+func TestContentLine(t *testing.T) {
+	prop := func(name, value string, params goical.Params) *goical.Prop {
+		return &goical.Prop{Name: name, Value: value, Params: params}
 	}
 	for _, tc := range []struct {
 		name    string
-		prop    *ical.Prop
+		prop    *goical.Prop
 		want    string
 		wantErr string
 	}{
 		{"plain", prop("SUMMARY", `a\, b`, nil), `SUMMARY:a\, b`, ""},
 		{"parameters sorted, quoted when they hold a separator", prop("DTSTART", "20260710T090000",
-			ical.Params{"VALUE": {"DATE-TIME"}, "TZID": {"Europe/Berlin"}, "X-NOTE": {"a:b", "c"}}),
+			goical.Params{"VALUE": {"DATE-TIME"}, "TZID": {"Europe/Berlin"}, "X-NOTE": {"a:b", "c"}}),
 			`DTSTART;TZID=Europe/Berlin;VALUE=DATE-TIME;X-NOTE="a:b",c:20260710T090000`, ""},
 		{"a tab is allowed", prop("SUMMARY", "a\tb", nil), "SUMMARY:a\tb", ""},
 		{"a line feed is refused", prop("UID", "x\nBEGIN:VEVENT", nil), "", "control character"},
@@ -65,11 +65,11 @@ func TestICSContentLine(t *testing.T) {
 		{"a NUL is refused", prop("SUMMARY", "a\x00", nil), "", "control character"},
 		{"a name with a colon is refused", prop("X-A:B", "v", nil), "", "not an iCalendar name"},
 		{"an empty name is refused", prop("", "v", nil), "", "not an iCalendar name"},
-		{"a parameter with a double quote is refused", prop("SUMMARY", "v", ical.Params{"X-A": {`"`}}), "", "double quote"},
-		{"a parameter with a line break is refused", prop("SUMMARY", "v", ical.Params{"X-A": {"a\nb"}}), "", "control character"},
+		{"a parameter with a double quote is refused", prop("SUMMARY", "v", goical.Params{"X-A": {`"`}}), "", "double quote"},
+		{"a parameter with a line break is refused", prop("SUMMARY", "v", goical.Params{"X-A": {"a\nb"}}), "", "control character"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := icsContentLine(tc.prop)
+			got, err := contentLine(tc.prop)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("got %q, %v; want an error containing %q", got, err, tc.wantErr)
@@ -83,11 +83,11 @@ func TestICSContentLine(t *testing.T) {
 	}
 }
 
-func TestWriteICSEmptyCalendar(t *testing.T) {
-	cal := ical.NewCalendar()
-	cal.Props.SetText(ical.PropVersion, "2.0")
+func TestWriteEmptyCalendar(t *testing.T) {
+	cal := goical.NewCalendar()
+	cal.Props.SetText(goical.PropVersion, "2.0")
 	var b bytes.Buffer
-	if err := writeICS(&b, cal); err != nil {
+	if err := write(&b, cal); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := b.String(), "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"; got != want {

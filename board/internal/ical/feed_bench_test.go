@@ -1,23 +1,19 @@
-package api_test
+package ical_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"testing"
+	"time"
 
-	"github.com/opsboard/opsboard/board/internal/api"
-	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/ical"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// BenchmarkEventsICSWithDues builds the calendar feed of a board with 1,000
+// BenchmarkFeedWithDues builds the calendar feed of a board with 1,000
 // cases of 5 tasks (half of them open with a due date, a tenth of those
 // repeating), 500 open reminders with a due date and 300 events. Figures
 // in the board's README.
-func BenchmarkEventsICSWithDues(b *testing.B) {
+func BenchmarkFeedWithDues(b *testing.B) {
 	d := wire.Doc{SchemaVersion: wire.SchemaVersion, Version: 1}
 	stamp := "2026-07-01T08:00:00Z"
 	for i := range 1000 {
@@ -47,27 +43,18 @@ func BenchmarkEventsICSWithDues(b *testing.B) {
 		d.Events = append(d.Events, &wire.Event{ID: fmt.Sprintf("EVT-%d", i+1), Title: fmt.Sprintf("Event %d", i),
 			Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28), StartTime: "10:00", EndTime: "11:00", CreatedAt: stamp, UpdatedAt: stamp})
 	}
-	bd := newBoard(b, func(s *store.Config, _ *api.Config) {
-		data, err := json.Marshal(&d)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(s.Path, data, 0o600); err != nil {
-			b.Fatal(err)
-		}
-	})
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		b.Skip(err)
+	}
+	f := ical.Filter{Reminders: true, Tasks: true}
 	size := 0
 	for b.Loop() {
-		resp, err := http.Get(bd.URL + "/api/events.ics")
+		body, err := ical.Feed(&d, f, "http://127.0.0.1:8080", "dev", loc)
 		if err != nil {
 			b.Fatal(err)
 		}
-		n, err := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			b.Fatalf("GET /api/events.ics: %d %v", resp.StatusCode, err)
-		}
-		size = int(n)
+		size = len(body)
 	}
 	b.ReportMetric(float64(size), "B/answer")
 }
