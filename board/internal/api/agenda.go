@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -56,5 +57,5 @@ func (a *API) agenda(w http.ResponseWriter, r *http.Request) {
 	if !rng.From.IsZero() {
 		out.From = rng.From.In(loc).Format("2006-01-02T15:04:05Z07:00")
 	}
-	a.reply(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }

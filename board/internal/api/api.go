@@ -131,7 +131,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.fail(w, errs.NotFound("no route %s %s", r.Method, r.URL.Path))
 	}))
 	r.MethodNotAllowedHandler = local(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
+		httpjson.Reply(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
 	}))
 	a.routes(r.PathPrefix("/api").Subrouter())
 	return a, r
@@ -155,10 +155,10 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &hc):
 		// 400, not 409: 409 stays the answer to a stale expectedVersion.
-		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
+		httpjson.Reply(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
 		return
 	case errors.As(err, &uc):
-		writeJSON(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), Conflicts: uc.Conflicts})
+		httpjson.Reply(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), Conflicts: uc.Conflicts})
 		return
 	case errors.As(err, &he):
 		code = he.Status
@@ -178,13 +178,8 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	default:
 		a.log.Error("api.internal", "err", err)
 	}
-	writeJSON(w, code, wire.ErrorReply{Error: err.Error()})
+	httpjson.Reply(w, code, wire.ErrorReply{Error: err.Error()})
 }
-
-// writeJSON and reply are the names the handlers answer by.
-func writeJSON(w http.ResponseWriter, code int, v any) { httpjson.Reply(w, code, v) }
-
-func (a *API) reply(w http.ResponseWriter, code int, v any) { httpjson.Reply(w, code, v) }
 
 // bodies reads the board's request bodies: strictly, within maxBody, and
 // no deeper than a free-form value and the few levels a route's body wraps

@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/backup/schedule"
@@ -26,7 +27,7 @@ func (a *API) getBackups(w http.ResponseWriter, r *http.Request) {
 		st = a.backups.Status()
 	}
 	st.Version = a.store.Version()
-	a.reply(w, http.StatusOK, st)
+	httpjson.Reply(w, http.StatusOK, st)
 }
 
 // POST /api/backups/run[?force=1]: 202 started, 200 skipped while the
@@ -38,21 +39,21 @@ func (a *API) runBackup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.backups == nil {
-		writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: "this board was started without backup settings"})
+		httpjson.Reply(w, http.StatusForbidden, wire.ErrorReply{Error: "this board was started without backup settings"})
 		return
 	}
 	ans, err := a.backups.Start(boolQuery(r, "force"))
 	switch {
 	case errors.Is(err, schedule.ErrSandbox):
-		writeJSON(w, http.StatusForbidden, wire.ErrorReply{Error: err.Error()})
+		httpjson.Reply(w, http.StatusForbidden, wire.ErrorReply{Error: err.Error()})
 	case errors.Is(err, schedule.ErrRunning):
-		writeJSON(w, http.StatusConflict, wire.ErrorReply{Error: err.Error()})
+		httpjson.Reply(w, http.StatusConflict, wire.ErrorReply{Error: err.Error()})
 	case err != nil:
 		a.fail(w, err)
 	case ans.Started:
 		a.log.Info("backup.requested", "actor", actorOf(r, in.Actor), "force", boolQuery(r, "force"))
-		a.reply(w, http.StatusAccepted, ans)
+		httpjson.Reply(w, http.StatusAccepted, ans)
 	default:
-		a.reply(w, http.StatusOK, ans)
+		httpjson.Reply(w, http.StatusOK, ans)
 	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -50,7 +51,7 @@ func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseDetail{
+	httpjson.Reply(w, http.StatusOK, wire.CaseDetail{
 		Case: *det.Case, Messages: values(det.Messages), ManualActions: det.ManualActions, Events: values(det.Events), Reminders: values(det.Reminders), Version: d.Version,
 	})
 }
@@ -68,10 +69,10 @@ func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Existing: true, Version: v})
+		httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Existing: true, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.CaseReply{Case: *c, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.CaseReply{Case: *c, Version: v})
 }
 
 // PATCH /api/cases/{id}
@@ -86,7 +87,7 @@ func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // PATCH /api/cases: { ids, patch }, all or nothing.
@@ -101,7 +102,7 @@ func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseList{Cases: values(cs), Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.CaseList{Cases: values(cs), Version: v})
 }
 
 // DELETE /api/cases/{id} archives; ?hard=1 removes for good.
@@ -118,7 +119,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 			a.fail(w, err)
 			return
 		}
-		a.reply(w, http.StatusOK, wire.Deleted{Deleted: id, OK: true, Version: v})
+		httpjson.Reply(w, http.StatusOK, wire.Deleted{Deleted: id, OK: true, Version: v})
 		return
 	}
 	c, v, err := cases.Archive(r.Context(), a.store, actorOf(r, in.Actor), id)
@@ -126,7 +127,7 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // POST /api/cases/{id}/restore
@@ -141,7 +142,7 @@ func (a *API) restoreCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
 // POST /api/cases/clean: { ids } of the done cases in view.
@@ -156,7 +157,7 @@ func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CleanReply{MessagesRemoved: res.MessagesRemoved, Removed: res.Removed, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.CleanReply{MessagesRemoved: res.MessagesRemoved, Removed: res.Removed, Version: v})
 }
 
 // POST /api/cases/{id}/merge: { targetId }
@@ -171,5 +172,5 @@ func (a *API) mergeCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: c.ID})})
+	httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: c.ID})})
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"strconv"
 
@@ -23,7 +24,7 @@ func (a *API) changes(w http.ResponseWriter, r *http.Request) {
 	}
 	list, version, ok := a.store.ChangesSince(since)
 	if !ok {
-		a.reply(w, http.StatusOK, wire.Changes{Reset: true, Version: version})
+		httpjson.Reply(w, http.StatusOK, wire.Changes{Reset: true, Version: version})
 		return
 	}
 	out, err := changesReply(list, version)
@@ -31,7 +32,7 @@ func (a *API) changes(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // changesReply folds the writes into one answer: each record once, as the

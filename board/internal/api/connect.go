@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -36,5 +37,5 @@ func (a *API) connect(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Servers = append(out.Servers, s)
 	}
-	a.reply(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -35,7 +36,7 @@ func (a *API) getEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: d.Version})
 }
 
 // POST /api/events
@@ -51,10 +52,10 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Existing: true, Version: v})
+		httpjson.Reply(w, http.StatusOK, wire.EventReply{Event: *e, Existing: true, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.EventReply{Event: *e, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.EventReply{Event: *e, Version: v})
 }
 
 // PATCH /api/events/{id}
@@ -69,7 +70,7 @@ func (a *API) patchEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.EventReply{Event: *e, Version: v})
 }
 
 // DELETE /api/events/{id}
@@ -84,5 +85,5 @@ func (a *API) deleteEvent(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

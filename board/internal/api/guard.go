@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -77,18 +78,18 @@ func (a *API) guardChanged() {
 // it came, anything else an empty 200 marked offline, built by empty.
 func (a *API) readFailed(w http.ResponseWriter, err error, empty func(wire.Offline) any) {
 	if re, ok := guardclient.Refused(err); ok {
-		writeJSON(w, re.Status, wire.ErrorReply{Error: re.Message})
+		httpjson.Reply(w, re.Status, wire.ErrorReply{Error: re.Message})
 		return
 	}
 	a.log.Warn("guard.offline", "err", err)
-	a.reply(w, http.StatusOK, empty(wire.Offline{Offline: true, Reason: err.Error()}))
+	httpjson.Reply(w, http.StatusOK, empty(wire.Offline{Offline: true, Reason: err.Error()}))
 }
 
 // writeFailed answers a proxied write the sidecar did not accept: its 4xx
 // as it came, anything else 503 naming the sidecar's address.
 func (a *API) writeFailed(w http.ResponseWriter, err error) {
 	if re, ok := guardclient.Refused(err); ok {
-		writeJSON(w, re.Status, wire.ErrorReply{Error: re.Message})
+		httpjson.Reply(w, re.Status, wire.ErrorReply{Error: re.Message})
 		return
 	}
 	a.log.Warn("guard.write_unavailable", "err", err)
@@ -96,7 +97,7 @@ func (a *API) writeFailed(w http.ResponseWriter, err error) {
 	if errors.Is(err, errNoGuard) {
 		msg = "the guard is unavailable: " + msg
 	}
-	writeJSON(w, http.StatusServiceUnavailable, wire.ErrorReply{Error: msg + "; start the guard sidecar and try again"})
+	httpjson.Reply(w, http.StatusServiceUnavailable, wire.ErrorReply{Error: msg + "; start the guard sidecar and try again"})
 }
 
 // client is the proxy client, or errNoGuard.
@@ -135,7 +136,7 @@ func (a *API) getGuardConfig(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var cfg wire.GuardConfig
 		if cfg, err = c.Config(r.Context()); err == nil {
-			a.reply(w, http.StatusOK, view(cfg, wire.Offline{}))
+			httpjson.Reply(w, http.StatusOK, view(cfg, wire.Offline{}))
 			return
 		}
 	}
@@ -166,7 +167,7 @@ func (a *API) setGuardConfig(w http.ResponseWriter, r *http.Request) {
 	a.log.Info("guard.config", "enabled", cfg.Enabled, "releasedTtlDays", cfg.ReleasedTTLDays)
 	a.guardChanged()
 	p, env := a.principal()
-	a.reply(w, http.StatusOK, wire.GuardConfigView{GuardConfig: cfg, URL: a.gs.url(), Principal: p, PrincipalFromEnv: env})
+	httpjson.Reply(w, http.StatusOK, wire.GuardConfigView{GuardConfig: cfg, URL: a.gs.url(), Principal: p, PrincipalFromEnv: env})
 }
 
 // GET /api/guard/models
@@ -178,7 +179,7 @@ func (a *API) guardModels(w http.ResponseWriter, r *http.Request) {
 			if m.Models == nil {
 				m.Models = []wire.GuardModel{}
 			}
-			a.reply(w, http.StatusOK, wire.GuardModelsView{GuardModels: m})
+			httpjson.Reply(w, http.StatusOK, wire.GuardModelsView{GuardModels: m})
 			return
 		}
 	}
@@ -196,7 +197,7 @@ func (a *API) listTrust(w http.ResponseWriter, r *http.Request) {
 			if l.Senders == nil {
 				l.Senders = []wire.TrustRecord{}
 			}
-			a.reply(w, http.StatusOK, wire.TrustListView{TrustList: l})
+			httpjson.Reply(w, http.StatusOK, wire.TrustListView{TrustList: l})
 			return
 		}
 	}
@@ -226,7 +227,7 @@ func (a *API) upsertTrust(w http.ResponseWriter, r *http.Request) {
 	if out.Changed {
 		a.guardChanged()
 	}
-	a.reply(w, http.StatusOK, out)
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // DELETE /api/trust/{email}
@@ -243,7 +244,7 @@ func (a *API) deleteTrust(w http.ResponseWriter, r *http.Request) {
 	}
 	a.log.Info("guard.trust_removed", "email", email)
 	a.guardChanged()
-	a.reply(w, http.StatusOK, wire.TrustReply{Record: wire.TrustRecord{Email: email, Tier: wire.TierUnknown}, Changed: true})
+	httpjson.Reply(w, http.StatusOK, wire.TrustReply{Record: wire.TrustRecord{Email: email, Tier: wire.TierUnknown}, Changed: true})
 }
 
 // GET /api/quarantine
@@ -255,7 +256,7 @@ func (a *API) listQuarantine(w http.ResponseWriter, r *http.Request) {
 			if l.Records == nil {
 				l.Records = []wire.QuarantineRecord{}
 			}
-			a.reply(w, http.StatusOK, wire.QuarantineListView{QuarantineList: l})
+			httpjson.Reply(w, http.StatusOK, wire.QuarantineListView{QuarantineList: l})
 			return
 		}
 	}
@@ -290,7 +291,7 @@ func (a *API) patchQuarantine(w http.ResponseWriter, r *http.Request) {
 	}
 	a.log.Info("guard.quarantine", "id", rec.ID, "status", rec.Status)
 	a.guardChanged()
-	a.reply(w, http.StatusOK, rec)
+	httpjson.Reply(w, http.StatusOK, rec)
 }
 
 // guardHealth is the guard's line in /api/health, probed within the push

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/rules/saved"
@@ -14,7 +15,7 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	if problems == nil {
 		problems = []string{}
 	}
-	a.reply(w, http.StatusOK, wire.Health{
+	httpjson.Reply(w, http.StatusOK, wire.Health{
 		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
 		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()),
 		Timezone: saved.Zone(a.store.Snapshot(), a.zone).String(),

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/mail/runlog"
@@ -20,5 +21,5 @@ func (a *API) createIngestRun(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.IngestRunReply{Run: *run, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.IngestRunReply{Run: *run, Version: v})
 }

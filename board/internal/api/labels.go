@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -29,7 +30,7 @@ func (a *API) createLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.LabelReply{Label: *l, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.LabelReply{Label: *l, Version: v})
 }
 
 // PATCH /api/labels/{id}
@@ -44,7 +45,7 @@ func (a *API) patchLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.LabelReply{Label: *l, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.LabelReply{Label: *l, Version: v})
 }
 
 // DELETE /api/labels/{id}?scrub=1
@@ -59,7 +60,7 @@ func (a *API) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // GET /api/labels/bundles
@@ -73,7 +74,7 @@ func (a *API) listBundles(w http.ResponseWriter, r *http.Request) {
 	if st == nil {
 		st = []wire.BundleStatus{}
 	}
-	a.reply(w, http.StatusOK, wire.BundleList{Bundles: st, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.BundleList{Bundles: st, Version: d.Version})
 }
 
 // POST /api/labels/bundles: { id }
@@ -92,7 +93,7 @@ func (a *API) installBundle(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.BundleInstalled{Added: res.Added, Bundle: res.Bundle, Conflicts: res.Conflicts, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.BundleInstalled{Added: res.Added, Bundle: res.Bundle, Conflicts: res.Conflicts, Version: v})
 }
 
 // DELETE /api/labels/bundles/{id}?scrub=0
@@ -108,5 +109,5 @@ func (a *API) uninstallBundle(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.BundleUninstalled{Removed: removed, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.BundleUninstalled{Removed: removed, Version: v})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
@@ -19,12 +20,12 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	m, v, err := messages.Add(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if ex, ok := messages.AsExisting(err); ok {
-		a.reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
+		httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
 		return
 	}
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID}, correspondents.Node{ReminderID: m.ReminderID})})
+	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID}, correspondents.Node{ReminderID: m.ReminderID})})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -70,13 +71,13 @@ func (a *API) getMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
 }
 
 // GET /api/unread-count
 func (a *API) unreadCount(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	a.reply(w, http.StatusOK, wire.UnreadCount{Count: messages.Unread(d), Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.UnreadCount{Count: messages.Unread(d), Version: d.Version})
 }
 
 // POST /api/cases/{id}/messages
@@ -88,14 +89,14 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	m, v, err := messages.AddToCase(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if ex, ok := messages.AsExisting(err); ok {
-		a.reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
+		httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})
 		return
 	}
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
+	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
 }
 
 // PATCH /api/messages/{id}
@@ -111,5 +112,5 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
+	httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
 }

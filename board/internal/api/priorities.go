@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -29,7 +30,7 @@ func (a *API) createPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.PriorityReply{Priority: *p, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.PriorityReply{Priority: *p, Version: v})
 }
 
 // PATCH /api/priorities/{id}
@@ -44,7 +45,7 @@ func (a *API) patchPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.PriorityReply{Priority: *p, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.PriorityReply{Priority: *p, Version: v})
 }
 
 // DELETE /api/priorities/{id}
@@ -59,5 +60,5 @@ func (a *API) deletePriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

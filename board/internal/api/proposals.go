@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -28,7 +29,7 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.ProposalReply{Proposal: *p, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.ProposalReply{Proposal: *p, Version: v})
 }
 
 // POST /api/pending/{id}/approve: { expectedVersion? }. Any actor may
@@ -45,7 +46,7 @@ func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ApproveReply{Proposal: *p, Result: result, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.ApproveReply{Proposal: *p, Result: result, Version: v})
 }
 
 // POST /api/pending/{id}/reject
@@ -60,5 +61,5 @@ func (a *API) rejectProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.RejectReply{OK: true, Proposal: *p, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.RejectReply{OK: true, Proposal: *p, Version: v})
 }

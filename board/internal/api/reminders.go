@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -32,7 +33,7 @@ func (a *API) getReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(reminders.Messages(d, rem.ID)), Reminder: *rem, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(reminders.Messages(d, rem.ID)), Reminder: *rem, Version: d.Version})
 }
 
 // POST /api/reminders
@@ -48,10 +49,10 @@ func (a *API) createReminder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if existing {
-		a.reply(w, http.StatusOK, wire.ReminderReply{Existing: true, Reminder: *rem, Version: v})
+		httpjson.Reply(w, http.StatusOK, wire.ReminderReply{Existing: true, Reminder: *rem, Version: v})
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.ReminderReply{Reminder: *rem, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.ReminderReply{Reminder: *rem, Version: v})
 }
 
 // PATCH /api/reminders/{id}
@@ -66,7 +67,7 @@ func (a *API) patchReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ReminderReply{Reminder: *rem, Next: next, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.ReminderReply{Reminder: *rem, Next: next, Version: v})
 }
 
 // DELETE /api/reminders/{id}
@@ -81,7 +82,7 @@ func (a *API) deleteReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // POST /api/reminders/{id}/messages
@@ -93,12 +94,12 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	rem, m, v, err := messages.AddToReminder(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if ex, ok := messages.AsExisting(err); ok {
-		a.reply(w, http.StatusOK, wire.ReminderMessageReply{Message: *ex.Message, Reminder: *rem, Existing: true, Version: ex.Version})
+		httpjson.Reply(w, http.StatusOK, wire.ReminderMessageReply{Message: *ex.Message, Reminder: *rem, Existing: true, Version: ex.Version})
 		return
 	}
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{ReminderID: rem.ID})})
+	httpjson.Reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{ReminderID: rem.ID})})
 }

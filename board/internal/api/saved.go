@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"strings"
 
@@ -19,7 +20,7 @@ func (a *API) getPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: d.Version})
 }
 
 // PATCH /api/prefs: a JSON merge patch of the preferences. The keys actor
@@ -55,7 +56,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.PrefsReply{Prefs: prefs, Version: v})
 }
 
 // GET /api/views
@@ -78,7 +79,7 @@ func (a *API) getView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ViewReply{Version: d.Version, View: *v})
+	httpjson.Reply(w, http.StatusOK, wire.ViewReply{Version: d.Version, View: *v})
 }
 
 // POST /api/views: { name, filters }. A view of the same name is replaced
@@ -98,7 +99,7 @@ func (a *API) saveView(w http.ResponseWriter, r *http.Request) {
 	if created {
 		code = http.StatusCreated
 	}
-	a.reply(w, code, wire.ViewSaved{Created: created, Version: v, View: *view})
+	httpjson.Reply(w, code, wire.ViewSaved{Created: created, Version: v, View: *view})
 }
 
 // PATCH /api/views/{id}: { name?, filters? }
@@ -113,7 +114,7 @@ func (a *API) patchView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ViewReply{Version: v, View: *view})
+	httpjson.Reply(w, http.StatusOK, wire.ViewReply{Version: v, View: *view})
 }
 
 // DELETE /api/views/{id}
@@ -128,7 +129,7 @@ func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // GET /api/templates
@@ -151,7 +152,7 @@ func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: d.Version})
 }
 
 // POST /api/templates: a template of the same name is replaced whole (200);
@@ -171,7 +172,7 @@ func (a *API) saveTemplate(w http.ResponseWriter, r *http.Request) {
 	if created {
 		code = http.StatusCreated
 	}
-	a.reply(w, code, wire.TemplateSaved{Created: created, Template: *t, Version: v})
+	httpjson.Reply(w, code, wire.TemplateSaved{Created: created, Template: *t, Version: v})
 }
 
 // PATCH /api/templates/{id}
@@ -186,7 +187,7 @@ func (a *API) patchTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.TemplateReply{Template: *t, Version: v})
 }
 
 // DELETE /api/templates/{id}
@@ -201,5 +202,5 @@ func (a *API) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"io"
 	"log/slog"
 	"math"
@@ -90,7 +91,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 	}
 	env := a.search.rank(ix, req, sem)
 	env.TookMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
-	a.reply(w, http.StatusOK, env)
+	httpjson.Reply(w, http.StatusOK, env)
 }
 
 // rank ranks with the sidecar's answer and, should that go wrong in any

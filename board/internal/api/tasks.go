@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -20,7 +21,7 @@ func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.TaskReply{Task: t, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.TaskReply{Task: t, Version: v})
 }
 
 // PATCH /api/cases/{id}/tasks/{taskId}
@@ -36,7 +37,7 @@ func (a *API) patchTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.TaskReply{Task: t, Next: next, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.TaskReply{Task: t, Next: next, Version: v})
 }
 
 // DELETE /api/cases/{id}/tasks/{taskId}
@@ -52,7 +53,7 @@ func (a *API) deleteTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.Deleted{OK: true, Version: v})
 }
 
 // POST /api/cases/{id}/notes: { text }
@@ -67,5 +68,5 @@ func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusCreated, wire.NoteReply{Note: n, Version: v})
+	httpjson.Reply(w, http.StatusCreated, wire.NoteReply{Note: n, Version: v})
 }

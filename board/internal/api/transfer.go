@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"strconv"
 
@@ -57,7 +58,7 @@ func (a *API) importFile(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.reply(w, http.StatusOK, wire.ImportReply{DryRun: dry, Format: plan.Format, Created: counts, Version: v})
+	httpjson.Reply(w, http.StatusOK, wire.ImportReply{DryRun: dry, Format: plan.Format, Created: counts, Version: v})
 }
 
 // decodeImport is decode with the import's larger bound, and a message
@@ -88,5 +89,5 @@ func (a *API) parseDate(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.BadRequest("no date found in %q: try \"tomorrow 9am\", \"next fri\" or \"in 3 days\"", text))
 		return
 	}
-	a.reply(w, http.StatusOK, wire.DateParse{DueAt: res.DueAt, AllDay: res.AllDay, Text: res.Text, Timezone: loc.String()})
+	httpjson.Reply(w, http.StatusOK, wire.DateParse{DueAt: res.DueAt, AllDay: res.AllDay, Text: res.Text, Timezone: loc.String()})
 }
