@@ -39,7 +39,7 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 			a.writeVersions(page, d.Version)
 			return wire.ActivityFeed{Activity: page, NextCursor: &next, Version: d.Version}, nil
 		}
-		aq.Limit = min(max(limit, 1), 5000)
+		aq.Limit = min(max(limit, 1), activity.MaxPage)
 		feed := activity.Feed(d, aq)
 		a.writeVersions(feed, d.Version)
 		return wire.ActivityFeed{Activity: feed, Version: d.Version}, nil

@@ -21,7 +21,7 @@ import (
 
 // sidecarTimeout bounds the whole semantic call; past it the board answers
 // from its keyword path, so a slow sidecar never slows a search much.
-const sidecarTimeout = 800 * time.Millisecond
+const sidecarTimeout = wire.SearchSidecarTimeout
 
 // maxSidecarAnswer bounds what the board reads from the sidecar.
 const maxSidecarAnswer = 8 << 20

@@ -23,14 +23,15 @@ import (
 
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/jsonbody"
+	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
 
 // Request limits.
 const (
-	maxBody  = 4 << 20 // a long mail with quoted history fits
-	MaxTexts = 256     // texts per /classify call
+	maxBody  = wire.MaxGuardBody
+	MaxTexts = wire.MaxGuardTexts
 )
 
 // Config is everything the server is wired with.
