@@ -31,7 +31,7 @@ const backupUsage = `usage: board backup <command> [--data board.json]
   rotate-key           a new passphrase for new snapshots (old ones keep theirs)
 
 Exit codes of run: 0 pushed, 2 committed locally only (the push failed), 3 another
-run holds the lock (nothing done), 1 repo guard refusal, 4 a hard failure.
+run holds the lock (nothing done), 1 the repository check refused, 4 a hard failure.
 Other commands: 0 done, 4 refused or failed, 64 bad usage.`
 
 // Exit codes beyond the run's own (backup.Exit*).

@@ -224,7 +224,7 @@ func sayTo(log io.Writer) func(format string, args ...any) {
 	}
 }
 
-// openRepo passes the repo guard, gets the passphrase, takes the job's
+// openRepo passes the repository check, gets the passphrase, takes the job's
 // lock (the local copy is the runs' too: fetching and merging under a
 // run's commit would make it fail) and brings the local copy of the
 // repository up to date as far as the network allows. The caller calls
@@ -237,7 +237,7 @@ func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (pass 
 	case s.Repo.Effective == "":
 		return "", rep, nil, errors.New("no backup repository is configured: run `board backup init <repo>` (or set SVC_BACKUP_REPO)")
 	case !s.Repo.Match && !s.AllowNonDefault:
-		return "", rep, nil, errors.New(guardRefusal(s.Repo))
+		return "", rep, nil, errors.New(repoRefusal(s.Repo))
 	}
 	if pass, err = s.key().Passphrase(); err != nil {
 		return "", rep, nil, err
