@@ -45,6 +45,9 @@ const (
 	// HierarchyDepth is how many tiers the tree has: initiative >
 	// workstream > case.
 	HierarchyDepth = 3
+	// MaxFindResults bounds each list of the command bar's find, so an
+	// answer stays readable; the search view has the rest.
+	MaxFindResults = 50
 )
 
 // Calendar and repeating rules.
@@ -145,6 +148,7 @@ func Limits() []Limit {
 		{"activity detail in summaries", chars(SummaryDetailMax), "each row of `GET /api/activity?view=summary`"},
 		{"message preview", chars(PreviewMax), "a message summary's preview when the mail has none of its own"},
 		{"hierarchy depth", levels(HierarchyDepth), "initiative > workstream > case"},
+		{"find results", fmt.Sprintf("%d of each kind", MaxFindResults), "cases, tasks, messages and reminders a `find` of `POST /api/command` lists"},
 		{"occurrences per series", fmt.Sprint(MaxOccurrences), "a repeating event in one read of events or the agenda"},
 		{"recurrence expansion", fmt.Sprintf("%d steps", MaxRepeatSteps), "occurrences walked from a series' start"},
 		{"recurrence interval", fmt.Sprintf("1 to %d", MaxRepeatInterval), "`INTERVAL` of a repeat rule"},

@@ -393,7 +393,8 @@ func walkTar(ctx context.Context, r io.Reader, visit func(*tar.Header, io.Reader
 }
 
 // maxJSON bounds a JSON store read whole to be parsed (the board's own
-// document is bounded by what the board could hold anyway).
+// document is bounded by what the board could hold anyway). It is not among
+// wire's limits: only a damaged or foreign snapshot can reach it.
 const maxJSON = 1 << 30
 
 // entry takes one tar entry: counts it, parses it when it is a JSON store,
