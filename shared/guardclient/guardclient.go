@@ -35,7 +35,7 @@ const DefaultBaseURL = "http://127.0.0.1:8009"
 
 // DefaultTimeout bounds every call: the agent's bridge must answer (with
 // an UNAVAILABLE verdict at worst) rather than hang on a stuck sidecar.
-const DefaultTimeout = 4000 * time.Millisecond
+const DefaultTimeout = wire.GuardTimeout
 
 // maxAnswer bounds how much of a reply is read, so a foreign process on the
 // port cannot make a caller buffer without end.

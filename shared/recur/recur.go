@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // Freq is how often a rule repeats.
@@ -28,8 +30,8 @@ const (
 // Limits of a rule's numbers: generous for people, small enough that no
 // rule can make an expansion run away.
 const (
-	MaxInterval = 999
-	MaxCount    = 999
+	MaxInterval = wire.MaxRepeatInterval
+	MaxCount    = wire.MaxRepeatCount
 )
 
 // Day is a BYDAY entry: a weekday, with N the nth of the month (1..5, or

@@ -10,7 +10,7 @@ import (
 
 // MaxQueries is how many queries one search ranks; later ones are ignored,
 // so one call cannot ask for unbounded work.
-const MaxQueries = 32
+const MaxQueries = wire.MaxSearchQueries
 
 // Queries is the usable queries of a request: the first MaxQueries, each
 // trimmed, empty ones dropped. Nil when none is left.

@@ -4,7 +4,7 @@ package wire
 const (
 	BackupHealthy = "healthy" // a snapshot under a day old is pushed, and every readiness check passes
 	BackupWarning = "warning" // backups run but something needs the person (stale, push failed, vault missing)
-	BackupError   = "error"   // no backup can run or none has succeeded (no key, no git, repo guard)
+	BackupError   = "error"   // no backup can run or none has succeeded (no key, no git, the repository check refused)
 )
 
 // Backup run outcomes, one per exit code of `board backup run`.

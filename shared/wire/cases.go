@@ -140,10 +140,6 @@ type ActivityFeed struct {
 	Version    int64           `json:"version"`
 }
 
-// SummaryDetailMax is how many characters of an activity row's detail the
-// summary view keeps.
-const SummaryDetailMax = 160
-
 // CaseSummary is a case node as a list row or a kanban card shows it: the
 // record without its notes, activity, vault links and task list, with the
 // task counts the card shows instead. It is a type of its own, not a Case

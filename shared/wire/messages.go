@@ -29,10 +29,6 @@ type MessageSummary struct {
 	Scan       string    `json:"scan,omitempty"`
 }
 
-// PreviewMax is how much of a body a summary's preview takes when the
-// message has no preview of its own.
-const PreviewMax = 140
-
 // MessageSummaryList is GET /api/messages?view=summary.
 type MessageSummaryList struct {
 	Messages   []MessageSummary `json:"messages"`

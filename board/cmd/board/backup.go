@@ -31,7 +31,7 @@ const backupUsage = `usage: board backup <command> [--data board.json]
   rotate-key           a new passphrase for new snapshots (old ones keep theirs)
 
 Exit codes of run: 0 pushed, 2 committed locally only (the push failed), 3 another
-run holds the lock (nothing done), 1 repo guard refusal, 4 a hard failure.
+run holds the lock (nothing done), 1 the repository check refused, 4 a hard failure.
 Other commands: 0 done, 4 refused or failed, 64 bad usage.`
 
 // Exit codes beyond the run's own (backup.Exit*).
@@ -67,87 +67,110 @@ func backupCommand(args []string, stdin io.Reader, stdout, stderr io.Writer, get
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "board backup %s: %v\n", sub, err)
-		return backup.ExitFailed
-	}
-	switch sub {
-	case "run":
-		if len(pos) != 0 {
-			break
-		}
-		r := backup.Run(ctx, s, backup.FileSource(s.StorePath), stdout)
-		if r.Exit != backup.ExitPushed && r.Error != "" {
-			fmt.Fprintf(stderr, "board backup run: %s: %s\n", r.Outcome, r.Error)
-		}
-		return r.Exit
-	case "status":
-		if len(pos) != 0 {
-			break
-		}
-		st := backup.Status(s)
-		if *asJSON {
-			out, _ := json.MarshalIndent(st, "", "  ")
-			fmt.Fprintln(stdout, string(out))
-			return 0
-		}
-		writeStatus(stdout, st)
-		return 0
-	case "restore":
-		if len(pos) > 1 {
-			break
-		}
-		rep, err := backup.Restore(ctx, s, arg0(pos), *apply, stderr)
-		if rep != nil && rep.File != "" && err == nil {
-			writeRestore(stdout, s.StorePath, rep)
-		}
-		if err != nil {
-			var ge *backup.GateError
-			if errors.As(err, &ge) {
-				return fail(fmt.Errorf("%w\nA snapshot that fails a gate is never applied: restore an earlier one (board backup status lists them)", err))
-			}
-			return fail(err)
-		}
-		return 0
-	case "verify":
-		if len(pos) != 0 {
-			break
-		}
-		rep, err := backup.Verify(ctx, s, stderr)
-		if err != nil {
-			return fail(err)
-		}
-		for _, r := range rep.Results {
-			if r.Gate == "" {
-				fmt.Fprintf(stdout, "ok      %s (created %s, store version %d)\n", r.File, r.Created, r.StoreVersion)
-			} else {
-				fmt.Fprintf(stdout, "FAILED  %s at the %s gate: %s\n", r.File, r.Gate, r.Problem)
-			}
-		}
-		fmt.Fprintf(stdout, "%d snapshots checked, %d failed\n", len(rep.Results), rep.Failed)
-		if rep.Failed > 0 {
-			return backup.ExitFailed
-		}
-		return 0
-	case "init":
-		if len(pos) != 1 {
-			break
-		}
-		if err := backupInit(s, arg0(pos), stdin, stdout, getenv); err != nil {
-			return fail(err)
-		}
-		return 0
-	case "rotate-key":
-		if len(pos) != 0 {
-			break
-		}
-		if err := rotateKey(stdin, stdout, getenv); err != nil {
-			return fail(err)
-		}
-		return 0
+	c := backupCall{ctx: ctx, s: s, sub: sub, stdout: stdout, stderr: stderr}
+	switch {
+	case sub == "run" && len(pos) == 0:
+		return c.run()
+	case sub == "status" && len(pos) == 0:
+		return c.status(*asJSON)
+	case sub == "restore" && len(pos) <= 1:
+		return c.restore(arg0(pos), *apply)
+	case sub == "verify" && len(pos) == 0:
+		return c.verify()
+	case sub == "init" && len(pos) == 1:
+		return c.done(backupInit(s, arg0(pos), stdin, stdout, getenv))
+	case sub == "rotate-key" && len(pos) == 0:
+		return c.done(rotateKey(stdin, stdout, getenv))
 	}
 	fmt.Fprintln(stderr, backupUsage)
 	return exitUsage
+}
+
+// backupCall is one `board backup` subcommand's settings and streams.
+type backupCall struct {
+	ctx            context.Context
+	s              backup.Settings
+	sub            string
+	stdout, stderr io.Writer
+}
+
+// fail says why the subcommand failed and returns its exit code.
+func (c backupCall) fail(err error) int {
+	fmt.Fprintf(c.stderr, "board backup %s: %v\n", c.sub, err)
+	return backup.ExitFailed
+}
+
+// done is the exit code of a subcommand that answers only an error.
+func (c backupCall) done(err error) int {
+	if err != nil {
+		return c.fail(err)
+	}
+	return 0
+}
+
+// run is `board backup run`: its exit code is the run's.
+func (c backupCall) run() int {
+	r := backup.Run(c.ctx, c.s, backup.FileSource(c.s.StorePath), c.stdout)
+	if r.Exit != backup.ExitPushed && r.Error != "" {
+		fmt.Fprintf(c.stderr, "board backup run: %s: %s\n", r.Outcome, r.Error)
+	}
+	return r.Exit
+}
+
+// status is `board backup status [--json]`.
+func (c backupCall) status(asJSON bool) int {
+	st := backup.Status(c.s)
+	if asJSON {
+		out, _ := json.MarshalIndent(st, "", "  ")
+		fmt.Fprintln(c.stdout, string(out))
+		return 0
+	}
+	writeStatus(c.stdout, st)
+	return 0
+}
+
+// restore is `board backup restore [--apply] [file]`: the plan, and with
+// apply the restore; what it found or did is written only when it passed.
+func (c backupCall) restore(file string, apply bool) int {
+	p, err := backup.Plan(c.ctx, c.s, file, c.stderr)
+	var rep *backup.RestoreReport
+	if err == nil {
+		rep = p.Report
+		if apply {
+			rep, err = p.Apply(c.ctx)
+		}
+	}
+	if err != nil {
+		var ge *backup.GateError
+		if errors.As(err, &ge) {
+			return c.fail(fmt.Errorf("%w\nA snapshot that fails a gate is never applied: restore an earlier one (board backup status lists them)", err))
+		}
+		return c.fail(err)
+	}
+	if rep.File != "" {
+		writeRestore(c.stdout, c.s.StorePath, rep)
+	}
+	return 0
+}
+
+// verify is `board backup verify`: every snapshot through every gate.
+func (c backupCall) verify() int {
+	rep, err := backup.Verify(c.ctx, c.s, c.stderr)
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, r := range rep.Results {
+		if r.Gate == "" {
+			fmt.Fprintf(c.stdout, "ok      %s (created %s, store version %d)\n", r.File, r.Created, r.StoreVersion)
+		} else {
+			fmt.Fprintf(c.stdout, "FAILED  %s at the %s gate: %s\n", r.File, r.Gate, r.Problem)
+		}
+	}
+	fmt.Fprintf(c.stdout, "%d snapshots checked, %d failed\n", len(rep.Results), rep.Failed)
+	if rep.Failed > 0 {
+		return backup.ExitFailed
+	}
+	return 0
 }
 
 // parseInterleaved parses flags before, between and after the positional

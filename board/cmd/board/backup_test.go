@@ -108,7 +108,7 @@ func TestBackupCommandExitCodes(t *testing.T) {
 	c.expect(0, "pushed", "", key, "run")
 	other := filepath.Join(t.TempDir(), "other.git")
 	exec.Command("git", "init", "--bare", "--quiet", other).Run()
-	c.expect(1, "repo guard", "", append(key, "SVC_BACKUP_REPO="+other), "run")
+	c.expect(1, "repository check", "", append(key, "SVC_BACKUP_REPO="+other), "run")
 	lock := filepath.Join(filepath.Dir(c.data), "backup.lock")
 	os.WriteFile(lock, []byte("held"), 0o600)
 	c.expect(3, "nothing done", "", key, "run")

@@ -39,7 +39,7 @@ func commits(t *testing.T, repo string) []string {
 }
 
 // backupEnv points a board at repo with a passphrase; a disposable repo
-// needs the repo guard's test allowance.
+// needs the repository check's test allowance.
 func backupEnv(repo string) []string {
 	return []string{"SVC_BACKUP_REPO=" + repo, "SVC_BACKUP_KEY=" + testPassphrase, "SVC_BACKUP_ALLOW_NONDEFAULT=1", "SVC_SANDBOX="}
 }

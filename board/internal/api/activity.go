@@ -35,7 +35,7 @@ func (a *API) activity(w http.ResponseWriter, r *http.Request) {
 			activity.SetVersions(page, a.store.RecentChanges(), d.Version)
 			return wire.ActivityFeed{Activity: page, NextCursor: &next, Version: d.Version}, nil
 		}
-		aq.Limit = min(max(limit, 1), 5000)
+		aq.Limit = min(max(limit, 1), activity.MaxPage)
 		feed := activity.Feed(d, aq)
 		activity.SetVersions(feed, a.store.RecentChanges(), d.Version)
 		return wire.ActivityFeed{Activity: feed, Version: d.Version}, nil

@@ -28,7 +28,7 @@ import (
 )
 
 // maxBody bounds every request body.
-const maxBody = 1 << 20
+const maxBody = wire.MaxRequestBody
 
 // maxBodyDepth bounds a body's nesting: a free-form value's limit plus the
 // few levels a route's body wraps it in.

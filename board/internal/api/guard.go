@@ -28,7 +28,7 @@ import (
 // second, and a trust push (after a link) or a health probe delays its
 // caller by at most half a second.
 const (
-	guardProxyTimeout = 1000 * time.Millisecond
+	guardProxyTimeout = wire.GuardProxyTimeout
 	guardPushTimeout  = 500 * time.Millisecond
 )
 

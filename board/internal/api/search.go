@@ -22,9 +22,10 @@ import (
 
 // sidecarTimeout bounds the whole semantic call; past it the board answers
 // from its keyword path, so a slow sidecar never slows a search much.
-const sidecarTimeout = 800 * time.Millisecond
+const sidecarTimeout = wire.SearchSidecarTimeout
 
-// maxSidecarAnswer bounds what the board reads from the sidecar.
+// maxSidecarAnswer bounds what the board reads from the sidecar; no
+// client's request can reach it, so it is not among wire's limits.
 const maxSidecarAnswer = 8 << 20
 
 // searcher is the board's search state: the keyword index of the newest

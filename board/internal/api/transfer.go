@@ -16,7 +16,7 @@ import (
 )
 
 // maxImport bounds an import's body: a file is larger than any other write.
-const maxImport = 32 << 20
+const maxImport = wire.MaxImportBody
 
 // GET /api/export?format=json|csv|markdown
 func (a *API) export(w http.ResponseWriter, r *http.Request) {
@@ -74,7 +74,7 @@ func decodeImport(w http.ResponseWriter, r *http.Request, v *wire.ImportRequest)
 
 // maxDateText bounds a date in words: the parser's time grows with the
 // text (about 2s for 400 KB), and a date is a few words of it.
-const maxDateText = 1000
+const maxDateText = wire.MaxDateText
 
 // GET /api/dates/parse?text=...
 func (a *API) parseDate(w http.ResponseWriter, r *http.Request) {

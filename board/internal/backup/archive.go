@@ -77,69 +77,24 @@ func writeArchive(ctx context.Context, w io.Writer, s Settings, doc *wire.Doc, c
 	defer async.Close() // on an early return: ends the goroutine
 	tw := tar.NewWriter(async)
 	mod := created.Truncate(time.Second)
-	inf := info{Format: 1, Created: created.Format(time.RFC3339), StoreVersion: doc.Version, Counts: counts(doc), StorePath: s.StorePath}
-	if dirExists(s.GuardDir) {
-		inf.GuardDir = s.GuardDir
-	}
-	if s.VaultDir != "" && dirExists(s.VaultDir) {
-		inf.VaultDir = s.VaultDir
-	}
-	head, err := json.MarshalIndent(inf, "", "  ")
+	inf, err := writeInfo(tw, s, doc, created, mod)
 	if err != nil {
 		return st, err
 	}
-	if err := writeEntry(tw, infoEntry, head, mod); err != nil {
+	if err := writeStore(tw, doc, mod); err != nil {
 		return st, err
-	}
-
-	// The document is encoded twice, once to learn its length for the tar
-	// header: cheaper than holding a copy of a store of any size.
-	var n countWriter
-	if err := store.WriteDoc(&n, doc); err != nil {
-		return st, err
-	}
-	if err := tw.WriteHeader(&tar.Header{Name: boardEntry, Mode: 0o600, Size: int64(n), ModTime: mod, Typeflag: tar.TypeReg}); err != nil {
-		return st, err
-	}
-	if err := store.WriteDoc(tw, doc); err != nil {
-		return st, fmt.Errorf("write the store: %w", err)
 	}
 	st.Files["board"] = 1
 	say("store: version %d, %d cases, %d messages", doc.Version, len(doc.Cases), len(doc.Messages))
-
-	for _, name := range configFiles {
-		p := filepath.Join(s.DataDir, name)
-		if !fileExists(p) {
-			continue
-		}
-		if err := addFile(tw, p, configArea+"/"+name, &st); err != nil {
-			return st, err
-		}
-		st.Files[configArea]++
+	if err := addConfig(tw, s, &st); err != nil {
+		return st, err
 	}
 	say("config: %d files", st.Files[configArea])
-
-	if inf.GuardDir != "" {
-		if err := addTree(ctx, tw, s.GuardDir, guardArea, skipInGuard, s, &st); err != nil {
-			return st, err
-		}
-		say("guard data %s: %d files", s.GuardDir, st.Files[guardArea])
-	} else {
-		say("guard data: none at %s", s.GuardDir)
+	if err := addGuardData(ctx, tw, s, inf, &st, say); err != nil {
+		return st, err
 	}
-
-	switch {
-	case s.VaultDir == "":
-		say("no vault configured")
-	case inf.VaultDir == "":
-		warn := fmt.Sprintf("VAULT MISSING: SVC_VAULT_DIR names %s, which does not exist: the vault is NOT in this backup", s.VaultDir)
-		st.Warnings = append(st.Warnings, warn)
-		say("WARNING %s", warn)
-	default:
-		if err := addTree(ctx, tw, s.VaultDir, vaultArea, nil, s, &st); err != nil {
-			return st, err
-		}
-		say("vault %s: %d files", s.VaultDir, st.Files[vaultArea])
+	if err := addVault(ctx, tw, s, inf, &st, say); err != nil {
+		return st, err
 	}
 	if err := tw.Close(); err != nil {
 		return st, fmt.Errorf("finish the tar: %w", err)
@@ -151,6 +106,87 @@ func writeArchive(ctx context.Context, w io.Writer, s Settings, doc *wire.Doc, c
 		return st, fmt.Errorf("finish the gzip stream: %w", err)
 	}
 	return st, nil
+}
+
+// writeInfo writes the archive's first entry: when it was made, what the
+// store held, and where the guard data and the vault came from.
+func writeInfo(tw *tar.Writer, s Settings, doc *wire.Doc, created, mod time.Time) (info, error) {
+	inf := info{Format: 1, Created: created.Format(time.RFC3339), StoreVersion: doc.Version, Counts: counts(doc), StorePath: s.StorePath}
+	if dirExists(s.GuardDir) {
+		inf.GuardDir = s.GuardDir
+	}
+	if s.VaultDir != "" && dirExists(s.VaultDir) {
+		inf.VaultDir = s.VaultDir
+	}
+	head, err := json.MarshalIndent(inf, "", "  ")
+	if err != nil {
+		return inf, err
+	}
+	return inf, writeEntry(tw, infoEntry, head, mod)
+}
+
+// writeStore writes the store document as one entry.
+func writeStore(tw *tar.Writer, doc *wire.Doc, mod time.Time) error {
+	// The document is encoded twice, once to learn its length for the tar
+	// header: cheaper than holding a copy of a store of any size.
+	var n countWriter
+	if err := store.WriteDoc(&n, doc); err != nil {
+		return err
+	}
+	if err := tw.WriteHeader(&tar.Header{Name: boardEntry, Mode: 0o600, Size: int64(n), ModTime: mod, Typeflag: tar.TypeReg}); err != nil {
+		return err
+	}
+	if err := store.WriteDoc(tw, doc); err != nil {
+		return fmt.Errorf("write the store: %w", err)
+	}
+	return nil
+}
+
+// addConfig adds the config files that exist beside the store.
+func addConfig(tw *tar.Writer, s Settings, st *archiveStats) error {
+	for _, name := range configFiles {
+		p := filepath.Join(s.DataDir, name)
+		if !fileExists(p) {
+			continue
+		}
+		if err := addFile(tw, p, configArea+"/"+name, st); err != nil {
+			return err
+		}
+		st.Files[configArea]++
+	}
+	return nil
+}
+
+// addGuardData adds the guard sidecar's data directory when there is one.
+func addGuardData(ctx context.Context, tw *tar.Writer, s Settings, inf info, st *archiveStats, say func(string, ...any)) error {
+	if inf.GuardDir == "" {
+		say("guard data: none at %s", s.GuardDir)
+		return nil
+	}
+	if err := addTree(ctx, tw, s.GuardDir, guardArea, skipInGuard, s, st); err != nil {
+		return err
+	}
+	say("guard data %s: %d files", s.GuardDir, st.Files[guardArea])
+	return nil
+}
+
+// addVault adds the vault when one is configured, and warns loudly when
+// the configured one is missing.
+func addVault(ctx context.Context, tw *tar.Writer, s Settings, inf info, st *archiveStats, say func(string, ...any)) error {
+	switch {
+	case s.VaultDir == "":
+		say("no vault configured")
+	case inf.VaultDir == "":
+		warn := fmt.Sprintf("VAULT MISSING: SVC_VAULT_DIR names %s, which does not exist: the vault is NOT in this backup", s.VaultDir)
+		st.Warnings = append(st.Warnings, warn)
+		say("WARNING %s", warn)
+	default:
+		if err := addTree(ctx, tw, s.VaultDir, vaultArea, nil, s, st); err != nil {
+			return err
+		}
+		say("vault %s: %d files", s.VaultDir, st.Files[vaultArea])
+	}
+	return nil
 }
 
 func writeEntry(tw *tar.Writer, name string, data []byte, mod time.Time) error {

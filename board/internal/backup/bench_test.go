@@ -129,7 +129,7 @@ func BenchmarkRestoreDryRun(b *testing.B) {
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Restore(context.Background(), s, "", false, nil); err != nil {
+		if _, err := Plan(context.Background(), s, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}

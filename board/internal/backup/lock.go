@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // StaleAfter is when a lock nobody refreshed is taken to be left behind by
 // a run that died, and reclaimed.
-const StaleAfter = 120 * time.Second
+const StaleAfter = wire.BackupLockStaleAfter
 
 // errLocked is a lock held by another run.
 var errLocked = errors.New("another backup run holds the lock")

@@ -81,63 +81,95 @@ type checked struct {
 	links map[string]bool // symbolic links met so far: nothing is written through one
 }
 
-// Restore checks the snapshot file (relative to the repository, or a path;
+// RestorePlan is a snapshot that passed every gate and what restoring it
+// would change: the dry run's answer, which Apply carries out.
+type RestorePlan struct {
+	Report *RestoreReport // what the dry run found
+	s      Settings
+	abs    string               // the snapshot's path
+	entry  *wire.BackupSnapshot // its manifest entry; nil when it has none
+}
+
+// Plan checks the snapshot file (relative to the repository, or a path;
 // "" means the newest in the manifest) through every gate, and says what
 // restoring it would do. It writes nothing to the board's data; it does
-// clone or fetch the repository into the local copy first. With apply,
-// and only when every gate passed, it refuses while a board or a guard
-// sidecar runs on the data, moves the current files into
-// pre-restore-<time>/ beside the data, and installs the snapshot's: the
-// store as `board restore` does (version and id counters above the
-// high-water mark), the config files, the guard data and the vault.
-func Restore(ctx context.Context, s Settings, file string, apply bool, log io.Writer) (*RestoreReport, error) {
-	say := func(format string, args ...any) {
-		if log != nil {
-			fmt.Fprintf(log, format+"\n", args...)
-		}
-	}
+// clone or fetch the repository into the local copy first.
+func Plan(ctx context.Context, s Settings, file string, log io.Writer) (*RestorePlan, error) {
+	say := sayTo(log)
 	pass, rep, release, err := s.openRepo(ctx, say)
 	if err != nil {
-		return rep, err
+		return nil, err
 	}
 	defer release()
 	m, err := readManifest(s.Clone)
 	if err != nil {
 		say("%v", err)
 	}
-	rel, abs, err := pickSnapshot(s.Clone, m, file)
+	p := &RestorePlan{Report: rep, s: s}
+	if rep.File, p.abs, err = pickSnapshot(s.Clone, m, file); err != nil {
+		return nil, err
+	}
+	for i := range m.Snapshots {
+		if m.Snapshots[i].File == rep.File {
+			p.entry = &m.Snapshots[i]
+		}
+	}
+	c, err := p.read(ctx, rep, pass, "")
+	if err != nil {
+		return nil, err
+	}
+	if c.info.VaultDir != "" && s.VaultDir == "" {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the snapshot holds a vault (from %s) but no SVC_VAULT_DIR is set here: --apply puts it in %s", c.info.VaultDir, filepath.Join(s.DataDir, "restored-vault")))
+	}
+	return p, nil
+}
+
+// Apply restores the planned snapshot. Under the job's lock, and refused
+// while a board or a guard sidecar runs on the data, it reads the snapshot
+// through every gate again (the file is read once more to extract it, and
+// is checked as it is now, not as it was planned), moves the current files
+// into pre-restore-<time>/ beside the data, and installs the snapshot's:
+// the store as `board restore` does (version and id counters above the
+// high-water mark), the config files, the guard data and the vault. The
+// report says what it did, as far as it got.
+func (p *RestorePlan) Apply(ctx context.Context) (*RestoreReport, error) {
+	s := p.s
+	rep := &RestoreReport{Repo: p.Report.Repo, Fetched: p.Report.Fetched, File: p.Report.File}
+	pass, err := s.key().Passphrase()
 	if err != nil {
 		return rep, err
 	}
-	rep.File = rel
-	var entry *wire.BackupSnapshot
-	for i := range m.Snapshots {
-		if m.Snapshots[i].File == rel {
-			entry = &m.Snapshots[i]
-		}
+	release, err := lockJob(s)
+	if err != nil {
+		return rep, err
 	}
-	if apply {
-		if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
-			return rep, fmt.Errorf("create %s: %w", s.DataDir, err)
-		}
-		unlock, err := store.Lock(s.StorePath)
-		if err != nil {
-			return rep, err
-		}
-		defer unlock()
-		unlockGuard, err := lockGuard(s.GuardDir)
-		if err != nil {
-			return rep, err
-		}
-		defer unlockGuard()
+	defer release()
+	unlock, err := s.lockData()
+	if err != nil {
+		return rep, err
 	}
-	stage := ""
-	if apply {
-		stage = filepath.Join(s.DataDir, ".restore-staging-"+s.now().Format("20060102T150405Z"))
-		os.RemoveAll(stage)
-		defer os.RemoveAll(stage)
+	defer unlock()
+	stage := filepath.Join(s.DataDir, ".restore-staging-"+s.now().Format("20060102T150405Z"))
+	os.RemoveAll(stage)
+	defer os.RemoveAll(stage)
+	c, err := p.read(ctx, rep, pass, stage)
+	if err != nil {
+		return rep, err
 	}
-	c, err := check(ctx, abs, rel, pass, entry, stage)
+	aside := store.AsideDir(s.DataDir, s.now())
+	if rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rep.File, aside); err != nil {
+		return rep, fmt.Errorf("install the store: %w", err)
+	}
+	rep.Applied, rep.Aside = true, aside
+	rep.Installed = append(rep.Installed, "store -> "+s.StorePath)
+	return rep, s.installFiles(stage, aside, c, rep)
+}
+
+// read checks the snapshot through every gate, extracting it into stage
+// when set, and fills rep with what it holds and what restoring it over
+// the board's store would change.
+func (p *RestorePlan) read(ctx context.Context, rep *RestoreReport, pass, stage string) (*checked, error) {
+	c, err := check(ctx, p.abs, rep.File, pass, p.entry, stage)
 	if c != nil {
 		rep.Created, rep.StoreVersion, rep.Counts = c.info.Created, c.info.StoreVersion, c.info.Counts
 		rep.Files, rep.Bytes = c.files, c.bytes
@@ -146,33 +178,53 @@ func Restore(ctx context.Context, s Settings, file string, apply bool, log io.Wr
 		}
 	}
 	if err != nil {
-		return rep, err
+		return nil, err
 	}
 	// The dry run's plan also checks the store can be installed (its
 	// version and counters are numbers the board can count on from).
-	if rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rel, ""); err != nil {
-		return rep, &GateError{File: rel, Gate: GateParse, Err: err}
+	if rep.Plan, err = store.RestoreDoc(p.s.StorePath, c.doc, rep.File, ""); err != nil {
+		return nil, &GateError{File: rep.File, Gate: GateParse, Err: err}
 	}
-	aside := ""
-	if apply {
-		aside = store.AsideDir(s.DataDir, s.now())
-		if rep.Plan, err = store.RestoreDoc(s.StorePath, c.doc, rel, aside); err != nil {
-			return rep, fmt.Errorf("install the store: %w", err)
-		}
-	}
-	if !apply {
-		if c.info.VaultDir != "" && s.VaultDir == "" {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the snapshot holds a vault (from %s) but no SVC_VAULT_DIR is set here: --apply puts it in %s", c.info.VaultDir, filepath.Join(s.DataDir, "restored-vault")))
-		}
-		return rep, nil
-	}
-	rep.Applied, rep.Aside = true, aside
-	rep.Installed = append(rep.Installed, "store -> "+s.StorePath)
-	err = s.installFiles(stage, aside, c, rep)
-	return rep, err
+	return c, nil
 }
 
-// openRepo passes the repo guard, gets the passphrase, takes the job's
+// lockData takes the board's store lock and the guard sidecar's, creating
+// the data directory first: nothing is replaced under a running process.
+func (s Settings) lockData() (unlock func(), err error) {
+	if err := os.MkdirAll(s.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", s.DataDir, err)
+	}
+	unlockStore, err := store.Lock(s.StorePath)
+	if err != nil {
+		return nil, err
+	}
+	unlockGuard, err := lockGuard(s.GuardDir)
+	if err != nil {
+		unlockStore()
+		return nil, err
+	}
+	return func() { unlockGuard(); unlockStore() }, nil
+}
+
+// lockJob takes the job's lock: the local copy is the runs' too.
+func lockJob(s Settings) (release func(), err error) {
+	release, err = lock(s)
+	if errors.Is(err, errLocked) {
+		err = fmt.Errorf("%w: wait for the run to finish", err)
+	}
+	return release, err
+}
+
+// sayTo is a progress line printer on log, which may be nil.
+func sayTo(log io.Writer) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		if log != nil {
+			fmt.Fprintf(log, format+"\n", args...)
+		}
+	}
+}
+
+// openRepo passes the repository check, gets the passphrase, takes the job's
 // lock (the local copy is the runs' too: fetching and merging under a
 // run's commit would make it fail) and brings the local copy of the
 // repository up to date as far as the network allows. The caller calls
@@ -185,7 +237,7 @@ func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (pass 
 	case s.Repo.Effective == "":
 		return "", rep, nil, errors.New("no backup repository is configured: run `board backup init <repo>` (or set SVC_BACKUP_REPO)")
 	case !s.Repo.Match && !s.AllowNonDefault:
-		return "", rep, nil, errors.New(guardRefusal(s.Repo))
+		return "", rep, nil, errors.New(repoRefusal(s.Repo))
 	}
 	if pass, err = s.key().Passphrase(); err != nil {
 		return "", rep, nil, err
@@ -193,10 +245,7 @@ func (s Settings) openRepo(ctx context.Context, say func(string, ...any)) (pass 
 	if ok, detail := gitPresent(s.git()); !ok {
 		return "", rep, nil, fmt.Errorf("git is needed to read the repository: %s", detail)
 	}
-	if release, err = lock(s); err != nil {
-		if errors.Is(err, errLocked) {
-			err = fmt.Errorf("%w: wait for the run to finish", err)
-		}
+	if release, err = lockJob(s); err != nil {
 		return "", rep, nil, err
 	}
 	if _, _, rep.Fetched, err = syncClone(ctx, s, s.Repo.Effective, false, say); err != nil {
@@ -344,7 +393,8 @@ func walkTar(ctx context.Context, r io.Reader, visit func(*tar.Header, io.Reader
 }
 
 // maxJSON bounds a JSON store read whole to be parsed (the board's own
-// document is bounded by what the board could hold anyway).
+// document is bounded by what the board could hold anyway). It is not among
+// wire's limits: only a damaged or foreign snapshot can reach it.
 const maxJSON = 1 << 30
 
 // entry takes one tar entry: counts it, parses it when it is a JSON store,
@@ -576,80 +626,4 @@ func copyTree(src, dst string) error {
 		}
 		return nil
 	})
-}
-
-// VerifyResult is one snapshot checked by Verify.
-type VerifyResult struct {
-	File         string
-	Created      string
-	StoreVersion int64
-	Gate         string // the gate it failed; "" when it passed every one
-	Problem      string
-}
-
-// VerifyReport is every snapshot of the repository through every gate.
-type VerifyReport struct {
-	Repo    string
-	Fetched bool
-	Results []VerifyResult
-	Failed  int
-}
-
-// Verify brings the local copy up to date, then runs every gate over every
-// snapshot the manifest names or the snapshots directory holds, oldest
-// first, writing nothing. A manifest entry whose file is missing fails.
-func Verify(ctx context.Context, s Settings, log io.Writer) (*VerifyReport, error) {
-	say := func(format string, args ...any) {
-		if log != nil {
-			fmt.Fprintf(log, format+"\n", args...)
-		}
-	}
-	pass, rep, release, err := s.openRepo(ctx, say)
-	out := &VerifyReport{Repo: rep.Repo, Fetched: rep.Fetched, Results: []VerifyResult{}}
-	if err != nil {
-		return out, err
-	}
-	defer release()
-	m, merr := readManifest(s.Clone)
-	byFile := map[string]*wire.BackupSnapshot{}
-	var names []string
-	for i := range m.Snapshots {
-		e := &m.Snapshots[i]
-		if _, ok := byFile[e.File]; !ok {
-			names = append(names, e.File)
-		}
-		byFile[e.File] = e
-	}
-	for _, f := range snapshotFiles(s.Clone) {
-		if _, ok := byFile[f]; !ok {
-			names = append(names, f)
-			byFile[f] = nil
-		}
-	}
-	if merr != nil {
-		out.Results = append(out.Results, VerifyResult{File: ManifestName, Gate: GateSHA256, Problem: merr.Error()})
-		out.Failed++
-	}
-	for _, name := range names {
-		e := byFile[name]
-		r := VerifyResult{File: name}
-		if e != nil {
-			r.Created, r.StoreVersion = e.Created, e.StoreVersion
-		}
-		abs := filepath.Join(s.Clone, filepath.FromSlash(name))
-		if !filepath.IsLocal(filepath.FromSlash(name)) || !fileExists(abs) {
-			r.Gate, r.Problem = GateMagic, "the manifest names it but the file is missing"
-		} else if _, err := check(ctx, abs, name, pass, e, ""); err != nil {
-			var ge *GateError
-			if !errors.As(err, &ge) {
-				return out, err
-			}
-			r.Gate, r.Problem = ge.Gate, ge.Err.Error()
-		}
-		if r.Gate != "" {
-			out.Failed++
-		}
-		out.Results = append(out.Results, r)
-	}
-	return out, nil
 }

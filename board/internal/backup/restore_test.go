@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,8 +31,20 @@ const clone = CloneName
 func (f *fixture) restore(file string, apply bool) (*RestoreReport, string, error) {
 	f.t.Helper()
 	var out bytes.Buffer
-	rep, err := Restore(context.Background(), f.s, file, apply, &out)
+	rep, err := restore(f.s, file, apply, &out)
 	return rep, out.String(), err
+}
+
+// restore plans a restore and, with apply, applies it, as the CLI does.
+func restore(s Settings, file string, apply bool, log io.Writer) (*RestoreReport, error) {
+	p, err := Plan(context.Background(), s, file, log)
+	if err != nil {
+		return nil, err
+	}
+	if !apply {
+		return p.Report, nil
+	}
+	return p.Apply(context.Background())
 }
 
 func TestRestoreDryRunWritesNothingAndSaysWhatItWouldRestore(t *testing.T) {
@@ -299,11 +312,11 @@ func TestRestoreOnANewMachine(t *testing.T) {
 	}
 	s, _ = SettingsFrom(func(k string) string { return env[k] }, filepath.Join(data, "board.json"))
 	s.Now = f.s.Now
-	rep, err := Restore(context.Background(), s, "", false, nil)
+	rep, err := restore(s, "", false, nil)
 	if err != nil || rep.File != r.File || !rep.Fetched {
 		t.Fatalf("dry run: %v %+v", err, rep)
 	}
-	if rep, err = Restore(context.Background(), s, "", true, nil); err != nil {
+	if rep, err = restore(s, "", true, nil); err != nil {
 		t.Fatalf("apply: %v", err)
 	}
 	got, err := storefile.Load(s.StorePath)

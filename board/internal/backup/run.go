@@ -20,7 +20,7 @@ import (
 // Exit codes of `board backup run` (BackupRun.Exit).
 const (
 	ExitPushed    = 0 // written and pushed
-	ExitRefused   = 1 // repo guard: the effective repo is not the expected one
+	ExitRefused   = 1 // the repository check: the effective repo is not the expected one
 	ExitLocalOnly = 2 // committed locally; the push failed
 	ExitLocked    = 3 // another run holds the lock; nothing done
 	ExitFailed    = 4 // a hard failure, with its reason
@@ -73,7 +73,7 @@ func Run(ctx context.Context, s Settings, src Source, log io.Writer) wire.Backup
 	case s.Repo.Effective == "":
 		return s.record(l, finish(ExitFailed, wire.BackupFailed, errors.New("no backup repository is configured: run `board backup init <repo>` (or set SVC_BACKUP_REPO)")), nil)
 	case !s.Repo.Match && !s.AllowNonDefault:
-		return s.record(l, finish(ExitRefused, wire.BackupRefused, errors.New(guardRefusal(s.Repo))), nil)
+		return s.record(l, finish(ExitRefused, wire.BackupRefused, errors.New(repoRefusal(s.Repo))), nil)
 	}
 	release, err := lock(s)
 	if errors.Is(err, errLocked) {

@@ -218,7 +218,7 @@ func TestRepoGuard(t *testing.T) {
 	if st.Verdict != wire.BackupError || st.LastRun.Exit != ExitRefused {
 		t.Errorf("status after a refusal: %s %v", st.Verdict, st.Reasons)
 	}
-	if ok, why := f.s.Live(); ok || !strings.Contains(why, "repo guard") {
+	if ok, why := f.s.Live(); ok || !strings.Contains(why, "repository check") {
 		t.Errorf("live check: %v %s", ok, why)
 	}
 

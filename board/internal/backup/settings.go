@@ -172,9 +172,9 @@ func Init(s Settings, repo string) error {
 }
 
 // Live is the live-board identity check the automatic runs (daily, top-up)
-// pass before they back up: a repository and a key are configured, the repo
-// guard passes, this is no sandbox, and this board's store is the one
-// `board backup init` recorded. why says what failed.
+// pass before they back up: a repository and a key are configured, the
+// repository check passes, this is no sandbox, and this board's store is
+// the one `board backup init` recorded. why says what failed.
 func (s Settings) Live() (ok bool, why string) {
 	switch {
 	case s.Sandbox:
@@ -184,7 +184,7 @@ func (s Settings) Live() (ok bool, why string) {
 	case s.Repo.Effective == "":
 		return false, "no backup repository is configured"
 	case !s.Repo.Match && !s.AllowNonDefault:
-		return false, guardRefusal(s.Repo)
+		return false, repoRefusal(s.Repo)
 	case s.LiveData == "":
 		return false, "no live board is recorded in " + ConfigName + " (board backup init records it)"
 	case filepath.Clean(s.LiveData) != s.StorePath:
@@ -196,8 +196,10 @@ func (s Settings) Live() (ok bool, why string) {
 	return true, ""
 }
 
-func guardRefusal(r wire.BackupRepo) string {
-	return fmt.Sprintf("repo guard: the effective repository %q (from %s) is not the expected %q", r.Effective, r.Source, r.Expected)
+// repoRefusal says why the repository check refused: the repository in
+// use is not the one backups are meant to go to.
+func repoRefusal(r wire.BackupRepo) string {
+	return fmt.Sprintf("repository check: the effective repository %q (from %s) is not the expected %q", r.Effective, r.Source, r.Expected)
 }
 
 func (s Settings) now() time.Time {

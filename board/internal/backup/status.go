@@ -108,7 +108,7 @@ func readiness(s Settings, st state) []wire.BackupCheck {
 		repo.OK, repo.Detail = false, "no repository is configured"
 		repo.Fix = "Run `board backup init <repository URL>` with a private git repository you can push to."
 	case !s.Repo.Match && !s.AllowNonDefault:
-		repo.OK, repo.Detail = false, guardRefusal(s.Repo)
+		repo.OK, repo.Detail = false, repoRefusal(s.Repo)
 		repo.Fix = "Unset SVC_BACKUP_REPO, or run `board backup init` with the repository you mean."
 	case !s.Repo.Match:
 		repo.Detail += "; not the expected repository, allowed by SVC_BACKUP_ALLOW_NONDEFAULT=1"

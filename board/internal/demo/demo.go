@@ -113,9 +113,37 @@ func Seed(ctx context.Context, hc *http.Client, base string, now time.Time) (Res
 	return Result{Seeded: true, Cases: n}, w.err
 }
 
+// seed runs the demo script: each part through the API, in an order that
+// keeps the ids the cases are minted with the same on every run.
 func seed(w *writer, now time.Time) {
-	day := func(n int) string { return now.AddDate(0, 0, n).Format("2006-01-02") }
-	at := func(n int, hhmm string) string { return day(n) + "T" + hhmm }
+	d := &script{w: w, now: now}
+	d.cases()
+	d.touches()
+	d.mail()
+	d.calendar()
+	d.reminders()
+	d.priorities()
+	d.proposals()
+	d.views()
+}
+
+// script is the demo's writer and clock, with the ids of the cases the
+// later parts link to.
+type script struct {
+	w   *writer
+	now time.Time
+
+	pricing, hiring, home, vat, top50, soc2, deck, seats, portfolio string
+}
+
+// day is n days from now as a date; at is that day at hh:mm.
+func (d *script) day(n int) string { return d.now.AddDate(0, 0, n).Format("2006-01-02") }
+
+func (d *script) at(n int, hhmm string) string { return d.day(n) + "T" + hhmm }
+
+// cases seeds the initiatives, workstreams and cases, with tasks, some done.
+func (d *script) cases() {
+	w, day, at := d.w, d.day, d.at
 	mk := func(agent bool, body map[string]any) string {
 		return id(w.call(http.MethodPost, "/api/cases", body, agent), "case")
 	}
@@ -133,69 +161,82 @@ func seed(w *writer, now time.Time) {
 	}
 
 	// Three initiatives, two workstreams, and the cases under and beside them.
-	pricing := mk(false, map[string]any{"title": "Launch usage-based pricing", "kind": "initiative", "status": "in_progress", "summary": "Move every plan to metered billing by the end of the quarter."})
-	billing := mk(false, map[string]any{"title": "Billing migration", "kind": "workstream", "parentId": pricing, "status": "in_progress"})
-	comms := mk(true, map[string]any{"title": "Customer communication", "kind": "workstream", "parentId": pricing, "status": "todo"})
-	hiring := mk(false, map[string]any{"title": "Hire a founding designer", "kind": "initiative", "status": "in_progress"})
-	home := mk(false, map[string]any{"title": "Kitchen renovation", "kind": "initiative", "status": "todo", "domain": "life"})
+	d.pricing = mk(false, map[string]any{"title": "Launch usage-based pricing", "kind": "initiative", "status": "in_progress", "summary": "Move every plan to metered billing by the end of the quarter."})
+	billing := mk(false, map[string]any{"title": "Billing migration", "kind": "workstream", "parentId": d.pricing, "status": "in_progress"})
+	comms := mk(true, map[string]any{"title": "Customer communication", "kind": "workstream", "parentId": d.pricing, "status": "todo"})
+	d.hiring = mk(false, map[string]any{"title": "Hire a founding designer", "kind": "initiative", "status": "in_progress"})
+	d.home = mk(false, map[string]any{"title": "Kitchen renovation", "kind": "initiative", "status": "todo", "domain": "life"})
 
 	invoices := mk(false, map[string]any{"title": "Migrate invoices to the new billing provider", "parentId": billing, "status": "in_progress", "labels": []string{"deep-work"}, "dueAt": day(4),
 		"tasks": tasks("Map plan ids", "Dry-run on staging", "Reconcile October invoices", "Switch webhooks", "Turn off the old cron")})
 	complete(invoices, 3)
 	mk(true, map[string]any{"title": "Backfill usage events for Q3", "parentId": billing, "status": "todo", "labels": []string{"blocked"}, "summary": "Blocked on the data team's export."})
-	vat := mk(true, map[string]any{"title": "VAT handling for EU customers", "parentId": billing, "status": "waiting_for_input", "labels": []string{"waiting-on", "needs-decision"}, "dueAt": day(1)})
+	d.vat = mk(true, map[string]any{"title": "VAT handling for EU customers", "parentId": billing, "status": "waiting_for_input", "labels": []string{"waiting-on", "needs-decision"}, "dueAt": day(1)})
 	mk(false, map[string]any{"title": "Draft the pricing FAQ", "parentId": comms, "status": "done", "labels": []string{"quick-win"}})
-	top50 := mk(false, map[string]any{"title": "Email the top 50 accounts about the change", "parentId": comms, "status": "urgent", "labels": []string{"follow-up"}, "dueAt": at(0, "17:00"),
+	d.top50 = mk(false, map[string]any{"title": "Email the top 50 accounts about the change", "parentId": comms, "status": "urgent", "labels": []string{"follow-up"}, "dueAt": at(0, "17:00"),
 		"tasks": tasks("Pull the account list", "Personalise the intro", "Send in two batches")})
-	complete(top50, 1)
-	portfolio := mk(false, map[string]any{"title": "Review the portfolio shortlist", "parentId": hiring, "status": "in_progress", "tasks": tasks("Maya R.", "Jonas K.", "Priya S.")})
-	complete(portfolio, 1)
-	mk(true, map[string]any{"title": "Schedule final-round interviews", "parentId": hiring, "status": "todo", "labels": []string{"scheduled"}, "dueAt": day(6)})
-	mk(false, map[string]any{"title": "Get three quotes for the kitchen", "parentId": home, "status": "waiting_for_input", "domain": "life", "labels": []string{"waiting-on"}})
-	mk(false, map[string]any{"title": "Choose floor tiles", "parentId": home, "status": "todo", "domain": "life", "labels": []string{"needs-decision"}})
-	soc2 := mk(false, map[string]any{"title": "Renew the SOC 2 report with the auditor", "status": "urgent", "labels": []string{"at-risk"}, "dueAt": day(-1)})
-	deck := mk(false, map[string]any{"title": "Quarterly board deck", "status": "todo", "labels": []string{"deep-work"}, "dueAt": day(9), "tasks": tasks("Metrics", "Hiring plan", "Runway")})
+	complete(d.top50, 1)
+	d.portfolio = mk(false, map[string]any{"title": "Review the portfolio shortlist", "parentId": d.hiring, "status": "in_progress", "tasks": tasks("Maya R.", "Jonas K.", "Priya S.")})
+	complete(d.portfolio, 1)
+	mk(true, map[string]any{"title": "Schedule final-round interviews", "parentId": d.hiring, "status": "todo", "labels": []string{"scheduled"}, "dueAt": day(6)})
+	mk(false, map[string]any{"title": "Get three quotes for the kitchen", "parentId": d.home, "status": "waiting_for_input", "domain": "life", "labels": []string{"waiting-on"}})
+	mk(false, map[string]any{"title": "Choose floor tiles", "parentId": d.home, "status": "todo", "domain": "life", "labels": []string{"needs-decision"}})
+	d.soc2 = mk(false, map[string]any{"title": "Renew the SOC 2 report with the auditor", "status": "urgent", "labels": []string{"at-risk"}, "dueAt": day(-1)})
+	d.deck = mk(false, map[string]any{"title": "Quarterly board deck", "status": "todo", "labels": []string{"deep-work"}, "dueAt": day(9), "tasks": tasks("Metrics", "Hiring plan", "Runway")})
 	mk(false, map[string]any{"title": "Expense report for the Berlin offsite", "status": "done", "labels": []string{"quick-win"}})
-	seats := mk(true, map[string]any{"title": "Cancel unused design tool seats", "status": "todo", "labels": []string{"quick-win", "delegated"}})
+	d.seats = mk(true, map[string]any{"title": "Cancel unused design tool seats", "status": "todo", "labels": []string{"quick-win", "delegated"}})
 	mk(false, map[string]any{"title": "Read “Working in Public”", "status": "todo", "domain": "life", "labels": []string{"reference", "snoozed"}})
+}
 
-	// Stars, a move and notes, by both hands.
-	for _, c := range []string{pricing, top50, soc2} {
+// touches seeds stars, a move and notes, by both hands.
+func (d *script) touches() {
+	w := d.w
+	for _, c := range []string{d.pricing, d.top50, d.soc2} {
 		w.call(http.MethodPatch, "/api/cases/"+c, map[string]any{"starred": true}, false)
 	}
-	w.call(http.MethodPatch, "/api/cases/"+portfolio, map[string]any{"status": "in_progress"}, true)
-	w.call(http.MethodPost, "/api/cases/"+vat+"/notes", map[string]any{"text": "The accountant says reverse charge applies to B2B. We still need a decision on the B2C threshold."}, true)
-	w.call(http.MethodPost, "/api/cases/"+soc2+"/notes", map[string]any{"text": "Auditor needs the access review evidence before the kickoff."}, false)
+	w.call(http.MethodPatch, "/api/cases/"+d.portfolio, map[string]any{"status": "in_progress"}, true)
+	w.call(http.MethodPost, "/api/cases/"+d.vat+"/notes", map[string]any{"text": "The accountant says reverse charge applies to B2B. We still need a decision on the B2C threshold."}, true)
+	w.call(http.MethodPost, "/api/cases/"+d.soc2+"/notes", map[string]any{"text": "Auditor needs the access review evidence before the kickoff."}, false)
+}
 
-	// Email: some linked to cases, one to a reminder, one still unfiled.
-	w.call(http.MethodPost, "/api/cases/"+vat+"/messages", map[string]any{"source": "gmail", "from": "elena@ledgerwise.example", "to": []string{"me@acme.example"},
+// mail seeds email: some linked to cases, one still unfiled.
+func (d *script) mail() {
+	w, now := d.w, d.now
+	w.call(http.MethodPost, "/api/cases/"+d.vat+"/messages", map[string]any{"source": "gmail", "from": "elena@ledgerwise.example", "to": []string{"me@acme.example"},
 		"subject": "Re: VAT on usage invoices", "preview": "Short answer: reverse charge for B2B. For B2C we need to register under OSS once…",
 		"body": "Hi,\n\nShort answer: reverse charge for B2B. For B2C we need to register under OSS once you pass the threshold.\n\nCan we talk Thursday?\n\nElena", "receivedAt": now.Add(-3 * time.Hour).Format(time.RFC3339)}, true)
-	w.call(http.MethodPost, "/api/cases/"+soc2+"/messages", map[string]any{"source": "gmail", "from": "audit@trustline.example", "subject": "Evidence request list (SOC 2 Type II)",
+	w.call(http.MethodPost, "/api/cases/"+d.soc2+"/messages", map[string]any{"source": "gmail", "from": "audit@trustline.example", "subject": "Evidence request list (SOC 2 Type II)",
 		"preview": "Attached is the request list for this year's period. Items 4, 7 and 12 are new…", "body": "Attached is the request list for this year's period.\n\nItems 4, 7 and 12 are new.", "receivedAt": now.Add(-26 * time.Hour).Format(time.RFC3339), "read": true}, true)
-	w.call(http.MethodPost, "/api/cases/"+top50+"/messages", map[string]any{"source": "gmail", "from": "me@acme.example", "to": []string{"cto@bigcustomer.example"}, "outbound": true,
+	w.call(http.MethodPost, "/api/cases/"+d.top50+"/messages", map[string]any{"source": "gmail", "from": "me@acme.example", "to": []string{"cto@bigcustomer.example"}, "outbound": true,
 		"subject": "Heads-up: pricing changes in Q4", "preview": "Wanted you to hear it from me first…", "body": "Wanted you to hear it from me first: usage-based pricing starts next quarter.", "receivedAt": now.Add(-50 * time.Minute).Format(time.RFC3339), "read": true}, false)
 	w.call(http.MethodPost, "/api/messages", map[string]any{"source": "gmail", "from": "maya@studio.example", "to": []string{"me@acme.example"}, "subject": "Portfolio link and availability",
 		"preview": "Here is the updated case study. I can do Tuesday or Thursday afternoon…", "body": "Hi,\n\nHere is the updated case study. I can do Tuesday or Thursday afternoon.\n\nMaya", "receivedAt": now.Add(-2 * time.Hour).Format(time.RFC3339)}, true)
+}
 
-	// Calendar.
+// calendar seeds events over the coming week.
+func (d *script) calendar() {
+	w, day := d.w, d.day
 	for _, ev := range []map[string]any{
-		{"title": "Pricing sync", "date": day(0), "startTime": "10:00", "endTime": "10:30", "caseId": pricing, "domain": "work"},
-		{"title": "Designer interview: Maya", "date": day(1), "startTime": "14:00", "endTime": "15:00", "caseId": hiring, "location": "Studio 2"},
-		{"title": "Auditor kickoff call", "date": day(3), "startTime": "09:30", "endTime": "10:15", "caseId": soc2},
+		{"title": "Pricing sync", "date": day(0), "startTime": "10:00", "endTime": "10:30", "caseId": d.pricing, "domain": "work"},
+		{"title": "Designer interview: Maya", "date": day(1), "startTime": "14:00", "endTime": "15:00", "caseId": d.hiring, "location": "Studio 2"},
+		{"title": "Auditor kickoff call", "date": day(3), "startTime": "09:30", "endTime": "10:15", "caseId": d.soc2},
 		{"title": "Berlin offsite", "date": day(2), "allDay": true},
 		{"title": "1:1 with Sam", "date": day(-1), "startTime": "16:00", "endTime": "16:30"},
-		{"title": "Tile showroom", "date": day(5), "startTime": "11:00", "endTime": "12:00", "domain": "life", "caseId": home},
+		{"title": "Tile showroom", "date": day(5), "startTime": "11:00", "endTime": "12:00", "domain": "life", "caseId": d.home},
 	} {
 		w.call(http.MethodPost, "/api/events", ev, false)
 	}
+}
 
-	// Reminders, one of them at a time of day.
+// reminders seeds reminders, one of them at a time of day, one done and
+// one with a mail.
+func (d *script) reminders() {
+	w, now, day, at := d.w, d.now, d.day, d.at
 	rem := func(agent bool, body map[string]any) string {
 		return id(w.call(http.MethodPost, "/api/reminders", body, agent), "reminder")
 	}
 	rem(false, map[string]any{"title": "Renew passport", "dueAt": day(20), "domain": "life", "tasks": []map[string]any{{"title": "Book a photo appointment", "done": true}, {"title": "Fill in the form"}}})
-	rem(true, map[string]any{"title": "Pay quarterly VAT", "dueAt": at(3, "15:00"), "domain": "work", "labels": []string{"scheduled"}, "caseId": vat})
+	rem(true, map[string]any{"title": "Pay quarterly VAT", "dueAt": at(3, "15:00"), "domain": "work", "labels": []string{"scheduled"}, "caseId": d.vat})
 	rem(false, map[string]any{"title": "Follow up with the landlord about the deposit", "dueAt": day(-2), "domain": "life", "labels": []string{"follow-up"}})
 	if done := rem(false, map[string]any{"title": "Send thank-you notes to the offsite hosts", "dueAt": day(-4)}); done != "" {
 		w.call(http.MethodPatch, "/api/reminders/"+done, map[string]any{"status": "done"}, false)
@@ -204,8 +245,11 @@ func seed(w *writer, now time.Time) {
 		w.call(http.MethodPost, "/api/reminders/"+water+"/messages", map[string]any{"source": "gmail", "from": "billing@citywater.example", "subject": "Your statement is ready",
 			"preview": "Statement for account ending 0412 is now available.", "body": "Statement for account ending 0412 is now available.", "receivedAt": now.Add(-5 * time.Hour).Format(time.RFC3339)}, true)
 	}
+}
 
-	// Priorities.
+// priorities seeds the person's priorities.
+func (d *script) priorities() {
+	w := d.w
 	for i, text := range []string{
 		"Ship usage-based pricing to every plan by the end of the quarter",
 		"Hire a founding designer before the Series A",
@@ -213,16 +257,22 @@ func seed(w *writer, now time.Time) {
 	} {
 		w.call(http.MethodPost, "/api/priorities", map[string]any{"text": text, "position": i + 1}, false)
 	}
+}
 
-	// Proposals from the agent waiting for the person, one of them with a
-	// change the person made to its case since.
+// proposals seeds proposals from the agent waiting for the person, one of
+// them with a change the person made to its case since.
+func (d *script) proposals() {
+	w, day := d.w, d.day
 	w.call(http.MethodPost, "/api/pending", map[string]any{"verb": "update_case", "summary": "Move the board deck to In progress: the CFO sent the numbers",
-		"payload": map[string]any{"id": deck, "status": "in_progress", "dueAt": day(7)}}, true)
-	w.call(http.MethodPatch, "/api/cases/"+deck, map[string]any{"dueAt": day(8)}, false)
+		"payload": map[string]any{"id": d.deck, "status": "in_progress", "dueAt": day(7)}}, true)
+	w.call(http.MethodPatch, "/api/cases/"+d.deck, map[string]any{"dueAt": day(8)}, false)
 	w.call(http.MethodPost, "/api/pending", map[string]any{"verb": "archive", "summary": "Archive the design tool seats case: seats already cancelled by finance",
-		"payload": map[string]any{"id": seats}}, true)
+		"payload": map[string]any{"id": d.seats}}, true)
+}
 
-	// Saved views and a template.
+// views seeds saved views and a template.
+func (d *script) views() {
+	w := d.w
 	w.call(http.MethodPost, "/api/views", map[string]any{"name": "Work, starred", "filters": map[string]any{"domain": "work", "starred": true}}, false)
 	w.call(http.MethodPost, "/api/views", map[string]any{"name": "Waiting on others", "filters": map[string]any{"label": "waiting-on"}}, false)
 	w.call(http.MethodPost, "/api/templates", map[string]any{"name": "Vendor onboarding", "title": "Onboard vendor: ", "labels": []string{"follow-up"},

@@ -11,11 +11,13 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // decode non-UTF-8 bodies and headers
 	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // maxDepth bounds how deep nested multiparts are walked, so a hostile message
 // cannot make the parser recurse without end.
-const maxDepth = 16
+const maxDepth = wire.MaxMIMEDepth
 
 // Parse reads one RFC 5322 message. It keeps whatever it can: a malformed header
 // line is skipped, an unknown charset leaves the text as it is, a broken part is

@@ -18,7 +18,7 @@ import (
 // Limits of POST /api/search (besides searchdoc.MaxQueries).
 const (
 	DefaultK = 10
-	MaxK     = 50
+	MaxK     = wire.MaxSearchK
 )
 
 // Body is the JSON body of POST /api/search.

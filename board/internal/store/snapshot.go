@@ -19,8 +19,8 @@ import (
 // Snapshot retention: every snapshot from the last 36 hours, then the newest
 // of each UTC day for 30 days (board/README.md, Snapshots and disk use).
 const (
-	keepAllFor   = 36 * time.Hour
-	keepDailyFor = 30 * 24 * time.Hour
+	keepAllFor   = wire.SnapshotKeepAll
+	keepDailyFor = wire.SnapshotKeepDaily
 )
 
 // TakeSnapshot writes a snapshot of the newest durable state now, whatever

@@ -46,7 +46,7 @@ Snapshots: 7 (newest 5)
 - 2026-03-04T03:30:00Z snapshots/backup-20260304T033000Z.enc 2.0 KB v44 (3 cases, 10 messages)
 - 2026-03-03T03:30:00Z snapshots/backup-20260303T033000Z.enc 2.0 KB v43 (3 cases, 10 messages)
 Repository: git@example.com:me/backup.git (from backup.json)`},
-		{"push failed, repo guard", wire.BackupStatus{
+		{"push failed, repository check refused", wire.BackupStatus{
 			Verdict: wire.BackupWarning, Reasons: []string{"the last push failed"},
 			LastRun: &wire.BackupRun{StartedAt: "2026-03-07T03:30:00Z", Exit: 2, Outcome: wire.BackupLocalOnly, File: snap(7).File, Size: 100, StoreVersion: 47,
 				Error: "git push: could not read from remote\nrepository", Warnings: []string{"SVC_VAULT_DIR /v is missing"}},

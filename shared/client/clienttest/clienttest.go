@@ -388,7 +388,7 @@ func Context(t testing.TB) context.Context {
 
 // BackupEnv is the environment of a board that backs up to a fresh local
 // bare git repository standing in for the private remote: the repository,
-// a recovery passphrase, and the repo guard's allowance for a disposable
+// a recovery passphrase, and the repository check's allowance for a disposable
 // repository.
 func BackupEnv(t testing.TB) []string {
 	t.Helper()

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/shared/httprun"
+	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/server"
@@ -43,7 +44,7 @@ func loadConfig(getenv func(string) string, args []string) (config, error) {
 		modelDir: getenv("SVC_GUARD_MODEL_DIR"),
 		hfToken:  getenv("HF_TOKEN") != "",
 		choice:   classify.Resolve(getenv("SVC_GUARD_MODEL"), getenv("SVC_GUARD_THRESHOLD")),
-		ttlDays:  7,
+		ttlDays:  wire.QuarantineReleasedDays,
 	}
 	if v := strings.TrimSpace(getenv("SVC_GUARD_RELEASED_TTL_DAYS")); v != "" {
 		n, err := strconv.Atoi(v)

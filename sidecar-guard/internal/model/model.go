@@ -28,6 +28,7 @@ import (
 	"github.com/knights-analytics/hugot"
 	"github.com/knights-analytics/hugot/backends"
 	"github.com/knights-analytics/hugot/pipelines"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // Defaults for Options fields left zero: the window the preset models were
@@ -42,7 +43,7 @@ const (
 // one is refused with ErrTooLong rather than truncated, because an attacker
 // would put the payload past the cut; the caller falls back to a cheaper
 // detector for it.
-const MaxTextChars = 1 << 20
+const MaxTextChars = wire.MaxGuardModelText
 
 // chunkChars bounds what one tokenizer call sees; chunkOverlap is shared
 // between consecutive chunks so a phrase at a cut is seen whole once.

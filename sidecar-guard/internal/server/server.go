@@ -18,14 +18,15 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/opsboard/opsboard/shared/httpjson"
+	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
 )
 
 // Request limits.
 const (
-	maxBody  = 4 << 20 // a long mail with quoted history fits
-	MaxTexts = 256     // texts per /classify call
+	maxBody  = wire.MaxGuardBody
+	MaxTexts = wire.MaxGuardTexts
 )
 
 // Config is everything the server is wired with.

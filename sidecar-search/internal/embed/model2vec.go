@@ -11,12 +11,13 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-search/internal/safetensors"
 	"github.com/opsboard/opsboard/sidecar-search/internal/tokenizer"
 )
 
 // MaxLength is the model2vec Python package's default max_length in tokens.
-const MaxLength = 512
+const MaxLength = wire.MaxEmbedTokens
 
 // Model2Vec is static-embedding inference as the model2vec Python package
 // does it: tokenize without special tokens, drop the unknown token, keep

@@ -26,8 +26,8 @@ import (
 // Limits of one ranking call (besides searchdoc.MaxQueries).
 const (
 	DefaultLimit = 10
-	MaxLimit     = 200
-	maxBody      = 1 << 20
+	MaxLimit     = wire.MaxSearchSidecarLimit
+	maxBody      = wire.MaxSearchSidecarBody
 )
 
 // Config says where the store is and which embedder to use.

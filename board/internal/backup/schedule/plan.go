@@ -10,7 +10,7 @@ import (
 const (
 	// FreshFor: a snapshot younger than this needs no top-up, and Back up
 	// now skips unless forced.
-	FreshFor = 12 * time.Hour
+	FreshFor = wire.BackupFreshFor
 	// RetryAfter: a top-up that ran and did not leave a fresh snapshot (the
 	// job failed) is not tried again before this, so a broken setup is not
 	// retried on every list of cases.

@@ -55,7 +55,7 @@ type Trigger struct {
 	ctx    context.Context // cancelled by Close: a run in flight stops
 	cancel context.CancelFunc
 
-	mu     sync.Mutex // guards closed and wg.Add against Close
+	mu     sync.Mutex // serializes closed and wg.Add against Close
 	closed bool
 	wg     sync.WaitGroup
 

@@ -108,11 +108,40 @@ func Parse(data []byte) (imports.Plan, error) {
 	if title == "" {
 		title = "Trello board"
 	}
-	p := imports.Plan{Format: wire.ImportTrello}
-	root := imports.Node{Row: "board " + b.ID, SourceID: Prefix + b.ID, Kind: wire.KindInitiative, Title: title, Summary: b.Desc}
-	p.Nodes = append(p.Nodes, root)
-	labelKey := map[string]string{} // Trello label id -> plan key
-	for _, l := range b.Labels {
+	r := reader{b: &b, cardAt: map[string]int{}}
+	r.p.Format = wire.ImportTrello
+	r.p.Nodes = append(r.p.Nodes, imports.Node{Row: "board " + b.ID, SourceID: Prefix + b.ID, Kind: wire.KindInitiative, Title: title, Summary: b.Desc})
+	r.labels()
+	for _, step := range []func() error{r.lists, r.cards, r.checklists} {
+		if err := step(); err != nil {
+			return imports.Plan{}, err
+		}
+	}
+	r.comments()
+	return r.p, nil
+}
+
+// list is what an open Trello list means for its cards: a lane, or a label
+// of its name; order keeps the board's order of lists.
+type list struct {
+	order int
+	lane  wire.Lane
+	label string
+}
+
+// reader builds the plan of one board export.
+type reader struct {
+	b        *board
+	p        imports.Plan
+	labelKey map[string]string // Trello label id -> plan key
+	byID     map[string]list   // open list id -> its meaning
+	cardAt   map[string]int    // card id -> index in p.Nodes
+}
+
+// labels adds the board's labels, one without a name named for its color.
+func (r *reader) labels() {
+	r.labelKey = map[string]string{}
+	for _, l := range r.b.Labels {
 		name := strings.TrimSpace(l.Name)
 		if name == "" {
 			name = strings.TrimSuffix(strings.TrimSuffix(l.Color, "_dark"), "_light")
@@ -120,38 +149,43 @@ func Parse(data []byte) (imports.Plan, error) {
 		if name == "" {
 			continue
 		}
-		labelKey[l.ID] = name
-		p.Labels = append(p.Labels, imports.Label{Key: name, Title: name, Color: colors[strings.SplitN(l.Color, "_", 2)[0]]})
+		r.labelKey[l.ID] = name
+		r.p.Labels = append(r.p.Labels, imports.Label{Key: name, Title: name, Color: colors[strings.SplitN(l.Color, "_", 2)[0]]})
 	}
-	type list struct {
-		order int
-		lane  wire.Lane
-		label string
-	}
-	lists := map[string]list{}
-	for i, l := range b.Lists {
+}
+
+// lists reads each open list as a lane, or else as a label it adds.
+func (r *reader) lists() error {
+	r.byID = map[string]list{}
+	for i, l := range r.b.Lists {
 		if l.Closed {
 			continue
 		}
 		if lane, ok := imports.LaneOf(l.Name); ok {
-			lists[l.ID] = list{order: i, lane: lane}
+			r.byID[l.ID] = list{order: i, lane: lane}
 			continue
 		}
 		name := strings.TrimSpace(l.Name)
 		if name == "" {
-			return imports.Plan{}, imports.BadRow("list "+l.ID, "a list needs a name")
+			return imports.BadRow("list "+l.ID, "a list needs a name")
 		}
-		lists[l.ID] = list{order: i, label: name}
-		p.Labels = append(p.Labels, imports.Label{Key: "list:" + name, Title: name})
+		r.byID[l.ID] = list{order: i, label: name}
+		r.p.Labels = append(r.p.Labels, imports.Label{Key: "list:" + name, Title: name})
 	}
+	return nil
+}
+
+// cards adds each open card of an open list as a case under the board's
+// initiative, in the board's order of lists and cards.
+func (r *reader) cards() error {
 	closedList := map[string]bool{}
-	for _, l := range b.Lists {
+	for _, l := range r.b.Lists {
 		closedList[l.ID] = l.Closed
 	}
-	cardAt := map[string]int{} // card id -> index in p.Nodes
-	cards := b.Cards
+	root := r.p.Nodes[0].SourceID
+	cards := r.b.Cards
 	sort.SliceStable(cards, func(i, j int) bool {
-		li, lj := lists[cards[i].IDList], lists[cards[j].IDList]
+		li, lj := r.byID[cards[i].IDList], r.byID[cards[j].IDList]
 		if li.order != lj.order {
 			return li.order < lj.order
 		}
@@ -162,35 +196,41 @@ func Parse(data []byte) (imports.Plan, error) {
 		if c.Closed || closedList[c.IDList] {
 			continue
 		}
-		l, ok := lists[c.IDList]
+		l, ok := r.byID[c.IDList]
 		if !ok {
-			return imports.Plan{}, imports.BadRow(row, "list %s is not in the file", c.IDList)
+			return imports.BadRow(row, "list %s is not in the file", c.IDList)
 		}
 		name := strings.TrimSpace(c.Name)
 		if name == "" {
-			return imports.Plan{}, imports.BadRow(row, "a card needs a name")
+			return imports.BadRow(row, "a card needs a name")
 		}
 		due, ok := imports.Due(c.Due)
 		if !ok {
-			return imports.Plan{}, imports.BadRow(row, "due %q is not a date", c.Due)
+			return imports.BadRow(row, "due %q is not a date", c.Due)
 		}
-		n := imports.Node{Row: row, SourceID: Prefix + c.ID, ParentSourceID: root.SourceID, Kind: wire.KindCase,
+		n := imports.Node{Row: row, SourceID: Prefix + c.ID, ParentSourceID: root, Kind: wire.KindCase,
 			Title: name, Summary: c.Desc, Status: l.lane, DueAt: due}
 		if l.label != "" {
 			n.Labels = append(n.Labels, "list:"+l.label)
 		}
 		for _, id := range c.IDLabels {
-			if k, ok := labelKey[id]; ok {
+			if k, ok := r.labelKey[id]; ok {
 				n.Labels = append(n.Labels, k)
 			}
 		}
-		p.Nodes = append(p.Nodes, n)
-		cardAt[c.ID] = len(p.Nodes) - 1
+		r.p.Nodes = append(r.p.Nodes, n)
+		r.cardAt[c.ID] = len(r.p.Nodes) - 1
 	}
-	checklists := b.Checklists
+	return nil
+}
+
+// checklists adds each checklist item as a task of its card, the
+// checklist's own name (unless the default) as the task's detail.
+func (r *reader) checklists() error {
+	checklists := r.b.Checklists
 	sort.SliceStable(checklists, func(i, j int) bool { return checklists[i].Pos < checklists[j].Pos })
 	for _, cl := range checklists {
-		i, ok := cardAt[cl.IDCard]
+		i, ok := r.cardAt[cl.IDCard]
 		if !ok {
 			continue // on an archived card
 		}
@@ -200,22 +240,28 @@ func Parse(data []byte) (imports.Plan, error) {
 			row := fmt.Sprintf("checklist %s item %s", cl.ID, it.ID)
 			due, ok := imports.Due(it.Due)
 			if !ok {
-				return imports.Plan{}, imports.BadRow(row, "due %q is not a date", it.Due)
+				return imports.BadRow(row, "due %q is not a date", it.Due)
 			}
 			if strings.TrimSpace(it.Name) == "" {
-				return imports.Plan{}, imports.BadRow(row, "a checklist item needs a name")
+				return imports.BadRow(row, "a checklist item needs a name")
 			}
 			detail := ""
 			if cl.Name != "" && cl.Name != "Checklist" {
 				detail = cl.Name
 			}
-			p.Nodes[i].Tasks = append(p.Nodes[i].Tasks, imports.Task{SourceID: Prefix + it.ID, Title: it.Name, Detail: detail, DueAt: due, Done: it.State == "complete"})
+			r.p.Nodes[i].Tasks = append(r.p.Nodes[i].Tasks, imports.Task{SourceID: Prefix + it.ID, Title: it.Name, Detail: detail, DueAt: due, Done: it.State == "complete"})
 		}
 	}
+	return nil
+}
+
+// comments adds each comment on an imported card as a note, its author's
+// name first.
+func (r *reader) comments() {
 	// Trello lists actions newest first; notes read oldest first.
-	for k := len(b.Actions) - 1; k >= 0; k-- {
-		a := b.Actions[k]
-		i, ok := cardAt[a.Data.Card.ID]
+	for k := len(r.b.Actions) - 1; k >= 0; k-- {
+		a := r.b.Actions[k]
+		i, ok := r.cardAt[a.Data.Card.ID]
 		if a.Type != "commentCard" || !ok || strings.TrimSpace(a.Data.Text) == "" {
 			continue
 		}
@@ -224,7 +270,6 @@ func Parse(data []byte) (imports.Plan, error) {
 			text = who + ": " + text
 		}
 		at, _ := imports.Due(a.Date)
-		p.Nodes[i].Notes = append(p.Nodes[i].Notes, imports.Note{Text: text, CreatedAt: at})
+		r.p.Nodes[i].Notes = append(r.p.Nodes[i].Notes, imports.Note{Text: text, CreatedAt: at})
 	}
-	return p, nil
 }

@@ -16,10 +16,10 @@ import (
 )
 
 // MaxRuns is how many run reports the board keeps.
-const MaxRuns = 200
+const MaxRuns = wire.MaxIngestRuns
 
 // MaxErrors is how many error lines a stored report keeps.
-const MaxErrors = 20
+const MaxErrors = wire.MaxIngestRunErrors
 
 // RecordTx stores run with a fresh id and the write's time, and drops the
 // oldest reports beyond MaxRuns.

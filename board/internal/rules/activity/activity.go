@@ -13,7 +13,7 @@ import (
 )
 
 // MaxEntries is how many activity entries a case keeps.
-const MaxEntries = 50
+const MaxEntries = wire.MaxCaseActivity
 
 // Log appends an entry to c's log and keeps the last MaxEntries.
 func Log(c *wire.Case, actor wire.Actor, verb wire.Verb, detail, ts string) {

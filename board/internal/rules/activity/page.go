@@ -13,7 +13,7 @@ import (
 )
 
 // MaxPage bounds one page of the feed.
-const MaxPage = 5000
+const MaxPage = wire.MaxActivityPage
 
 // Page is one page of the feed, newest first: up to limit rows that pass q
 // (its Limit is ignored) and come after the cursor; next is "" on the last

@@ -14,7 +14,7 @@ import (
 
 // findLimit bounds each list of the command bar's find, so an answer stays
 // readable; the search view has the rest.
-const findLimit = 50
+const findLimit = wire.MaxFindResults
 
 func caseHref(id string) string { return "/board?case=" + id }
 

@@ -213,7 +213,7 @@ type Filter struct {
 }
 
 // MaxOccurrences is how many occurrences of one series a read lists.
-const MaxOccurrences = 1000
+const MaxOccurrences = wire.MaxOccurrences
 
 // List lists the events matching f in chronological order: by day, all-day
 // events first, then by start time. With both From and To, a repeating

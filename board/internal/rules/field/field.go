@@ -166,8 +166,8 @@ func (m *ChildIDs) Next() string {
 // proposal payloads, templates): the board stores them as sent, so their
 // size and nesting bound what one request can add to the document.
 const (
-	MaxFreeFormBytes = 64 << 10
-	MaxFreeFormDepth = 32
+	MaxFreeFormBytes = wire.MaxFreeFormBytes
+	MaxFreeFormDepth = wire.MaxFreeFormDepth
 )
 
 // FreeForm refuses a free-form JSON value nested deeper than

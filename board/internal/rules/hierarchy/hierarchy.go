@@ -143,7 +143,7 @@ type Problem struct {
 // valid tree is three tiers deep, so a longer chain already breaks a rule at
 // some node on it, which the check reports there; the bound keeps a long
 // chain typed in by hand from costing quadratic time.
-const maxWalk = 4
+const maxWalk = wire.HierarchyDepth + 1
 
 // Problems checks the whole tree in time linear in the number of nodes and
 // lists every node that breaks it, in stored order: an empty id, an id held

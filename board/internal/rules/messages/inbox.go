@@ -15,7 +15,7 @@ import (
 // Inbox paging bounds.
 const (
 	DefaultLimit = 50
-	MaxLimit     = 200
+	MaxLimit     = wire.MaxInboxPage
 )
 
 // Filter selects messages for the inbox. A nil id filter is not applied; a

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/shared/recur"
+	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/teambition/rrule-go"
 )
 
@@ -34,7 +35,7 @@ func Describe(r Rule) string { return recur.Describe(r) }
 
 // MaxSteps bounds how many occurrences one expansion walks from a series'
 // start: a daily series 130 years long.
-const MaxSteps = 50000
+const MaxSteps = wire.MaxRepeatSteps
 
 // series walks the occurrences of r from start, which is always the first
 // (RFC 5545: DTSTART counts as the first occurrence even when the rule

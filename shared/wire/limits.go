@@ -1,0 +1,204 @@
+package wire
+
+import (
+	"fmt"
+	"time"
+)
+
+// Every limit a person or a client can run into, in one place, so the code
+// that enforces a limit and the README's Limits section (which a test holds
+// to Limits) cannot drift apart. Internal knobs no caller can reach (how
+// much of another process's answer is read, how deep the encoder indents)
+// stay beside their code.
+
+// Request sizes of the board's API.
+const (
+	// MaxRequestBody bounds every request body but an import's (413 beyond).
+	MaxRequestBody = 1 << 20
+	// MaxImportBody bounds an import's body: a file is larger than any
+	// other write.
+	MaxImportBody = 32 << 20
+	// MaxFreeFormBytes and MaxFreeFormDepth bound a free-form JSON value
+	// (saved-view filters, preferences, proposal payloads, templates): the
+	// board stores them as sent, so these bound what one request adds.
+	MaxFreeFormBytes = 64 << 10
+	MaxFreeFormDepth = 32
+	// MaxDateText bounds a date in words: the parser's time grows with the
+	// text, and a date is a few words of it.
+	MaxDateText = 1000
+)
+
+// Lists and pages.
+const (
+	// MaxCaseActivity is how many activity entries a case keeps.
+	MaxCaseActivity = 50
+	// MaxActivityPage bounds the limit of one read of the activity feed.
+	MaxActivityPage = 5000
+	// MaxInboxPage bounds the limit of one page of the inbox.
+	MaxInboxPage = 200
+	// SummaryDetailMax is how many characters of an activity row's detail
+	// the summary view keeps.
+	SummaryDetailMax = 160
+	// PreviewMax is how much of a body a summary's preview takes when the
+	// message has no preview of its own.
+	PreviewMax = 140
+	// HierarchyDepth is how many tiers the tree has: initiative >
+	// workstream > case.
+	HierarchyDepth = 3
+	// MaxFindResults bounds each list of the command bar's find, so an
+	// answer stays readable; the search view has the rest.
+	MaxFindResults = 50
+)
+
+// Calendar and repeating rules.
+const (
+	// MaxOccurrences is how many occurrences of one series a read lists.
+	MaxOccurrences = 1000
+	// MaxRepeatSteps bounds how many occurrences one expansion walks from
+	// a series' start: a daily series 130 years long.
+	MaxRepeatSteps = 50000
+	// MaxRepeatInterval and MaxRepeatCount bound a rule's numbers:
+	// generous for people, small enough that no rule runs away.
+	MaxRepeatInterval = 999
+	MaxRepeatCount    = 999
+)
+
+// Search.
+const (
+	// MaxSearchQueries is how many queries one search ranks; later ones
+	// are ignored, so one call cannot ask for unbounded work.
+	MaxSearchQueries = 32
+	// MaxSearchK bounds k, the results per query (at least 1).
+	MaxSearchK = 50
+	// SearchSidecarTimeout bounds the board's whole semantic call; past it
+	// the board answers from its keyword path.
+	SearchSidecarTimeout = 800 * time.Millisecond
+	// MaxSearchSidecarBody bounds a request body of the search sidecar.
+	MaxSearchSidecarBody = 1 << 20
+	// MaxSearchSidecarLimit bounds the limit of one ranking call of the
+	// search sidecar.
+	MaxSearchSidecarLimit = 200
+	// MaxEmbedTokens is how many tokens of a text the search embedder
+	// reads; the rest does not count.
+	MaxEmbedTokens = 512
+)
+
+// Mail and the prompt-injection guard.
+const (
+	// MaxMIMEDepth bounds how deep nested multiparts are walked, so a
+	// hostile message cannot make the parser recurse without end.
+	MaxMIMEDepth = 16
+	// MaxIngestRuns is how many ingest run reports the board keeps.
+	MaxIngestRuns = 200
+	// MaxIngestRunErrors is how many error lines a stored report keeps.
+	MaxIngestRunErrors = 20
+	// GuardTimeout bounds every call of the guard's client, so the agent's
+	// bridge answers (UNAVAILABLE at worst) rather than hang.
+	GuardTimeout = 4000 * time.Millisecond
+	// GuardProxyTimeout bounds the board's proxied calls to the guard.
+	GuardProxyTimeout = 1000 * time.Millisecond
+	// MaxGuardBody bounds a request body of the guard: a long mail with
+	// quoted history fits.
+	MaxGuardBody = 4 << 20
+	// MaxGuardTexts is how many texts one /classify call may send.
+	MaxGuardTexts = 256
+	// MaxGuardModelText is the longest text the guard's model scores, in
+	// characters; a longer one goes to the rule-based detector instead of
+	// being cut, because an attacker would put the payload past the cut.
+	MaxGuardModelText = 1 << 20
+	// QuarantineReleasedDays is how long a released, never replayed
+	// quarantine record is kept unless a person sets otherwise.
+	QuarantineReleasedDays = 7
+)
+
+// Local snapshots and the off-site backup.
+const (
+	// SnapshotKeepAll: every local snapshot from this long ago is kept.
+	SnapshotKeepAll = 36 * time.Hour
+	// SnapshotKeepDaily: past SnapshotKeepAll, the newest of each UTC day
+	// is kept for this long.
+	SnapshotKeepDaily = 30 * 24 * time.Hour
+	// BackupFreshFor: a backup younger than this needs no top-up, and
+	// Back up now skips unless forced.
+	BackupFreshFor = 12 * time.Hour
+	// BackupLockStaleAfter is when a backup lock nobody refreshed is taken
+	// to be left behind by a run that died, and reclaimed.
+	BackupLockStaleAfter = 120 * time.Second
+)
+
+// Limit is one row of the Limits table: its name as a person reads it, its
+// value as text, and what it applies to.
+type Limit struct {
+	Name      string
+	Value     string
+	AppliesTo string
+}
+
+// Limits is every limit above, in the order the README lists them.
+func Limits() []Limit {
+	return []Limit{
+		{"request body", bytesText(MaxRequestBody), "every request to the board's API except an import (413 beyond)"},
+		{"import body", bytesText(MaxImportBody), "`POST /api/import` (413 beyond)"},
+		{"free-form value size", bytesText(MaxFreeFormBytes), "a saved view's filters, a preference, a template, a proposal's payload"},
+		{"free-form value nesting", levels(MaxFreeFormDepth), "the same free-form values"},
+		{"date in words", fmt.Sprintf("%d bytes", MaxDateText), "`GET /api/dates/parse?text=`"},
+		{"activity kept per case", entries(MaxCaseActivity), "a case's own activity log; older entries drop off"},
+		{"activity page", fmt.Sprintf("1 to %d rows", MaxActivityPage), "`limit` of `GET /api/activity`"},
+		{"inbox page", fmt.Sprintf("1 to %d messages", MaxInboxPage), "`limit` of `GET /api/messages`"},
+		{"activity detail in summaries", chars(SummaryDetailMax), "each row of `GET /api/activity?view=summary`"},
+		{"message preview", chars(PreviewMax), "a message summary's preview when the mail has none of its own"},
+		{"hierarchy depth", levels(HierarchyDepth), "initiative > workstream > case"},
+		{"find results", fmt.Sprintf("%d of each kind", MaxFindResults), "cases, tasks, messages and reminders a `find` of `POST /api/command` lists"},
+		{"occurrences per series", fmt.Sprint(MaxOccurrences), "a repeating event in one read of events or the agenda"},
+		{"recurrence expansion", fmt.Sprintf("%d steps", MaxRepeatSteps), "occurrences walked from a series' start"},
+		{"recurrence interval", fmt.Sprintf("1 to %d", MaxRepeatInterval), "`INTERVAL` of a repeat rule"},
+		{"recurrence count", fmt.Sprintf("1 to %d", MaxRepeatCount), "`COUNT` of a repeat rule"},
+		{"search queries", fmt.Sprint(MaxSearchQueries), "queries one search ranks; later ones are ignored"},
+		{"search results per query", fmt.Sprintf("1 to %d", MaxSearchK), "`k` of `POST /api/search`"},
+		{"search sidecar wait", durationText(SearchSidecarTimeout), "the board's semantic call; past it the answer comes from keywords"},
+		{"search sidecar body", bytesText(MaxSearchSidecarBody), "a request to the search sidecar"},
+		{"search sidecar results", fmt.Sprintf("1 to %d", MaxSearchSidecarLimit), "`limit` of one call to the search sidecar"},
+		{"embedded text", fmt.Sprintf("%d tokens", MaxEmbedTokens), "what the search sidecar's embedder reads of a text"},
+		{"MIME nesting", levels(MaxMIMEDepth), "nested multiparts read of one mail"},
+		{"ingest runs kept", fmt.Sprint(MaxIngestRuns), "mail ingest run reports"},
+		{"errors per ingest run", fmt.Sprint(MaxIngestRunErrors), "error lines a stored run report keeps"},
+		{"guard wait", durationText(GuardTimeout), "every call of the guard's client (the agent's bridge answers UNAVAILABLE past it)"},
+		{"guard wait through the board", durationText(GuardProxyTimeout), "the board's calls to the guard on the page's behalf"},
+		{"guard body", bytesText(MaxGuardBody), "a request to the guard sidecar"},
+		{"guard texts per call", fmt.Sprint(MaxGuardTexts), "`POST /classify` of the guard sidecar"},
+		{"guard model text", chars(MaxGuardModelText), "a text the guard's model scores; longer ones go to the rule-based detector"},
+		{"quarantine kept after release", durationText(QuarantineReleasedDays * 24 * time.Hour), "a released, never replayed quarantine record (the default; `releasedTtlDays` changes it)"},
+		{"every snapshot kept", durationText(SnapshotKeepAll), "local snapshots"},
+		{"daily snapshots kept", durationText(SnapshotKeepDaily), "local snapshots older than that, the newest of each UTC day"},
+		{"backup fresh for", durationText(BackupFreshFor), "a backup younger than this needs no automatic top-up"},
+		{"backup lock left behind", durationText(BackupLockStaleAfter), "a backup lock nobody refreshed is reclaimed"},
+	}
+}
+
+func entries(n int) string { return fmt.Sprintf("%d entries", n) }
+func levels(n int) string  { return fmt.Sprintf("%d levels", n) }
+func chars(n int) string   { return fmt.Sprintf("%d characters", n) }
+
+// bytesText says a size in the largest binary unit that divides it.
+func bytesText(n int) string {
+	switch {
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// durationText says d in the largest unit that divides it, up to days.
+func durationText(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d h", d/time.Hour)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return fmt.Sprintf("%d ms", d/time.Millisecond)
+}
