@@ -48,6 +48,10 @@ const (
 	// MaxFindResults bounds each list of the command bar's find, so an
 	// answer stays readable; the search view has the rest.
 	MaxFindResults = 50
+	// MaxReminderTasks is how many rows a reminder's checklist may hold when
+	// a write sets it: a checklist is a short list to tick off, and every
+	// list the page renders in full needs a bound.
+	MaxReminderTasks = 100
 )
 
 // Calendar and repeating rules.
@@ -111,6 +115,13 @@ const (
 	QuarantineReleasedDays = 7
 )
 
+// The person's edits against the agent.
+const (
+	// HumanEditWindow is how long a person's change to a field stands
+	// against an agent write that would change it again.
+	HumanEditWindow = 24 * time.Hour
+)
+
 // Local snapshots and the off-site backup.
 const (
 	// SnapshotKeepAll: every local snapshot from this long ago is kept.
@@ -149,6 +160,7 @@ func Limits() []Limit {
 		{"message preview", chars(PreviewMax), "a message summary's preview when the mail has none of its own"},
 		{"hierarchy depth", levels(HierarchyDepth), "initiative > workstream > case"},
 		{"find results", fmt.Sprintf("%d of each kind", MaxFindResults), "cases, tasks, messages and reminders a `find` of `POST /api/command` lists"},
+		{"reminder checklist", fmt.Sprintf("%d tasks", MaxReminderTasks), "a reminder's `tasks` when a create or patch sets them (400 beyond)"},
 		{"occurrences per series", fmt.Sprint(MaxOccurrences), "a repeating event in one read of events or the agenda"},
 		{"recurrence expansion", fmt.Sprintf("%d steps", MaxRepeatSteps), "occurrences walked from a series' start"},
 		{"recurrence interval", fmt.Sprintf("1 to %d", MaxRepeatInterval), "`INTERVAL` of a repeat rule"},
@@ -168,6 +180,7 @@ func Limits() []Limit {
 		{"guard texts per call", fmt.Sprint(MaxGuardTexts), "`POST /classify` of the guard sidecar"},
 		{"guard model text", chars(MaxGuardModelText), "a text the guard's model scores; longer ones go to the rule-based detector"},
 		{"quarantine kept after release", durationText(QuarantineReleasedDays * 24 * time.Hour), "a released, never replayed quarantine record (the default; `releasedTtlDays` changes it)"},
+		{"a person's edit stands", durationText(HumanEditWindow), "an agent write to a field the person changed (400 `humanChange`; propose instead)"},
 		{"every snapshot kept", durationText(SnapshotKeepAll), "local snapshots"},
 		{"daily snapshots kept", durationText(SnapshotKeepDaily), "local snapshots older than that, the newest of each UTC day"},
 		{"backup fresh for", durationText(BackupFreshFor), "a backup younger than this needs no automatic top-up"},

@@ -1,10 +1,5 @@
 package wire
 
-// MaxReminderTasks is how many rows a reminder's checklist may hold when a
-// write sets it: a checklist is a short list to tick off, and every list
-// the page renders in full needs a bound.
-const MaxReminderTasks = 100
-
 // ReminderTaskInput is one checklist row of a reminder create or patch. On a
 // patch, a row that carries the id of an existing row keeps that id; a row
 // without an id gets a minted one.

@@ -16,7 +16,7 @@ import (
 )
 
 // Window is how long a person's change to a field holds against the agent.
-const Window = 24 * time.Hour
+const Window = wire.HumanEditWindow
 
 // Untracked are the fields no one sets directly: stamps, logs and the
 // edits map itself. A change to them is never protected.
