@@ -4,7 +4,7 @@
 // concurrent writers) before it is acknowledged or visible to readers.
 //
 // It is the engine only: the domain rules are functions over a Tx in the
-// packages named for them (cases, reminders, approvals, ...), and the store
+// packages named for them (cases, reminders, proposals, ...), and the store
 // knows records only as the document type.
 package store
 
