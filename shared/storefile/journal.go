@@ -15,31 +15,11 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Entry is one committed write: the records it upserted, the ids it deleted,
-// and the singleton fields it replaced. Replaying entries in order over the
-// document they were written after reproduces the state exactly.
-type Entry struct {
-	Version int64 `json:"v"`
-	// Actor and At say who made the write and when (RFC 3339, UTC). Entries
-	// written before they were kept have neither; replay ignores both.
-	Actor      wire.Actor        `json:"actor,omitempty"`
-	At         string            `json:"at,omitempty"`
-	Cases      []*wire.Case      `json:"cases,omitempty"`
-	Messages   []*wire.Message   `json:"messages,omitempty"`
-	Events     []*wire.Event     `json:"events,omitempty"`
-	Reminders  []*wire.Reminder  `json:"reminders,omitempty"`
-	Priorities []*wire.Priority  `json:"priorities,omitempty"`
-	Labels     []*wire.LabelDef  `json:"labels,omitempty"`
-	Proposals  []*wire.Proposal  `json:"pending,omitempty"`
-	Views      []*wire.View      `json:"views,omitempty"`
-	Templates  []*wire.Template  `json:"templates,omitempty"`
-	IngestRuns []*wire.IngestRun `json:"ingestRuns,omitempty"`
-	// Deleted maps a collection name (the Doc's JSON field) to removed ids.
-	Deleted      map[string][]string `json:"deleted,omitempty"`
-	Counters     map[string]int64    `json:"counters,omitempty"`
-	LabelSources *wire.LabelSources  `json:"labelSources,omitempty"`
-	Prefs        json.RawMessage     `json:"prefs,omitempty"`
-}
+// Collection names a collection of records: its field in the document and
+// in a journal entry, and the key of the ids an entry deleted from it. The
+// record kinds are listed once, in kindgen/kinds.go; kinds_gen.go holds the
+// constants and the code that walks every kind.
+type Collection string
 
 // crcTable is Castagnoli: hardware-accelerated on amd64 and arm64.
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -116,40 +96,7 @@ func Apply(d *wire.Doc, e *Entry) {
 	if e.Version <= d.Version {
 		return
 	}
-	d.Cases = upsert(d.Cases, e.Cases)
-	d.Messages = upsert(d.Messages, e.Messages)
-	d.Events = upsert(d.Events, e.Events)
-	d.Reminders = upsert(d.Reminders, e.Reminders)
-	d.Priorities = upsert(d.Priorities, e.Priorities)
-	d.Labels = upsert(d.Labels, e.Labels)
-	d.Proposals = upsert(d.Proposals, e.Proposals)
-	d.Views = upsert(d.Views, e.Views)
-	d.Templates = upsert(d.Templates, e.Templates)
-	d.IngestRuns = upsert(d.IngestRuns, e.IngestRuns)
-	for coll, ids := range e.Deleted {
-		switch coll {
-		case "cases":
-			d.Cases = remove(d.Cases, ids)
-		case "messages":
-			d.Messages = remove(d.Messages, ids)
-		case "events":
-			d.Events = remove(d.Events, ids)
-		case "reminders":
-			d.Reminders = remove(d.Reminders, ids)
-		case "priorities":
-			d.Priorities = remove(d.Priorities, ids)
-		case "labels":
-			d.Labels = remove(d.Labels, ids)
-		case "pending":
-			d.Proposals = remove(d.Proposals, ids)
-		case "views":
-			d.Views = remove(d.Views, ids)
-		case "templates":
-			d.Templates = remove(d.Templates, ids)
-		case "ingestRuns":
-			d.IngestRuns = remove(d.IngestRuns, ids)
-		}
-	}
+	applyRecords(d, e)
 	if e.Counters != nil {
 		d.Counters = e.Counters
 	}
@@ -226,16 +173,7 @@ func coalesce(entries []Entry, version int64) []Entry {
 		m := &out[run]
 		m.Version = e.Version
 		m.Actor, m.At = e.Actor, e.At // replay reads neither; the run's last write names them
-		m.Cases = append(m.Cases, e.Cases...)
-		m.Messages = append(m.Messages, e.Messages...)
-		m.Events = append(m.Events, e.Events...)
-		m.Reminders = append(m.Reminders, e.Reminders...)
-		m.Priorities = append(m.Priorities, e.Priorities...)
-		m.Labels = append(m.Labels, e.Labels...)
-		m.Proposals = append(m.Proposals, e.Proposals...)
-		m.Views = append(m.Views, e.Views...)
-		m.Templates = append(m.Templates, e.Templates...)
-		m.IngestRuns = append(m.IngestRuns, e.IngestRuns...)
+		mergeRecords(m, &e)
 		if e.Counters != nil {
 			m.Counters = e.Counters
 		}

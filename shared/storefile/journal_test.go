@@ -102,7 +102,7 @@ func TestReplaySkipsEntriesTheDocumentHolds(t *testing.T) {
 	d.Cases = []*wire.Case{caseRec("CASE-1", "as in the document")}
 	entries, _, err := ReadJournal(bytes.NewReader(journalOf(t,
 		&Entry{Version: 4, Cases: []*wire.Case{caseRec("CASE-1", "older than the document")}},
-		&Entry{Version: 5, Deleted: map[string][]string{"cases": {"CASE-1"}}},
+		&Entry{Version: 5, Deleted: map[Collection][]string{"cases": {"CASE-1"}}},
 		&Entry{Version: 6, Cases: []*wire.Case{caseRec("CASE-2", "newer")}},
 		&Entry{Version: 7, Cases: []*wire.Case{caseRec("CASE-1", "renamed after")}},
 	)))
@@ -140,10 +140,10 @@ func TestApplyKeepsOrder(t *testing.T) {
 		{"replace in place", Entry{Cases: []*wire.Case{caseRec("CASE-2", "b2")}}, []string{"CASE-1 a", "CASE-2 b2", "CASE-3 c"}},
 		{"new ones append in entry order", Entry{Cases: []*wire.Case{caseRec("CASE-5", "e"), caseRec("CASE-4", "d")}},
 			[]string{"CASE-1 a", "CASE-2 b", "CASE-3 c", "CASE-5 e", "CASE-4 d"}},
-		{"delete keeps the others in order", Entry{Deleted: map[string][]string{"cases": {"CASE-2"}}}, []string{"CASE-1 a", "CASE-3 c"}},
-		{"upsert and delete together", Entry{Cases: []*wire.Case{caseRec("CASE-3", "c2"), caseRec("CASE-4", "d")}, Deleted: map[string][]string{"cases": {"CASE-1"}}},
+		{"delete keeps the others in order", Entry{Deleted: map[Collection][]string{"cases": {"CASE-2"}}}, []string{"CASE-1 a", "CASE-3 c"}},
+		{"upsert and delete together", Entry{Cases: []*wire.Case{caseRec("CASE-3", "c2"), caseRec("CASE-4", "d")}, Deleted: map[Collection][]string{"cases": {"CASE-1"}}},
 			[]string{"CASE-2 b", "CASE-3 c2", "CASE-4 d"}},
-		{"deleting an unknown id is a no-op", Entry{Deleted: map[string][]string{"cases": {"CASE-9"}, "nonsense": {"X-1"}}}, []string{"CASE-1 a", "CASE-2 b", "CASE-3 c"}},
+		{"deleting an unknown id is a no-op", Entry{Deleted: map[Collection][]string{"cases": {"CASE-9"}, "nonsense": {"X-1"}}}, []string{"CASE-1 a", "CASE-2 b", "CASE-3 c"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := New()
@@ -163,7 +163,7 @@ func TestApplyKeepsOrder(t *testing.T) {
 func TestApplyReplacesSingletons(t *testing.T) {
 	d := New()
 	Apply(d, &Entry{Version: 1, Counters: map[string]int64{"CASE": 9}, LabelSources: &wire.LabelSources{Custom: []string{"x"}}, Prefs: []byte(`{"theme":"dark"}`),
-		Messages: []*wire.Message{{ID: "M-1", Subject: "s"}}, Deleted: map[string][]string{"messages": {"M-0"}}})
+		Messages: []*wire.Message{{ID: "M-1", Subject: "s"}}, Deleted: map[Collection][]string{"messages": {"M-0"}}})
 	if d.Counters["CASE"] != 9 || d.LabelSources == nil || string(d.Prefs) != `{"theme":"dark"}` || len(d.Messages) != 1 {
 		t.Fatalf("singletons not applied: %+v", d)
 	}

@@ -34,7 +34,7 @@ func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
 				e.Messages = append(e.Messages, &wire.Message{ID: fmt.Sprint("M-", 1+rng.IntN(6)), Subject: fmt.Sprint("v", v)})
 			}
 			if rng.IntN(5) == 0 {
-				e.Deleted = map[string][]string{"cases": {fmt.Sprint("CASE-", 1+rng.IntN(12))}, "messages": {fmt.Sprint("M-", 1+rng.IntN(6))}}
+				e.Deleted = map[Collection][]string{"cases": {fmt.Sprint("CASE-", 1+rng.IntN(12))}, "messages": {fmt.Sprint("M-", 1+rng.IntN(6))}}
 			}
 			if rng.IntN(4) == 0 {
 				e.Counters = map[string]int64{"CASE": v}

@@ -4,6 +4,8 @@
 // search sidecar) use this package to see the current state read-only.
 package storefile
 
+//go:generate go run ./kindgen -pkg storefile -out kinds_gen.go
+
 import (
 	"encoding/json"
 	"errors"
@@ -55,34 +57,7 @@ func migrate(d *wire.Doc) {
 }
 
 func normalize(d *wire.Doc) {
-	if d.Cases == nil {
-		d.Cases = []*wire.Case{}
-	}
-	if d.Messages == nil {
-		d.Messages = []*wire.Message{}
-	}
-	if d.Events == nil {
-		d.Events = []*wire.Event{}
-	}
-	if d.Reminders == nil {
-		d.Reminders = []*wire.Reminder{}
-	}
-	if d.Priorities == nil {
-		d.Priorities = []*wire.Priority{}
-	}
-	if d.Labels == nil {
-		d.Labels = []*wire.LabelDef{}
-	}
-	d.Cases = dropNil(d.Cases)
-	d.Messages = dropNil(d.Messages)
-	d.Events = dropNil(d.Events)
-	d.Reminders = dropNil(d.Reminders)
-	d.Priorities = dropNil(d.Priorities)
-	d.Labels = dropNil(d.Labels)
-	d.Proposals = dropNil(d.Proposals)
-	d.Views = dropNil(d.Views)
-	d.Templates = dropNil(d.Templates)
-	d.IngestRuns = dropNil(d.IngestRuns)
+	normalizeRecords(d)
 	for _, c := range d.Cases {
 		if c.Domain == "" {
 			c.Domain = "work"
@@ -131,33 +106,7 @@ func Counters(d *wire.Doc) map[string]int64 {
 			out[m[1]] = n
 		}
 	}
-	for _, c := range d.Cases {
-		see(c.ID)
-	}
-	for _, m := range d.Messages {
-		see(m.ID)
-	}
-	for _, e := range d.Events {
-		see(e.ID)
-	}
-	for _, r := range d.Reminders {
-		see(r.ID)
-	}
-	for _, p := range d.Priorities {
-		see(p.ID)
-	}
-	for _, p := range d.Proposals {
-		see(p.ID)
-	}
-	for _, v := range d.Views {
-		see(v.ID)
-	}
-	for _, t := range d.Templates {
-		see(t.ID)
-	}
-	for _, r := range d.IngestRuns {
-		see(r.ID)
-	}
+	seeMintedIDs(d, see)
 	return out
 }
 

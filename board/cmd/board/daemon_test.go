@@ -57,24 +57,15 @@ type daemon struct {
 	err    error
 }
 
-// start runs the board on data with env added to the environment. With
-// nofile > 0 it runs under that open-file limit.
+// start runs the board on data with env added to the environment and
+// waits until it answers. With nofile > 0 it runs under that open-file limit.
 func start(t *testing.T, data string, nofile int, env ...string) *daemon {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the daemon")
-	}
-	addr := testkit.FreeAddr(t)
-	d := &daemon{addr: addr, url: "http://" + addr, data: data, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
+	cmd := exec.Command(boardBin)
 	if nofile > 0 {
-		d.cmd = exec.Command("prlimit", fmt.Sprintf("--nofile=%d:%d", nofile, nofile), "--", boardBin)
-	} else {
-		d.cmd = exec.Command(boardBin)
+		cmd = exec.Command("prlimit", fmt.Sprintf("--nofile=%d:%d", nofile, nofile), "--", boardBin)
 	}
-	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
-	d.cmd.Env = append(d.cmd.Env, env...)
-	d.cmd.Stderr = d.stderr
-	d.launch(t)
+	d := spawnCommand(t, cmd, data, func(cmd *exec.Cmd) { cmd.Env = append(cmd.Env, env...) })
 	testkit.Eventually(t, "the daemon answers /api/health", func() bool {
 		select {
 		case <-d.exited:
@@ -87,6 +78,30 @@ func start(t *testing.T, data string, nofile int, env ...string) *daemon {
 	return d
 }
 
+// spawn starts the board on data without waiting for it to answer, so a
+// test can also watch a start that fails. adjust, when set, changes the
+// command first (another user, more environment).
+func spawn(t *testing.T, data string, adjust func(*exec.Cmd)) *daemon {
+	t.Helper()
+	return spawnCommand(t, exec.Command(boardBin), data, adjust)
+}
+
+func spawnCommand(t *testing.T, cmd *exec.Cmd, data string, adjust func(*exec.Cmd)) *daemon {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the daemon")
+	}
+	addr := testkit.FreeAddr(t)
+	d := &daemon{cmd: cmd, addr: addr, url: "http://" + addr, data: data, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
+	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
+	d.cmd.Stderr = d.stderr
+	if adjust != nil {
+		adjust(d.cmd)
+	}
+	d.launch(t)
+	return d
+}
+
 // launch starts d.cmd, notes when it exits, and kills it at the test's end.
 func (d *daemon) launch(t *testing.T) {
 	t.Helper()
@@ -94,10 +109,45 @@ func (d *daemon) launch(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { d.err = d.cmd.Wait(); close(d.exited) }()
-	t.Cleanup(func() {
-		d.cmd.Process.Signal(syscall.SIGKILL)
-		<-d.exited
-	})
+	t.Cleanup(d.kill)
+}
+
+// kill ends the daemon with SIGKILL and waits until it is gone.
+func (d *daemon) kill() {
+	d.cmd.Process.Signal(syscall.SIGKILL)
+	<-d.exited
+}
+
+// ready waits until the daemon answers its health route and returns the
+// answer; a daemon that exits first fails the test.
+func (d *daemon) ready(t *testing.T) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case <-d.exited:
+			t.Fatalf("the daemon exited before it was ready (%v):\n%s", d.err, d.stderr)
+		default:
+		}
+		var h map[string]any
+		if code, err := getJSON(d.url+"/api/health", &h); err == nil && code == http.StatusOK {
+			return h
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon did not get ready:\n%s", d.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func getJSON(url string, v any) (int, error) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode, json.NewDecoder(resp.Body).Decode(v)
 }
 
 // do sends one request with a JSON body (none when "") on a fresh

@@ -21,7 +21,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// benchSizes are the document sizes the issue asks for: cases with 5 tasks
+// benchSizes are the document sizes the store is measured at: cases with 5 tasks
 // each and 10 linked messages per case.
 var benchSizes = []struct {
 	name  string

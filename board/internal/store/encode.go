@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -65,6 +66,12 @@ func WriteDoc(w io.Writer, d *wire.Doc) error {
 	return e.write(w, d)
 }
 
+// streamedList is one collection the encoder writes record by record.
+type streamedList struct {
+	name storefile.Collection
+	list func(io.Writer) error
+}
+
 // recordDepth is how deep a record of a top-level collection sits.
 const recordDepth = 2
 
@@ -80,23 +87,13 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 	e.staleMu.Unlock()
 	e.gen++
 	env := *d
-	env.Cases, env.Messages, env.Events, env.Reminders, env.Priorities, env.Labels = nil, nil, nil, nil, nil, nil
+	withoutStreamed(&env)
 	head, err := json.Marshal(&env)
 	if err != nil {
 		return fmt.Errorf("encode document v%d: %w", d.Version, err)
 	}
 	rest := appendIndent(nil, head, 0)
-	for _, f := range []struct {
-		name string
-		list func(io.Writer) error
-	}{
-		{"cases", func(w io.Writer) error { return writeRecords(e, w, d.Cases) }},
-		{"messages", func(w io.Writer) error { return writeRecords(e, w, d.Messages) }},
-		{"events", func(w io.Writer) error { return writeRecords(e, w, d.Events) }},
-		{"reminders", func(w io.Writer) error { return writeRecords(e, w, d.Reminders) }},
-		{"priorities", func(w io.Writer) error { return writeRecords(e, w, d.Priorities) }},
-		{"labels", func(w io.Writer) error { return writeRecords(e, w, d.Labels) }},
-	} {
+	for _, f := range e.streamed(d) {
 		// The collections were encoded as null at depth 1; a JSON string
 		// cannot hold a raw newline, so the marker is always the field.
 		marker := []byte("\n \"" + f.name + "\": null")

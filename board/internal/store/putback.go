@@ -42,27 +42,10 @@ func (tx *Tx) NoteUndone(versions []int64) { tx.undid = append(tx.undid, version
 // removes the record when image is nil. The image is copied first: the
 // ring's images are committed values shared with readers.
 func (tx *Tx) PutImage(kind, id string, image any) error {
+	if ok, err := tx.putImage(kind, id, image); ok {
+		return err
+	}
 	switch kind {
-	case wire.KindCaseRecord:
-		return putImage(&tx.cases, id, image)
-	case wire.KindMessageRecord:
-		return putImage(&tx.messages, id, image)
-	case wire.KindEventRecord:
-		return putImage(&tx.events, id, image)
-	case wire.KindReminderRecord:
-		return putImage(&tx.reminders, id, image)
-	case wire.KindPriorityRecord:
-		return putImage(&tx.priorities, id, image)
-	case wire.KindLabelRecord:
-		return putImage(&tx.labels, id, image)
-	case wire.KindProposalRecord:
-		return putImage(&tx.proposals, id, image)
-	case wire.KindViewRecord:
-		return putImage(&tx.views, id, image)
-	case wire.KindTemplateRecord:
-		return putImage(&tx.templates, id, image)
-	case wire.KindIngestRunRecord:
-		return putImage(&tx.ingestRuns, id, image)
 	case wire.KindPrefsRecord:
 		raw, _ := image.(json.RawMessage)
 		tx.SetPrefs(append(json.RawMessage(nil), raw...))

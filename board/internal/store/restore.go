@@ -213,23 +213,9 @@ func newestSnapshotIn(dir string) *wire.Doc {
 	return s.newestGoodSnapshot(s.listSnapshots())
 }
 
-// diffStates compares every collection of the snapshot with cur.
-func diffStates(snap, cur *wire.Doc) []RestoreDiff {
-	return []RestoreDiff{
-		diffOf("cases", snap.Cases, cur.Cases),
-		diffOf("messages", snap.Messages, cur.Messages),
-		diffOf("events", snap.Events, cur.Events),
-		diffOf("reminders", snap.Reminders, cur.Reminders),
-		diffOf("priorities", snap.Priorities, cur.Priorities),
-		diffOf("labels", snap.Labels, cur.Labels),
-		diffOf("pending", snap.Proposals, cur.Proposals),
-		diffOf("views", snap.Views, cur.Views),
-		diffOf("templates", snap.Templates, cur.Templates),
-	}
-}
-
-func diffOf[T storefile.Keyed](name string, snap, cur []T) RestoreDiff {
-	out := RestoreDiff{Name: name, Snapshot: len(snap), Current: len(cur)}
+// diffOf compares one collection of the snapshot with the current state.
+func diffOf[T storefile.Keyed](name storefile.Collection, snap, cur []T) RestoreDiff {
+	out := RestoreDiff{Name: string(name), Snapshot: len(snap), Current: len(cur)}
 	was := make(map[string][]byte, len(snap))
 	for _, r := range snap {
 		was[r.Key()], _ = json.Marshal(r)

@@ -140,16 +140,7 @@ func (s *Store) ChangesSince(since int64) (changes []*Change, version int64, ok 
 // find each record's committed (before) image.
 func (tx *Tx) change(version int64) *Change {
 	c := &Change{Version: version, Actor: tx.actor, At: tx.now, Undid: tx.undid}
-	c.Records = appendChanges(c.Records, wire.KindCaseRecord, &tx.cases)
-	c.Records = appendChanges(c.Records, wire.KindMessageRecord, &tx.messages)
-	c.Records = appendChanges(c.Records, wire.KindEventRecord, &tx.events)
-	c.Records = appendChanges(c.Records, wire.KindReminderRecord, &tx.reminders)
-	c.Records = appendChanges(c.Records, wire.KindPriorityRecord, &tx.priorities)
-	c.Records = appendChanges(c.Records, wire.KindLabelRecord, &tx.labels)
-	c.Records = appendChanges(c.Records, wire.KindProposalRecord, &tx.proposals)
-	c.Records = appendChanges(c.Records, wire.KindViewRecord, &tx.views)
-	c.Records = appendChanges(c.Records, wire.KindTemplateRecord, &tx.templates)
-	c.Records = appendChanges(c.Records, wire.KindIngestRunRecord, &tx.ingestRuns)
+	c.Records = tx.changes(c.Records)
 	if tx.sourcesDirty {
 		rc := RecordChange{Kind: wire.KindLabelSources, ID: wire.KindLabelSources, After: tx.d.LabelSources}
 		if tx.base.LabelSources != nil {

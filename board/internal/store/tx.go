@@ -1,5 +1,7 @@
 package store
 
+//go:generate go run github.com/opsboard/opsboard/shared/storefile/kindgen -pkg store -out kinds_gen.go
+
 import (
 	"encoding/json"
 	"fmt"
@@ -22,16 +24,7 @@ type Tx struct {
 	// scratch write, which then finds no message by key.
 	messageKey func(*wire.Message) string
 
-	cases      Table[*wire.Case]
-	messages   Table[*wire.Message]
-	events     Table[*wire.Event]
-	reminders  Table[*wire.Reminder]
-	priorities Table[*wire.Priority]
-	labels     Table[*wire.LabelDef]
-	proposals  Table[*wire.Proposal]
-	views      Table[*wire.View]
-	templates  Table[*wire.Template]
-	ingestRuns Table[*wire.IngestRun]
+	tables // one per record kind (kinds_gen.go)
 
 	ix   *indexes // the head's indexes; nil for a scratch write
 	ring *ring    // the recent writes, for an undo; nil for a scratch write
@@ -44,40 +37,17 @@ type Tx struct {
 func newTx(head *wire.Doc, now time.Time, actor wire.Actor) *Tx {
 	d := *head // shallow: collections are copied on first change
 	tx := &Tx{d: &d, base: head, now: now, actor: actor}
-	tx.cases = newTable("cases", &d.Cases, cloneCase)
-	tx.messages = newTable("messages", &d.Messages, shallow)
-	tx.events = newTable("events", &d.Events, shallow)
-	tx.reminders = newTable("reminders", &d.Reminders, cloneReminder)
-	tx.priorities = newTable("priorities", &d.Priorities, shallow)
-	tx.labels = newTable("labels", &d.Labels, shallow)
-	tx.proposals = newTable("pending", &d.Proposals, shallow)
-	tx.views = newTable("views", &d.Views, shallow)
-	tx.templates = newTable("templates", &d.Templates, shallow)
-	tx.ingestRuns = newTable("ingestRuns", &d.IngestRuns, shallow)
+	tx.start(tx.d)
 	return tx
-}
-
-// indexes locate each record of the head state by id, so a write finds a
-// record without scanning a collection (10k cases hold 100k messages). The
-// store keeps them in step with its head: only writes read or change them,
-// under the write lock.
-type indexes struct {
-	cases, messages, events, reminders, priorities, labels, proposals, views, templates, ingestRuns index
-	// messageKeys maps a message's dedupe key to its id. An entry may be
-	// stale (the message was deleted): a lookup checks the record it finds.
-	messageKeys map[string]string
 }
 
 // index maps a record id to its position in its collection.
 type index map[string]int
 
 func buildIndexes(d *wire.Doc, key func(*wire.Message) string) *indexes {
-	return &indexes{
-		cases: indexOf(d.Cases), messages: indexOf(d.Messages), events: indexOf(d.Events),
-		reminders: indexOf(d.Reminders), priorities: indexOf(d.Priorities), labels: indexOf(d.Labels),
-		proposals: indexOf(d.Proposals), views: indexOf(d.Views), templates: indexOf(d.Templates),
-		ingestRuns: indexOf(d.IngestRuns), messageKeys: messageKeysOf(d.Messages, key),
-	}
+	ix := &indexes{messageKeys: messageKeysOf(d.Messages, key)}
+	ix.build(d)
+	return ix
 }
 
 func messageKeysOf(list []*wire.Message, key func(*wire.Message) string) map[string]string {
@@ -102,56 +72,21 @@ func indexOf[T storefile.Keyed](list []T) index {
 // collection is what the engine does with each table of a draft, whatever
 // its record type.
 type collection interface {
-	useIndex(ix *indexes)
 	commit()
 	changedInPlace() []any
-}
-
-// collections are the draft's tables, in the document's order.
-func (tx *Tx) collections() []collection {
-	return []collection{&tx.cases, &tx.messages, &tx.events, &tx.reminders, &tx.priorities, &tx.labels, &tx.proposals, &tx.views, &tx.templates, &tx.ingestRuns}
-}
-
-// of is the index of the collection called name (the journal's name for it).
-func (ix *indexes) of(name string) *index {
-	switch name {
-	case "cases":
-		return &ix.cases
-	case "messages":
-		return &ix.messages
-	case "events":
-		return &ix.events
-	case "reminders":
-		return &ix.reminders
-	case "priorities":
-		return &ix.priorities
-	case "labels":
-		return &ix.labels
-	case "pending":
-		return &ix.proposals
-	case "views":
-		return &ix.views
-	case "templates":
-		return &ix.templates
-	case "ingestRuns":
-		return &ix.ingestRuns
-	}
-	return nil // a collection without an index is scanned instead
 }
 
 // useIndexes lets the tables find records of the head through ix.
 func (tx *Tx) useIndexes(ix *indexes) {
 	tx.ix = ix
-	for _, c := range tx.collections() {
-		c.useIndex(ix)
-	}
+	tx.indexWith(ix)
 }
 
 // changedInPlace lists the records this write put back unchanged as
 // pointers, for the compaction encoder to forget.
 func (tx *Tx) changedInPlace() []any {
 	var out []any
-	for _, c := range tx.collections() {
+	for _, c := range tx.all() {
 		out = append(out, c.changedInPlace()...)
 	}
 	return out
@@ -160,7 +95,7 @@ func (tx *Tx) changedInPlace() []any {
 // commitIndexes brings the head's indexes up to this draft, which has just
 // become the head.
 func (tx *Tx) commitIndexes() {
-	for _, c := range tx.collections() {
+	for _, c := range tx.all() {
 		c.commit()
 	}
 	if tx.ix != nil && tx.messageKey != nil {
@@ -244,36 +179,6 @@ func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
 	return fn(dry)
 }
 
-// Cases are the case nodes of the draft.
-func (tx *Tx) Cases() *Table[*wire.Case] { return &tx.cases }
-
-// Messages are the linked emails of the draft.
-func (tx *Tx) Messages() *Table[*wire.Message] { return &tx.messages }
-
-// Events are the calendar events of the draft.
-func (tx *Tx) Events() *Table[*wire.Event] { return &tx.events }
-
-// Reminders are the reminders of the draft.
-func (tx *Tx) Reminders() *Table[*wire.Reminder] { return &tx.reminders }
-
-// Priorities are the priority notes of the draft.
-func (tx *Tx) Priorities() *Table[*wire.Priority] { return &tx.priorities }
-
-// Labels are the label catalog of the draft.
-func (tx *Tx) Labels() *Table[*wire.LabelDef] { return &tx.labels }
-
-// Proposals are the proposals waiting for approval in the draft.
-func (tx *Tx) Proposals() *Table[*wire.Proposal] { return &tx.proposals }
-
-// Views are the saved views of the draft.
-func (tx *Tx) Views() *Table[*wire.View] { return &tx.views }
-
-// IngestRuns are the reports of the mail ingest runs in the draft.
-func (tx *Tx) IngestRuns() *Table[*wire.IngestRun] { return &tx.ingestRuns }
-
-// Templates are the case templates of the draft.
-func (tx *Tx) Templates() *Table[*wire.Template] { return &tx.templates }
-
 // SetLabelSources replaces the label provenance record.
 func (tx *Tx) SetLabelSources(s *wire.LabelSources) { tx.d.LabelSources = s; tx.sourcesDirty = true }
 
@@ -283,16 +188,7 @@ func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true
 // entry is the journal record of everything this write changed.
 func (tx *Tx) entry(version int64) *storefile.Entry {
 	e := &storefile.Entry{Version: version, Actor: tx.actor, At: tx.Stamp()}
-	e.Cases = tx.cases.changed(e)
-	e.Messages = tx.messages.changed(e)
-	e.Events = tx.events.changed(e)
-	e.Reminders = tx.reminders.changed(e)
-	e.Priorities = tx.priorities.changed(e)
-	e.Labels = tx.labels.changed(e)
-	e.Proposals = tx.proposals.changed(e)
-	e.Views = tx.views.changed(e)
-	e.Templates = tx.templates.changed(e)
-	e.IngestRuns = tx.ingestRuns.changed(e)
+	tx.noteChanged(e)
 	if tx.countersDirty {
 		e.Counters = tx.d.Counters
 	}
@@ -320,7 +216,7 @@ func (tx *Tx) entry(version int64) *storefile.Entry {
 // record is appended in place: it lands past the committed list's length,
 // where no reader of that list looks, so a create copies nothing.
 type Table[T storefile.Keyed] struct {
-	name    string
+	name    storefile.Collection
 	clone   func(T) T // a private copy a write may change freely
 	list    *[]T
 	base    []T            // the committed list the draft started from
@@ -466,7 +362,7 @@ func indexOfString(list []string, s string) int {
 func (t *Table[T]) changed(e *storefile.Entry) []T {
 	if len(t.deleted) > 0 {
 		if e.Deleted == nil {
-			e.Deleted = map[string][]string{}
+			e.Deleted = map[storefile.Collection][]string{}
 		}
 		e.Deleted[t.name] = t.deleted
 	}
@@ -481,8 +377,6 @@ func (t *Table[T]) changed(e *storefile.Entry) []T {
 	}
 	return out
 }
-
-func (t *Table[T]) useIndex(ix *indexes) { t.ix = ix.of(t.name) }
 
 func (t *Table[T]) changedInPlace() []any { return t.reput }
 
@@ -500,7 +394,7 @@ func (t *Table[T]) commit() {
 }
 
 // newTable starts a collection of a draft from the committed list at *list.
-func newTable[T storefile.Keyed](name string, list *[]T, clone func(T) T) Table[T] {
+func newTable[T storefile.Keyed](name storefile.Collection, list *[]T, clone func(T) T) Table[T] {
 	return Table[T]{name: name, list: list, base: *list, clone: clone}
 }
 

@@ -320,7 +320,7 @@ func TestIndexFollowsTheStoreAndRebuildsOnlyOnChange(t *testing.T) {
 	}
 
 	// A deletion leaves the index; the id map keeps its size.
-	s.write(storefile.Entry{Deleted: map[string][]string{"cases": {"CASE-4"}}})
+	s.write(storefile.Entry{Deleted: map[storefile.Collection][]string{"cases": {"CASE-4"}}})
 	if got := hitIDs(sc.search(map[string]any{"queries": []string{"zeppelin hangar"}, "limit": 50}), 0); strings.Contains(strings.Join(got, ","), "CASE-4") {
 		t.Errorf("deleted case still found: %v", got)
 	}

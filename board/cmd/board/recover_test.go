@@ -1,7 +1,8 @@
-package store
+package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,6 +92,54 @@ func (d *daemon) health(t *testing.T) wire.Health {
 func (d *daemon) titles(t *testing.T) []string {
 	t.Helper()
 	return caseTitles(listCases(t, d))
+}
+
+// caseTitles lists the cases of d as "id title", sorted.
+func caseTitles(d *wire.Doc) []string {
+	out := []string{}
+	for _, c := range d.Cases {
+		out = append(out, c.ID+" "+c.Title)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readSnapshot reads a snapshot as the board writes them: a gzip-compressed
+// document.
+func readSnapshot(path string) (*wire.Doc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("open snapshot %s: %w", path, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot %s: %w", path, err)
+	}
+	return storefile.Decode(raw)
+}
+
+// brokenCopies are the copies of the document the board kept aside because
+// they did not parse, by file name.
+func brokenCopies(t testing.TB, path string) map[string][]byte {
+	t.Helper()
+	matches, err := filepath.Glob(path + ".broken-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, m := range matches {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[m] = data
+	}
+	return out
 }
 
 // waitCompacted waits until the document on disk holds the daemon's newest
@@ -362,11 +411,10 @@ func TestDaemonRecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the daemon")
 	}
-	bin := testkit.GoBuild(t, t.TempDir(), "github.com/opsboard/opsboard/board/cmd/board")
 
 	t.Run("a stale hand save while running never undoes acknowledged writes", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		stale, after := staleCopyOutOfTheJournal(t, d, data)
 		want := d.titles(t)
@@ -386,7 +434,7 @@ func TestDaemonRecovery(t *testing.T) {
 		}
 		// The acknowledged write survives a restart too.
 		stopDaemon(t, d)
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		d.ready(t)
 		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
 			t.Errorf("served cases after a restart on the stale file (-want +got)\n%s", diff)
@@ -398,7 +446,7 @@ func TestDaemonRecovery(t *testing.T) {
 
 	t.Run("a stale hand save while down never undoes acknowledged writes", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		stale, _ := staleCopyOutOfTheJournal(t, d, data)
 		want := d.titles(t)
@@ -407,7 +455,7 @@ func TestDaemonRecovery(t *testing.T) {
 		if err := os.WriteFile(data, stale, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		h := d.ready(t)
 		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
 			t.Errorf("served cases after a start on the stale file (-want +got)\n%s", diff)
@@ -427,7 +475,7 @@ func TestDaemonRecovery(t *testing.T) {
 	})
 	t.Run("a document the board cannot read stops the start with a clear message", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		d.createCase(t, wire.CaseCreate{Title: "written before the disk went bad"})
 		want := d.titles(t)
@@ -440,7 +488,7 @@ func TestDaemonRecovery(t *testing.T) {
 			name  string
 			spoil func(t *testing.T) (adjust func(*exec.Cmd), undo func())
 		}{
-			{"permission denied", func(t *testing.T) (func(*exec.Cmd), func()) { return unreadableTo(t, bin, data) }},
+			{"permission denied", func(t *testing.T) (func(*exec.Cmd), func()) { return unreadableTo(t, data) }},
 			{"a read error (a directory in its place)", func(t *testing.T) (func(*exec.Cmd), func()) {
 				if err := os.Rename(data, data+".saved"); err != nil {
 					t.Fatal(err)
@@ -456,7 +504,7 @@ func TestDaemonRecovery(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				adjust, undo := tc.spoil(t)
-				d := startDaemonWith(t, bin, data, adjust)
+				d := spawn(t, data, adjust)
 				select {
 				case <-d.exited:
 				case <-time.After(30 * time.Second):
@@ -476,7 +524,7 @@ func TestDaemonRecovery(t *testing.T) {
 				if got, _ := os.ReadFile(storefile.JournalPath(data)); !bytes.Equal(got, journal) {
 					t.Errorf("the journal changed")
 				}
-				d = startDaemon(t, bin, data)
+				d = spawn(t, data, nil)
 				if h := d.ready(t); h["degraded"] == true {
 					t.Errorf("degraded once the document reads again: %v", h["problems"])
 				}
@@ -489,7 +537,7 @@ func TestDaemonRecovery(t *testing.T) {
 	})
 	t.Run("a hand edit that breaks the hierarchy is refused while running", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		ini, ws1, _, _, top := hierarchyFixture(t, d)
 		for _, tc := range []struct {
@@ -553,7 +601,7 @@ func TestDaemonRecovery(t *testing.T) {
 
 	t.Run("a document that breaks the hierarchy at start loads, degraded, and every read route answers", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		_, ws1, ws2, leaf, top := hierarchyFixture(t, d)
 		stopDaemon(t, d)
@@ -574,7 +622,7 @@ func TestDaemonRecovery(t *testing.T) {
 			m["events"] = []any{map[string]any{"id": "", "title": "nameless event", "date": "2026-03-01", "caseId": ws1.ID}}
 			m["priorities"] = []any{map[string]any{"id": "", "text": "nameless priority", "caseId": ws1.ID}}
 		})
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		h := d.ready(t)
 		msg := fmt.Sprint(h["problems"])
 		if h["degraded"] != true {
@@ -598,7 +646,7 @@ func TestDaemonRecovery(t *testing.T) {
 	})
 	t.Run("a hand-edited version or id counter that would overflow is refused", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		d.createCase(t, wire.CaseCreate{Title: "one"})
 		for _, tc := range []struct {
@@ -642,7 +690,7 @@ func TestDaemonRecovery(t *testing.T) {
 		acked := d.health(t).Version
 		stopDaemon(t, d)
 		editRaw(t, data, func(m map[string]any) { m["version"] = int64(math.MaxInt64) })
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		h := d.ready(t)
 		if h["degraded"] != true || !strings.Contains(fmt.Sprint(h["problems"]), "outside") {
 			t.Errorf("health %v, want degraded saying the version is out of range", h)
@@ -657,7 +705,7 @@ func TestDaemonRecovery(t *testing.T) {
 	})
 	t.Run("a clean takes a safety snapshot only when the newest one lacks what it removes", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		clean := func(id string) {
 			t.Helper()
@@ -712,7 +760,7 @@ func TestDaemonRecovery(t *testing.T) {
 	t.Run("restore puts a snapshot back, keeps what it replaces and counts on", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
 		dir := filepath.Dir(data)
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		a, _ := d.createCase(t, wire.CaseCreate{Title: "in the snapshot"})
 		forceSnapshot(t, d, data)
@@ -727,7 +775,7 @@ func TestDaemonRecovery(t *testing.T) {
 		lost1, _ := d.createCase(t, wire.CaseCreate{Title: "after the snapshot"})
 		lost2, acked := d.createCase(t, wire.CaseCreate{Title: "also after the snapshot"})
 		restore := func(args ...string) (string, error) {
-			cmd := exec.Command(bin, append([]string{"restore"}, args...)...)
+			cmd := exec.Command(boardBin, append([]string{"restore"}, args...)...)
 			cmd.Env = append(os.Environ(), "SVC_BOARD_DATA="+data)
 			out, err := cmd.CombinedOutput()
 			return string(out), err
@@ -786,7 +834,7 @@ func TestDaemonRecovery(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := caseTitles(held) // with a.ID as it was then
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		h := d.ready(t)
 		if diff := cmp.Diff(want, d.titles(t)); diff != "" {
 			t.Errorf("cases after the restore (-want +got)\n%s", diff)
@@ -805,7 +853,7 @@ func TestDaemonRecovery(t *testing.T) {
 		}
 		// The journal of the old state does not come back at the next start.
 		d.kill()
-		d = startDaemon(t, bin, data)
+		d = spawn(t, data, nil)
 		d.ready(t)
 		want = append(want, next.ID+" after the restore")
 		sort.Strings(want)
@@ -816,13 +864,13 @@ func TestDaemonRecovery(t *testing.T) {
 	})
 	t.Run("a document that becomes unreadable while the board runs is reported", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "board.json")
-		d := startDaemon(t, bin, data)
+		d := spawn(t, data, nil)
 		d.ready(t)
 		d.createCase(t, wire.CaseCreate{Title: "one"})
 		waitCompacted(t, d, data)
 		stopDaemon(t, d)
 		// The daemon runs as a user the document can be taken from.
-		adjust, _ := unreadableTo(t, bin, data)
+		adjust, _ := unreadableTo(t, data)
 		if adjust != nil {
 			if err := os.Lchown(data, 65534, 65534); err != nil {
 				t.Fatal(err)
@@ -830,7 +878,7 @@ func TestDaemonRecovery(t *testing.T) {
 		} else {
 			os.Chmod(data, 0o600)
 		}
-		d = startDaemonWith(t, bin, data, adjust)
+		d = spawn(t, data, adjust)
 		d.ready(t)
 		good, err := os.ReadFile(data)
 		if err != nil {
@@ -871,7 +919,7 @@ func TestDaemonRecovery(t *testing.T) {
 // unreadableTo makes the document unreadable to the daemon while everything
 // else in its directory stays usable. As root, which reads any file, the
 // daemon runs as nobody and the document stays root's own.
-func unreadableTo(t *testing.T, bin, data string) (adjust func(*exec.Cmd), undo func()) {
+func unreadableTo(t *testing.T, data string) (adjust func(*exec.Cmd), undo func()) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		if err := os.Chmod(data, 0); err != nil {
@@ -880,7 +928,7 @@ func unreadableTo(t *testing.T, bin, data string) (adjust func(*exec.Cmd), undo 
 		return nil, func() { os.Chmod(data, 0o600) }
 	}
 	const nobody = 65534
-	for _, dir := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(bin)), filepath.Dir(filepath.Dir(data))} {
+	for _, dir := range []string{filepath.Dir(boardBin), filepath.Dir(filepath.Dir(boardBin)), filepath.Dir(filepath.Dir(data))} {
 		if err := os.Chmod(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}

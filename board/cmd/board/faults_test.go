@@ -1,4 +1,4 @@
-package store
+package main
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,32 +23,6 @@ import (
 // journal damage, a journal deleted or replaced while it runs, a full disk
 // (a small tmpfs) and a frozen file system (ext4 on a loop device, frozen
 // with fsfreeze). The last two need root and skip without it.
-
-var (
-	boardBinOnce sync.Once
-	boardBin     string
-	boardBinDir  string
-)
-
-// daemonBinary builds the board once for every test in this file.
-func daemonBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the daemon")
-	}
-	boardBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "opsboard-bin-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		boardBinDir = dir
-		boardBin = testkit.GoBuild(t, dir, "github.com/opsboard/opsboard/board/cmd/board")
-	})
-	if boardBin == "" {
-		t.Fatal("the daemon did not build")
-	}
-	return boardBin
-}
 
 // postCase creates a case through the API and returns the answer's status,
 // the case and the version.
@@ -110,9 +83,9 @@ func journalLines(t *testing.T, path string) [][]byte {
 // writeUncompacted starts a board, creates n cases and kills it at once,
 // before the compactor folds them into the document: they live only in the
 // journal. It returns the acknowledged cases in order.
-func writeUncompacted(t *testing.T, bin, data string, n int) []wire.Case {
+func writeUncompacted(t *testing.T, data string, n int) []wire.Case {
 	t.Helper()
-	d := startDaemon(t, bin, data)
+	d := spawn(t, data, nil)
 	d.ready(t)
 	var out []wire.Case
 	for i := range n {
@@ -124,7 +97,6 @@ func writeUncompacted(t *testing.T, bin, data string, n int) []wire.Case {
 }
 
 func TestDaemonJournalDamage(t *testing.T) {
-	bin := daemonBinary(t)
 	for _, tc := range []struct {
 		name   string
 		damage func(lines [][]byte) [][]byte // the journal's lines after damage
@@ -152,7 +124,7 @@ func TestDaemonJournalDamage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "board.json")
-			acked := writeUncompacted(t, bin, data, 20)
+			acked := writeUncompacted(t, data, 20)
 			jp := storefile.JournalPath(data)
 			lines := journalLines(t, jp)
 			if len(lines) < 16 {
@@ -162,7 +134,7 @@ func TestDaemonJournalDamage(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			d := startDaemon(t, bin, data)
+			d := spawn(t, data, nil)
 			h := d.ready(t)
 			if h["degraded"] != true || !strings.Contains(fmt.Sprint(h["problems"]), "missing") ||
 				!strings.Contains(fmt.Sprint(h["problems"]), ".damaged-") {
@@ -196,7 +168,7 @@ func TestDaemonJournalDamage(t *testing.T) {
 			}
 			// A restart keeps what the damaged run acknowledged.
 			d.kill()
-			d = startDaemon(t, bin, data)
+			d = spawn(t, data, nil)
 			d.ready(t)
 			found := false
 			for _, got := range listCases(t, d).Cases {
@@ -210,7 +182,6 @@ func TestDaemonJournalDamage(t *testing.T) {
 }
 
 func TestDaemonJournalDeletedOrReplacedWhileRunning(t *testing.T) {
-	bin := daemonBinary(t)
 	for _, replace := range []bool{false, true} {
 		name := "deleted"
 		if replace {
@@ -218,7 +189,7 @@ func TestDaemonJournalDeletedOrReplacedWhileRunning(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "board.json")
-			d := startDaemon(t, bin, data)
+			d := spawn(t, data, nil)
 			d.ready(t)
 			var acked []wire.Case
 			for i := range 5 {
@@ -243,7 +214,7 @@ func TestDaemonJournalDeletedOrReplacedWhileRunning(t *testing.T) {
 				t.Errorf("health %+v, want it to say the journal was %s", h, name)
 			}
 			d.kill() // at once: the compactor has not folded the last writes
-			d = startDaemon(t, bin, data)
+			d = spawn(t, data, nil)
 			d.ready(t)
 			have := map[string]string{}
 			for _, c := range listCases(t, d).Cases {
@@ -264,7 +235,6 @@ func TestDaemonJournalDeletedOrReplacedWhileRunning(t *testing.T) {
 }
 
 func TestDaemonCleansKilledSnapshotTemps(t *testing.T) {
-	bin := daemonBinary(t)
 	data := filepath.Join(t.TempDir(), "board.json")
 	snaps := filepath.Join(filepath.Dir(data), "snapshots")
 	if err := os.MkdirAll(snaps, 0o700); err != nil {
@@ -274,7 +244,7 @@ func TestDaemonCleansKilledSnapshotTemps(t *testing.T) {
 	if err := os.WriteFile(left, []byte("half a snapshot"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d := startDaemon(t, bin, data)
+	d := spawn(t, data, nil)
 	d.ready(t)
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
 		t.Errorf("a killed snapshot's temporary file is still there (%v)", err)
@@ -322,10 +292,9 @@ func fillDisk(t *testing.T, dir string) string {
 }
 
 func TestDaemonFullDiskRecoversByItself(t *testing.T) {
-	bin := daemonBinary(t)
 	mnt := mountOrSkip(t, "-t", "tmpfs", "-o", "size=48m", "tmpfs")
 	data := filepath.Join(mnt, "board.json")
-	d := startDaemon(t, bin, data)
+	d := spawn(t, data, nil)
 	d.ready(t)
 	long := strings.Repeat("a long title to make the document grow ", 200)
 	var first wire.Case
@@ -411,7 +380,6 @@ func sizeOf(t *testing.T, p string) int64 {
 }
 
 func TestDaemonFrozenDisk(t *testing.T) {
-	bin := daemonBinary(t)
 	if os.Geteuid() != 0 {
 		t.Skip("needs root")
 	}
@@ -427,7 +395,7 @@ func TestDaemonFrozenDisk(t *testing.T) {
 	}
 	mnt := mountOrSkip(t, "-o", "loop", img)
 	data := filepath.Join(mnt, "board.json")
-	d := startDaemon(t, bin, data)
+	d := spawn(t, data, nil)
 	d.ready(t)
 	mustPostCase(t, d, "before the freeze")
 	if out, err := exec.Command("fsfreeze", "-f", mnt).CombinedOutput(); err != nil {
