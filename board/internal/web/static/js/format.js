@@ -81,7 +81,7 @@ export function timeOf(s) {
   return isNaN(d.getTime()) ? '' : timeFmt.format(d);
 }
 
-// The board's time zone (its IANA name, from /api/health): a date or time
+// The board's time zone (its IANA name, from the health answer): a date or time
 // the board stores without an offset is a wall-clock time there, and a time
 // with an offset is shown there. Empty until the board says, then the
 // browser's zone stands in.

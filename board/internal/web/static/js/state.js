@@ -140,24 +140,24 @@ export function patchList(data, key, kind, ch, keep = () => true) {
 // Shared live data: one fetch per board version for every view using it,
 // and after that only what the change sets say (see live.js). Lists hold
 // summaries; a record is loaded whole when it is opened.
-export const catalog = resource(() => api.get('/api/labels'), { kinds: ['label', 'labelSources'] });
+export const catalog = resource(() => api.labels.list(), { kinds: ['label', 'labelSources'] });
 // The kanban's cases: summaries of every node not archived, patched in place.
-export const allCases = resource(() => api.get('/api/cases?view=summary'), {
+export const allCases = resource(() => api.cases.list({ view: 'summary' }), {
   kinds: ['case'],
   patch: (data, ch) => patchList(data, 'cases', 'case', ch, (c) => !c.archivedAt),
 });
-export const unread = resource(() => api.get('/api/unread-count'), { kinds: ['message'] });
+export const unread = resource(() => api.unreadCount(), { kinds: ['message'] });
 // A proposal's entry says how its targets stand now, so a change to a target
 // counts as well as one to a proposal.
-export const proposals = resource(() => api.get('/api/pending'), {
+export const proposals = resource(() => api.proposals.list(), {
   relevant: (ch, data) => {
     const targets = new Set(((data && data.pending) || []).flatMap((p) => (p.targets || []).map((t) => t.id)));
     return [...ch.changed, ...ch.removed].some((r) => r.kind === 'proposal' || targets.has(r.id));
   },
 });
-export const prefs = resource(() => api.get('/api/prefs'), { kinds: ['prefs'] });
-export const views = resource(() => api.get('/api/views'), { kinds: ['view'] });
-export const templates = resource(() => api.get('/api/templates'), { kinds: ['template'] });
+export const prefs = resource(() => api.prefs.get(), { kinds: ['prefs'] });
+export const views = resource(() => api.views.list(), { kinds: ['view'] });
+export const templates = resource(() => api.templates.list(), { kinds: ['template'] });
 
 // useCatalog is the label catalog, kept live, with a lookup by id.
 export function useCatalog() {

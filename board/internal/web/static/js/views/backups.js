@@ -1,5 +1,5 @@
 // @ts-check
-// Backups: the off-site backup's health from GET /api/backups (read from
+// Backups: the off-site backup's health from api.backups (read from
 // local files; the page never makes the board contact the repository): the
 // verdict and its reasons, whether the board backs up on its own, Back up
 // now, the last run, the push state, the readiness checklist with what to
@@ -50,7 +50,7 @@ function when(s) {
 }
 
 export function BackupsPage() {
-  const live = useLive(() => api.get('/api/backups'), []);
+  const live = useLive(() => api.backups.get(), []);
   useEffect(() => onBackup(() => live.reload()), [live.reload]);
   const st = live.data;
   return html`<section class="page page-narrow page-backups" aria-labelledby="page-title">
@@ -96,7 +96,7 @@ function RunNow({ st, onDone }) {
   const run = async (force) => {
     setBusy(true);
     try {
-      const ans = await api.post('/api/backups/run' + (force ? '?force=1' : ''));
+      const ans = await api.backups.run(force);
       if (ans && ans.started) {
         wasRunning.current = true; // even when the run ends before the next status arrives
         setAnswer({ kind: 'started', text: 'Backup started. This page updates when it finishes.' });

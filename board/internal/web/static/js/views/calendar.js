@@ -3,7 +3,7 @@
 // link an event to a case.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Problem, Segmented } from '../ui.js';
-import { api, qs } from '../api.js';
+import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { isoDay, parseDay, addDays, todayISO } from '../format.js';
@@ -61,12 +61,12 @@ export function CalendarPage({ route }) {
   }
   const from = isoDay(days[0]);
   const to = isoDay(addDays(days[days.length - 1], 1));
-  const { data, error } = useLive(() => api.get('/api/events' + qs({ from, to })), [from, to], { kinds: ['event'] });
+  const { data, error } = useLive(() => api.events.list({ from, to }), [from, to], { kinds: ['event'] });
   const events = (data && data.events) || [];
   const byDay = {};
   for (const e of sortEvents(events)) (byDay[e.date] = byDay[e.date] || []).push(e);
   // An occurrence opens its series: the editor edits the master.
-  const open = (e) => (e.occurrenceOf ? api.get(`/api/events/${encodeURIComponent(e.occurrenceOf)}`).then((d) => setEditing(d.event), () => setEditing(e)) : setEditing(e));
+  const open = (e) => (e.occurrenceOf ? api.events.get(e.occurrenceOf).then((d) => setEditing(d.event), () => setEditing(e)) : setEditing(e));
   const step = (n) => {
     const d = mode === 'month' ? new Date(anchor.getFullYear(), anchor.getMonth() + n, 1) : addDays(anchor, 7 * n);
     setQuery({ d: isoDay(d) });
@@ -88,7 +88,7 @@ export function CalendarPage({ route }) {
       <div class="grow"></div>
       <${Segmented} label="Calendar view" value=${mode} onChange=${(m) => setQuery({ mode: m === 'week' ? 'week' : null })}
         options=${[{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }]} />
-      <a class="btn btn-ghost" href="/api/events.ics" data-native title="Subscribe from a calendar app"><${Icon} name="link" size=${14} />.ics</a>
+      <a class="btn btn-ghost" href=${api.events.icsURL} data-native title="Subscribe from a calendar app"><${Icon} name="link" size=${14} />.ics</a>
       <button type="button" class="btn btn-primary" onClick=${() => setEditing({ date: todayISO() })}><${Icon} name="plus" size=${15} />New event</button>
     </div></header>
     <${Problem} error=${error} what="The calendar" />

@@ -1,9 +1,9 @@
 // @ts-check
 // The command bar (Ctrl+K or /): search as you type and jump to a result, or
-// run a command through /api/command. Also the keyboard shortcut sheet (?).
+// run a command through api.command. Also the keyboard shortcut sheet (?).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Modal, TierBadge, trapFocus } from '../ui.js';
-import { api, qs } from '../api.js';
+import { api } from '../api.js';
 import { navigate, hrefWith } from '../router.js';
 import { overlay, toast, fail } from '../state.js';
 import { laneName } from '../format.js';
@@ -29,10 +29,10 @@ function hitsOf(r) {
 async function search(q) {
   try {
     // Notes and email bodies too: a person expects to find what they wrote.
-    return await api.get('/api/search' + qs({ q, fields: 'body,notes' }));
+    return await api.search({ q, fields: 'body,notes' });
   } catch (e) {
     if (e.status !== 404 && e.status !== 405) throw e;
-    const r = await api.post('/api/command', { text: 'find ' + q });
+    const r = await api.command('find ' + q);
     return r.results || {};
   }
 }
@@ -91,7 +91,7 @@ export function CommandBar() {
     if (!t) return;
     setBusy(true);
     try {
-      const r = await api.post('/api/command', { text: t });
+      const r = await api.command(t);
       if (r.results) {
         setHits(hitsOf(r.results).slice(0, 30));
         setText(t.replace(/^find\s+/i, ''));

@@ -13,11 +13,9 @@ import { EventEditor, ReminderEditor } from '../editors.js';
 import { RepeatText, RepeatDialog } from '../repeat.js';
 import { NLDate } from '../nldate.js';
 
-const path = (id) => `/api/cases/${enc(id)}`;
-
 async function patchCase(id, body) {
   try {
-    return await api.patch(path(id), body);
+    return await api.cases.patch(id, body);
   } catch (e) {
     fail(e);
     return null;
@@ -60,7 +58,7 @@ function useVersionedEdit(c, version, field) {
   const save = async () => {
     if (!base.current) return;
     setBusy(true);
-    const send = (v) => api.patch(path(c.id), { [field]: text, expectedVersion: v });
+    const send = (v) => api.cases.patch(c.id, { [field]: text, expectedVersion: v });
     try {
       await send(base.current.version);
       setDirty(false);
@@ -70,7 +68,7 @@ function useVersionedEdit(c, version, field) {
         fail(e);
       } else {
         try {
-          const fresh = await api.get(path(c.id));
+          const fresh = await api.cases.get(c.id);
           const changed = changedFields(base.current.c, fresh.case);
           if (!changed.includes(field)) {
             // Someone changed other things; this text is still theirs to set.
@@ -106,7 +104,7 @@ function Conflict({ conflict, field }) {
 /**
  * @param {import('../live.js').ChangeSet} ch
  * @param {string} id
- * @param {any} d the GET /api/cases/{id} answer held
+ * @param {any} d the api.cases.get answer held
  */
 function touchesCase(ch, id, d) {
   const shown = new Set([...(d.messages || []), ...(d.events || []), ...(d.reminders || [])].map((r) => r.id));
@@ -116,7 +114,7 @@ function touchesCase(ch, id, d) {
 
 /** @param {{ id: string }} props */
 export function CaseDrawer({ id }) {
-  const { data, error, loading } = useLive(() => api.get(path(id)), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
+  const { data, error, loading } = useLive(() => api.cases.get(id), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
   const ref = useRef(null);
   const close = () => setQuery({ case: null });
   useEffect(() => {
@@ -154,7 +152,7 @@ function CaseDetail({ d, onClose }) {
     const ok = await confirmDialog({ title: `Delete “${c.title}” for good?`, message: 'This removes the case permanently. Its linked emails are unlinked, and children of a container are detached. Move to Trash instead if you may want it back.', ok: 'Delete permanently', danger: true });
     if (!ok) return;
     try {
-      await api.del(path(c.id) + '?hard=1');
+      await api.cases.remove(c.id, { hard: true });
       toast(`Deleted ${c.id}`, 'ok');
       onClose();
     } catch (e) {
@@ -165,7 +163,7 @@ function CaseDetail({ d, onClose }) {
     const name = await promptDialog({ title: 'Save as template', label: 'Template name', value: c.title, ok: 'Save template' });
     if (!name) return;
     try {
-      await api.post('/api/templates', {
+      await api.templates.create({
         name, title: c.title, summary: c.summary || undefined, status: c.status, domain: c.domain, kind,
         labels: c.labels || undefined, tags: c.tags || undefined, tasks: (c.tasks || []).map((t) => t.title),
       });
@@ -257,7 +255,7 @@ function MergeDialog({ c, cases, onClose }) {
   const merge = async () => {
     if (!target) return;
     try {
-      await api.post(`${path(c.id)}/merge`, { targetId: target });
+      await api.cases.merge(c.id, target);
       toast(`Merged ${c.id} into ${target}`, 'ok');
       onClose();
       setQuery({ case: target });
@@ -280,10 +278,9 @@ function Tasks({ c }) {
   const [title, setTitle] = useState('');
   const tasks = [...(c.tasks || [])].sort((a, b) => taskKey(a) - taskKey(b) || a.id.localeCompare(b.id, undefined, { numeric: true }));
   const done = tasks.filter((t) => t.completedAt).length;
-  const tpath = (t) => `${path(c.id)}/tasks/${enc(t.id)}`;
   const patch = async (t, body) => {
     try {
-      const ans = await api.patch(tpath(t), body);
+      const ans = await api.cases.patchTask(c.id, t.id, body);
       if (ans && ans.next) toast(`Next “${ans.next.title}” due ${shortDate(String(ans.next.dueAt).slice(0, 10))}`, 'ok');
     } catch (e) {
       fail(e);
@@ -295,7 +292,7 @@ function Tasks({ c }) {
     if (!t) return;
     setTitle('');
     try {
-      await api.post(`${path(c.id)}/tasks`, { title: t });
+      await api.cases.addTask(c.id, { title: t });
     } catch (err) {
       setTitle(t);
       fail(err);
@@ -303,7 +300,7 @@ function Tasks({ c }) {
   };
   const remove = async (t) => {
     try {
-      await api.del(tpath(t));
+      await api.cases.removeTask(c.id, t.id);
     } catch (e) {
       fail(e);
     }
@@ -380,7 +377,7 @@ function Notes({ c }) {
     const t = text.trim();
     if (!t) return;
     try {
-      await api.post(`${path(c.id)}/notes`, { text: t });
+      await api.cases.addNote(c.id, { text: t });
       setText('');
     } catch (err) {
       fail(err);
@@ -404,7 +401,7 @@ function Emails({ messages }) {
   const sorted = [...messages].sort((a, b) => String(b.receivedAt || '').localeCompare(String(a.receivedAt || '')));
   const unlink = async (m) => {
     try {
-      await api.patch(`/api/messages/${enc(m.id)}`, { caseId: null });
+      await api.messages.patch(m.id, { caseId: null });
     } catch (e) {
       fail(e);
     }
@@ -435,7 +432,7 @@ function Linked({ c, events, reminders }) {
   const rems = [...reminders].sort((a, b) => (a.status === 'open' ? 0 : 1) - (b.status === 'open' ? 0 : 1) || String(a.dueAt || '~').localeCompare(String(b.dueAt || '~')));
   const complete = async (r) => {
     try {
-      await api.patch(`/api/reminders/${enc(r.id)}`, { status: r.status === 'done' ? 'open' : 'done' });
+      await api.reminders.patch(r.id, { status: r.status === 'done' ? 'open' : 'done' });
     } catch (e) {
       fail(e);
     }

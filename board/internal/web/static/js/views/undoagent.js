@@ -41,7 +41,7 @@ export function UndoAgent() {
     try {
       // The apply undoes what the dry run listed, not what the agent wrote since.
       const until = !dryRun && plan && plan.version ? plan.version : undefined;
-      const ans = await api.post('/api/undo', { writesBy: 'agent', since: at, dryRun, through, until });
+      const ans = await api.undo({ writesBy: 'agent', since: at, dryRun, through, until });
       if (dryRun) setPlan({ writes: ans.undone, through, version: ans.version });
       else {
         toast(ans.undone.length ? `Undone: ${plural(ans.undone.length, 'change')} by the agent` : 'The agent changed nothing since then.', 'ok');
