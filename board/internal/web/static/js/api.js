@@ -20,6 +20,19 @@ export class ApiError extends Error {
   }
 }
 
+// statusOf is a caught failure's HTTP status (0 when the board did not
+// answer); -1 when the failure was not a request's.
+/** @param {unknown} e */
+export function statusOf(e) {
+  return e instanceof ApiError ? e.status : -1;
+}
+
+// messageOf is a caught failure in words.
+/** @param {unknown} e */
+export function messageOf(e) {
+  return e instanceof Error && e.message ? e.message : String(e);
+}
+
 /**
  * @param {string} method
  * @param {string} path
@@ -100,7 +113,8 @@ export function onWrite(fn) {
 /** @typedef {object} Body a write's JSON body, as the route documents it */
 
 const get = (/** @type {string} */ path) => request('GET', path);
-const post = (/** @type {string} */ path, /** @type {unknown} */ body) => request('POST', path, body === undefined ? {} : body);
+/** @param {string} path @param {unknown} [body] sent as {} when absent */
+const post = (path, body) => request('POST', path, body === undefined ? {} : body);
 const patch = (/** @type {string} */ path, /** @type {unknown} */ body) => request('PATCH', path, body);
 const del = (/** @type {string} */ path) => request('DELETE', path);
 

@@ -34,7 +34,7 @@ export function canHold(parent, child) {
  */
 export function orderKey(c) {
   if (typeof c.position === 'number') return c.position;
-  const t = Date.parse(c.createdAt);
+  const t = Date.parse(c.createdAt || '');
   return isNaN(t) ? 0 : t / 1000;
 }
 
@@ -45,7 +45,7 @@ export function orderKey(c) {
  * @returns {T[]}
  */
 export function sortLane(list) {
-  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || a.id.localeCompare(b.id));
+  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || (a.id || '').localeCompare(b.id || ''));
 }
 
 // positionAt is the position for a card dropped at index of a lane's other cards.

@@ -45,7 +45,7 @@ export function EventEditor({ value, onClose }) {
           const before = k === 'allDay' ? !!value.allDay : value[k] || '';
           if (norm[k] !== before) body[k] = norm[k] === '' ? null : norm[k];
         }
-        if (Object.keys(body).length) await api.events.patch(value.id, body);
+        if (Object.keys(body).length) await api.events.patch(/** @type {string} */ (value.id), body); // not new, so it has an id
       }
       onClose();
     } catch (err) {
@@ -58,7 +58,7 @@ export function EventEditor({ value, onClose }) {
     const ok = await confirmDialog({ title: `Delete “${value.title}”?`, message: 'The event is removed from the calendar.', ok: 'Delete', danger: true });
     if (!ok) return;
     try {
-      await api.events.remove(value.id);
+      await api.events.remove(/** @type {string} */ (value.id)); // only a saved event offers Delete
       onClose();
     } catch (err) {
       fail(err);
@@ -130,7 +130,7 @@ export function ReminderEditor({ value, onClose }) {
         if (f.repeat !== (value.repeat || '')) body.repeat = f.repeat || null;
         const rows = tasks.map((t) => (t.id ? { id: t.id, title: t.title, done: !!t.done } : { title: t.title, done: !!t.done }));
         if (JSON.stringify(rows) !== JSON.stringify((value.tasks || []).map((t) => ({ id: t.id, title: t.title, done: !!t.done })))) body.tasks = rows;
-        if (Object.keys(body).length) await api.reminders.patch(value.id, body);
+        if (Object.keys(body).length) await api.reminders.patch(/** @type {string} */ (value.id), body); // not new, so it has an id
       }
       onClose();
     } catch (err) {

@@ -19,7 +19,7 @@ export const KINDS = [
   { id: 'case', name: 'Case' },
 ];
 /** @type {(k: string | undefined) => string} */
-export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: k }).name;
+export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: String(k) }).name;
 
 /** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';

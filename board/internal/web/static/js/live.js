@@ -449,7 +449,7 @@ export function resource(loader, opts) {
         return () => {
           subs.delete(setSt);
           if (!subs.size && l) {
-            off();
+            off?.(); // set with l
             l.dispose();
             l = null;
           }

@@ -129,7 +129,7 @@ function Nav({ route, open, onNavigate }) {
 }
 
 function HealthBanner() {
-  const [h, setH] = useState(null);
+  const [h, setH] = useState(/** @type {any} */ (null)); // the board's health answer
   const status = useLiveStatus();
   const [showConn, setShowConn] = useState(false);
   useEffect(() => {
@@ -172,7 +172,7 @@ function useKeys() {
     const onKey = (e) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        overlay.set(overlay.get() && overlay.get().kind === 'command' ? null : { kind: 'command' });
+        overlay.set(overlay.get()?.kind === 'command' ? null : { kind: 'command' });
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || overlay.get() || document.querySelector('.modal-backdrop')) return;
@@ -249,4 +249,4 @@ function App() {
 }
 
 connect();
-render(html`<${App} />`, document.getElementById('app'));
+render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('app'))); // index.html has it

@@ -4,7 +4,7 @@
 // date it resolved before anything is saved.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { api } from './api.js';
+import { api, statusOf } from './api.js';
 
 /**
  * @typedef {{ dueAt: string, allDay: boolean, text: string, timezone: string }} ResolvedDate
@@ -20,7 +20,7 @@ export async function resolveDate(text) {
   try {
     return await api.parseDate(text);
   } catch (e) {
-    if (e.status === 400) return null;
+    if (statusOf(e) === 400) return null;
     throw e;
   }
 }

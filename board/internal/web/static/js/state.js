@@ -103,7 +103,7 @@ export function promptDialog(opts) {
 // overlay is the open page-wide overlay: the command bar, the shortcut sheet,
 // a new case or a template, with what it was opened with.
 /** @type {Store<{ kind: string, [k: string]: any } | null>} */
-export const overlay = createStore(null);
+export const overlay = createStore(/** @type {{ kind: string, [k: string]: any } | null} */ (null));
 
 // patchList applies a change set to a list of records of one kind held
 // under data[key]: a changed record replaces its old self (or joins the end,

@@ -4,7 +4,7 @@
 // other) are offered back with an Undo toast, and Ctrl Z (Cmd Z) undoes the
 // last gesture when focus is not in a text field. The board decides what
 // an undo reaches (api.undo); a refusal comes back in words.
-import { api, onWrite, ApiError, areaOf } from './api.js';
+import { api, onWrite, ApiError, areaOf, messageOf } from './api.js';
 import { toast, toasts } from './state.js';
 
 // Writes that are not gestures to offer back: undos themselves, the page's
@@ -133,7 +133,7 @@ function explain(e, version) {
         const ans = await api.undo({ version, through: true });
         toast(`Undone: ${ans.undone.length} changes`, 'ok');
       } catch (err) {
-        toast(err && err.message ? err.message : String(err), 'error');
+        toast(messageOf(err), 'error');
       }
     },
   });

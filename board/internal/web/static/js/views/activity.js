@@ -19,6 +19,7 @@ export function ActivityPage({ route }) {
     { kinds: ['case', 'reminder', 'event', 'ingestRun'] });
   const older = useOlder(data, actor, category);
   const rows = [...((data && data.activity) || []), ...older.rows];
+  /** @type {{ day: string, rows: any[] }[]} */
   const days = [];
   for (const r of rows) {
     const day = isoDay(new Date(r.ts));

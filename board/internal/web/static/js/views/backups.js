@@ -8,7 +8,7 @@
 // starts or ends (the stream's backup event) as well as on new versions.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Spinner, Empty, Problem } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf, messageOf } from '../api.js';
 import { useLive, onBackup } from '../live.js';
 import { fail } from '../state.js';
 import { relTime } from '../format.js';
@@ -101,11 +101,11 @@ function RunNow({ st, onDone }) {
         wasRunning.current = true; // even when the run ends before the next status arrives
         setAnswer({ kind: 'started', text: 'Backup started. This page updates when it finishes.' });
       }
-      else if (ans && ans.skipped === 'fresh') setAnswer({ kind: 'fresh', text: `Skipped: the newest snapshot is from ${when(ans.newest)}, under 12 hours old.` });
+      else if (ans && ans.skipped === 'fresh') setAnswer({ kind: 'fresh', text: `Skipped: the newest snapshot is from ${when(ans.newest || '')}, under 12 hours old.` });
       onDone();
     } catch (e) {
-      if (e && e.status === 409) setAnswer({ kind: 'busy', text: 'A backup is already running. Wait for it to finish.' });
-      else if (e && e.status === 403) setAnswer({ kind: 'refused', text: `This board may not back up: ${e.message}` });
+      if (statusOf(e) === 409) setAnswer({ kind: 'busy', text: 'A backup is already running. Wait for it to finish.' });
+      else if (statusOf(e) === 403) setAnswer({ kind: 'refused', text: `This board may not back up: ${messageOf(e)}` });
       else fail(e);
     } finally {
       setBusy(false);

@@ -297,7 +297,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
 function QuickAdd({ lane, filters, onClose }) {
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
-  const input = useRef(null);
+  const input = useRef(/** @type {HTMLInputElement | null} */ (null));
   useEffect(() => { if (!busy && input.current) input.current.focus(); }, [busy]);
   const submit = async (e) => {
     e.preventDefault();
@@ -338,7 +338,7 @@ function Crumbs({ c, byId }) {
   for (let id = c.parentId, depth = 0; id && depth < 2; depth++) {
     const p = byId[id];
     chain.unshift(p ? p.title : id);
-    id = p ? p.parentId : '';
+    id = p ? p.parentId || '' : '';
   }
   // The nearest container is the one to keep readable: the initiative
   // before it gives way first when the card is narrow.
@@ -377,7 +377,7 @@ class PureCard extends Component {
 
 function Card({ c, byId, onDrag }) {
   const [editing, setEditing] = useState(false);
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   // A card holds the case's summary: its task counts, not its tasks.
   const taskCount = c.taskCount || 0;
   const doneTasks = c.tasksDone || 0;

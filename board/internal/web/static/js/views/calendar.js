@@ -46,7 +46,7 @@ function sortEvents(list) {
 export function CalendarPage({ route }) {
   const mode = route.query.get('mode') === 'week' ? 'week' : 'month';
   const anchor = parseDay(route.query.get('d') || '') || new Date();
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').CalendarEvent> | null} */ (null));
   let days;
   let title;
   if (mode === 'month') {
@@ -100,7 +100,7 @@ export function CalendarPage({ route }) {
 }
 
 function hourAfter(t) {
-  const m = Math.min(minutes(t) + 60, 23 * 60 + 59);
+  const m = Math.min((minutes(t) ?? 0) + 60, 23 * 60 + 59);
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
@@ -159,7 +159,7 @@ function layout(list) {
 }
 
 function Week({ days, byDay, onNew, onOpen }) {
-  const body = useRef(null);
+  const body = useRef(/** @type {HTMLElement | null} */ (null));
   useEffect(() => {
     if (body.current) body.current.scrollTop = HOUR * 7 - 10;
   }, []);

@@ -2,7 +2,7 @@
 // The case drawer: everything about one case node, editable in place.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, ActorBadge, LabelPicker, Menu, Modal, CaseSelect, InlineText, Due, Problem, Spinner, Segmented, trapFocus } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api, enc, statusOf } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { useCases, fail, toast, confirmDialog, promptDialog, templates } from '../state.js';
@@ -39,9 +39,9 @@ function changedFields(before, after) {
 function useVersionedEdit(c, version, field) {
   const [text, setText] = useState(c[field] || '');
   const [dirty, setDirty] = useState(false);
-  const [conflict, setConflict] = useState(null);
+  const [conflict, setConflict] = useState(/** @type {{ changed: string[], by: string, theirs: string } | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const base = useRef(null);
+  const base = useRef(/** @type {{ c: any, version: number } | null} */ (null)); // the case and board version the edit began from
   useEffect(() => {
     if (!dirty) setText(c[field] || '');
   }, [c[field], dirty]);
@@ -64,7 +64,7 @@ function useVersionedEdit(c, version, field) {
       setDirty(false);
       setConflict(null);
     } catch (e) {
-      if (e.status !== 409) {
+      if (statusOf(e) !== 409) {
         fail(e);
       } else {
         try {
@@ -77,7 +77,8 @@ function useVersionedEdit(c, version, field) {
             setConflict(null);
             if (changed.length) toast(`Saved. Meanwhile this case changed: ${changed.join(', ')}.`, 'info');
           } else {
-            const who = [...(fresh.case.activity || [])].reverse().find((a) => a.ts > base.current.c.updatedAt);
+            const since = base.current.c.updatedAt;
+            const who = [...(fresh.case.activity || [])].reverse().find((a) => a.ts > since);
             base.current = { c: fresh.case, version: fresh.version };
             setConflict({ changed, by: who ? actorName(who.actor) : '', theirs: fresh.case[field] || '' });
           }
@@ -115,7 +116,7 @@ function touchesCase(ch, id, d) {
 /** @param {{ id: string }} props */
 export function CaseDrawer({ id }) {
   const { data, error, loading } = useLive(() => api.cases.get(id), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const close = () => setQuery({ case: null });
   useEffect(() => {
     if (ref.current) ref.current.focus();
@@ -143,7 +144,7 @@ function CaseDetail({ d, onClose }) {
   const { list } = useCases();
   const title = useVersionedEdit(c, d.version, 'title');
   const summary = useVersionedEdit(c, d.version, 'summary');
-  const [modal, setModal] = useState(null);
+  const [modal, setModal] = useState(/** @type {string | null} */ (null));
   const archived = !!c.archivedAt;
   const kind = c.kind || 'case';
   const children = list.filter((x) => x.parentId === c.id);
@@ -397,7 +398,7 @@ function Notes({ c }) {
 }
 
 function Emails({ messages }) {
-  const [open, setOpen] = useState(null);
+  const [open, setOpen] = useState(/** @type {string | null} */ (null));
   const sorted = [...messages].sort((a, b) => String(b.receivedAt || '').localeCompare(String(a.receivedAt || '')));
   const unlink = async (m) => {
     try {
@@ -427,7 +428,7 @@ function Emails({ messages }) {
 }
 
 function Linked({ c, events, reminders }) {
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {{ kind: 'event' | 'reminder', value: any } | null} */ (null));
   const evs = [...events].sort((a, b) => `${a.date} ${a.startTime || ''}`.localeCompare(`${b.date} ${b.startTime || ''}`));
   const rems = [...reminders].sort((a, b) => (a.status === 'open' ? 0 : 1) - (b.status === 'open' ? 0 : 1) || String(a.dueAt || '~').localeCompare(String(b.dueAt || '~')));
   const complete = async (r) => {

@@ -109,7 +109,7 @@ export function InboxPage({ route }) {
 // the rows in view (plus a few either side) drawn at their place in it. It
 // asks for the next page when the view nears the end of what is loaded.
 function MessageList({ list, show, selected, hasMore, onMore }) {
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const [view, setView] = useState({ top: 0, height: 800 });
   const measure = () => {
     const el = ref.current;

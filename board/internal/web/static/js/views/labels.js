@@ -6,7 +6,7 @@
 // a conflict or a refusal is shown in the board's own words.
 import { useState } from 'preact/hooks';
 import { html, Icon, Spinner, Problem, Modal, Empty } from '../ui.js';
-import { api } from '../api.js';
+import { api, messageOf } from '../api.js';
 import { useLive } from '../live.js';
 import { useCatalog, useCases, toast, fail } from '../state.js';
 import { plural } from '../format.js';
@@ -63,7 +63,7 @@ function NewLabel() {
       toast(`Added label “${res.label.title}” (${res.label.id})`, 'ok');
       setF({ title: '', color: f.color, description: '' });
     } catch (e2) {
-      setErr(e2.message);
+      setErr(messageOf(e2));
     } finally {
       setBusy(false);
     }
@@ -111,7 +111,7 @@ function LabelEdit({ l, onDone }) {
       toast(`Saved label “${f.title.trim() || l.title}”`, 'ok');
       onDone();
     } catch (e2) {
-      setErr(e2.message);
+      setErr(messageOf(e2));
     }
   };
   return html`<form class="label-edit" onSubmit=${save} onKeyDown=${(e) => { if (e.key === 'Escape') onDone(); }}>
@@ -133,7 +133,7 @@ function DeleteLabel({ l, uses, onClose }) {
       toast(`Deleted label “${l.title}”`, 'ok');
       onClose();
     } catch (e) {
-      setErr(e.message);
+      setErr(messageOf(e));
     }
   };
   return html`<${Modal} title=${`Delete label “${l.title}”?`} onClose=${onClose} labelledBy="delete-label-title"

@@ -3,7 +3,7 @@
 // reorder by drag, remove), above the starred nodes.
 import { useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, InlineText, Problem, Spinner, Empty, Menu } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { fail, confirmDialog } from '../state.js';
@@ -38,7 +38,7 @@ export function PrioritiesPage() {
     try {
       await api.priorities.patch(p.id, { text: t, expectedVersion: data.version });
     } catch (err) {
-      if (err.status === 409) {
+      if (statusOf(err) === 409) {
         // The board moved on since this list loaded: check the note itself.
         try {
           const fresh = await api.priorities.list();

@@ -2,7 +2,7 @@
 // Proposals: changes the agent proposed instead of making, with what changed
 // on each target since, approved or rejected by the person.
 import { html, Icon, ActorBadge, Problem, Spinner, Empty } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf } from '../api.js';
 import { setQuery } from '../router.js';
 import { proposals, useCases, fail, toast, confirmDialog } from '../state.js';
 import { relTime, laneName } from '../format.js';
@@ -62,7 +62,7 @@ function Proposal({ p, version }) {
       try {
         await send(version);
       } catch (e) {
-        if (e.status !== 409) throw e;
+        if (statusOf(e) !== 409) throw e;
         // The version is board-wide: retry when this proposal's targets look
         // the same as what the person just saw; otherwise show them again.
         const fresh = await api.proposals.list();

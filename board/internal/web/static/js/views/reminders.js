@@ -31,7 +31,7 @@ export function RemindersPage({ route }) {
   const mail = useLive(() => api.messages.list({ view: 'summary', onReminder: true }), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
   const mailCount = {};
   for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').Reminder> | null} */ (null));
   const [showClosed, setShowClosed] = useState(false);
   const focus = route.query.get('id');
   useEffect(() => {
@@ -77,7 +77,7 @@ function Group({ title, list, tone, focus, onEdit, mail }) {
 
 function ReminderRow({ r, focused, onEdit, mails: mailN }) {
   const { byId } = useCases();
-  const [mails, setMails] = useState(null);
+  const [mails, setMails] = useState(/** @type {import('../types.js').Message[] | null} */ (null));
   const tasks = r.tasks || [];
   const doneTasks = tasks.filter((t) => t.done).length;
   const toggleTask = (t) => patchReminder(r, { tasks: tasks.map((x) => ({ id: x.id, title: x.title, done: x.id === t.id ? !x.done : x.done })) });

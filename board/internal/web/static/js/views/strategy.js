@@ -43,7 +43,7 @@ const NO_ROLLUP = { totalCases: 0, doneCases: 0, totalTasks: 0, doneTasks: 0, ra
 /**
  * @param {any} data the api.tree answer (summary view) held
  * @param {import('../live.js').ChangeSet} ch
- * @param {string} domain the domain filter, '' for all
+ * @param {string} [domain] the domain filter, '' or none for all
  */
 function patchTree(data, ch, domain) {
   const changed = ch.changed.filter((r) => r.kind === 'case');

@@ -4,7 +4,7 @@
 // any CSV): a dry run shows what would be created, then Apply writes it.
 import { useState } from 'preact/hooks';
 import { html, Icon } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf, messageOf } from '../api.js';
 import { toast, fail } from '../state.js';
 
 const FORMATS = [
@@ -57,7 +57,7 @@ export function TransferPage() {
     try {
       setDry(await api.import(body(), true));
     } catch (e) {
-      if (e.status === 400 || e.status === 413) setProblem(e.message);
+      if (statusOf(e) === 400 || statusOf(e) === 413) setProblem(messageOf(e));
       else fail(e);
     } finally {
       setBusy(false);
@@ -73,7 +73,7 @@ export function TransferPage() {
       setFile(null);
       setTitle('');
     } catch (e) {
-      if (e.status === 400 || e.status === 413) setProblem(e.message);
+      if (statusOf(e) === 400 || statusOf(e) === 413) setProblem(messageOf(e));
       else fail(e);
     } finally {
       setBusy(false);

@@ -5,7 +5,7 @@
 // way and are named; the person may undo them too.
 import { useState } from 'preact/hooks';
 import { html } from '../ui.js';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, messageOf } from '../api.js';
 import { toast } from '../state.js';
 import { timeOf, plural } from '../format.js';
 import { conflictText } from '../undo.js';
@@ -50,7 +50,7 @@ export function UndoAgent() {
       }
     } catch (e) {
       const conflicts = e instanceof ApiError && e.body && e.body.conflicts;
-      setPlan(conflicts ? { conflicts } : { error: e && e.message ? e.message : String(e) });
+      setPlan(conflicts ? { conflicts } : { error: messageOf(e) });
     } finally {
       setBusy(false);
     }
