@@ -113,6 +113,23 @@
  * @property {string} summary
  * @property {Actor} actor
  * @property {string} createdAt
+ * @property {string} [target] the record it changes
+ * @property {Record<string, unknown>} [before] the target's fields when proposed
+ * @property {{ id: string, before?: Record<string, unknown> }[]} [others] the other records it changes, with theirs
+ * @property {boolean} [changedSince] in the list: a target changed since
+ * @property {boolean} [targetGone] in the list: a target no longer exists
+ * @property {ProposalTarget[]} [targets] in the list: each target as it is now
+ */
+
+/**
+ * A proposal's target as it stands now.
+ * @typedef {object} ProposalTarget
+ * @property {string} id
+ * @property {boolean} [gone]
+ * @property {boolean} changedSince
+ * @property {string} [updatedAt]
+ * @property {Record<string, unknown>} [current] the present values of the proposal's before fields
+ * @property {string[]} [changedFields] those of them that differ from before
  */
 
 /**

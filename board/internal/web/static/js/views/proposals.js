@@ -42,6 +42,7 @@ export function ProposalsPage() {
   </section>`;
 }
 
+/** @param {{ p: import('../types.js').Proposal, version: number }} props */
 function Proposal({ p, version }) {
   const { byId } = useCases();
   const payload = parse(p.payload) || {};
