@@ -42,7 +42,16 @@ run-search: build
 run-with-search: build
 	./bin/sidecar-search & search=$$!; trap 'kill $$search 2>/dev/null; wait $$search' EXIT; ./bin/board
 
-lint:
+# typecheck enforces the page's `// @ts-check` with the TypeScript pinned in
+# WEBCHECK's package-lock.json; the page itself is served as written, so
+# Node is needed only here, never to build or run the board.
+WEBCHECK := board/internal/web/check
+.PHONY: typecheck
+typecheck:
+	@[ -d $(WEBCHECK)/node_modules ] || (cd $(WEBCHECK) && npm ci --no-audit --no-fund)
+	$(WEBCHECK)/node_modules/.bin/tsc -p $(WEBCHECK) --noEmit
+
+lint: typecheck
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	go vet $(PKGS)
 	go run $(STATICCHECK) $(PKGS)

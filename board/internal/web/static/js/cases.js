@@ -2,7 +2,7 @@
 // Case rules and actions more than one view uses: where a card sits in its
 // lane, which parent may hold which case, and the one-click writes (star,
 // move, rename, trash, restore). Every action reports its own failure.
-import { api, enc } from './api.js';
+import { api } from './api.js';
 import { toast, fail } from './state.js';
 
 // canHold says whether parent may contain child under the hierarchy rules.
@@ -34,7 +34,7 @@ export function canHold(parent, child) {
  */
 export function orderKey(c) {
   if (typeof c.position === 'number') return c.position;
-  const t = Date.parse(c.createdAt);
+  const t = Date.parse(c.createdAt || '');
   return isNaN(t) ? 0 : t / 1000;
 }
 
@@ -45,7 +45,7 @@ export function orderKey(c) {
  * @returns {T[]}
  */
 export function sortLane(list) {
-  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || a.id.localeCompare(b.id));
+  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || (a.id || '').localeCompare(b.id || ''));
 }
 
 // positionAt is the position for a card dropped at index of a lane's other cards.
@@ -66,7 +66,7 @@ export function positionAt(others, index) {
 /** @param {import('./types.js').Case} c */
 export async function toggleStar(c) {
   try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { starred: !c.starred });
+    await api.cases.patch(c.id, { starred: !c.starred });
   } catch (e) {
     fail(e);
   }
@@ -76,7 +76,7 @@ export async function toggleStar(c) {
 /** @param {import('./types.js').Case} c */
 export async function archiveCase(c) {
   try {
-    await api.del(`/api/cases/${enc(c.id)}`);
+    await api.cases.remove(c.id);
     toast(`Moved “${c.title}” to Trash`, 'info', { label: 'Undo', run: () => restoreCase(c) });
   } catch (e) {
     fail(e);
@@ -86,7 +86,7 @@ export async function archiveCase(c) {
 /** @param {import('./types.js').Case} c */
 export async function restoreCase(c) {
   try {
-    await api.post(`/api/cases/${enc(c.id)}/restore`);
+    await api.cases.restore(c.id);
     toast(`Restored “${c.title}”`, 'ok');
   } catch (e) {
     fail(e);
@@ -99,7 +99,7 @@ export async function restoreCase(c) {
  */
 export async function moveCase(c, lane) {
   try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { status: lane });
+    await api.cases.patch(c.id, { status: lane });
   } catch (e) {
     fail(e);
   }
@@ -111,7 +111,7 @@ export async function moveCase(c, lane) {
  */
 export async function renameCase(c, title) {
   try {
-    await api.patch(`/api/cases/${enc(c.id)}`, { title });
+    await api.cases.patch(c.id, { title });
   } catch (e) {
     fail(e);
   }

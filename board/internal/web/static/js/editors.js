@@ -4,7 +4,7 @@
 // sending only the fields that changed.
 import { useState } from 'preact/hooks';
 import { html, Icon, Modal, CaseSelect, LabelPicker } from './ui.js';
-import { api, enc } from './api.js';
+import { api } from './api.js';
 import { setQuery } from './router.js';
 import { useCases, fail, toast, confirmDialog, prefs } from './state.js';
 import { todayISO, wallOf } from './format.js';
@@ -32,7 +32,7 @@ export function EventEditor({ value, onClose }) {
       if (isNew) {
         const body = { title: f.title.trim(), date: f.date, allDay: f.allDay };
         for (const k of ['startTime', 'endTime', 'location', 'description', 'caseId', 'domain', 'repeat']) if (f[k] && !(f.allDay && (k === 'startTime' || k === 'endTime'))) body[k] = f[k];
-        await api.post('/api/events', body);
+        await api.events.create(body);
         toast(`Added “${body.title}”`, 'ok');
       } else {
         const body = {};
@@ -45,7 +45,7 @@ export function EventEditor({ value, onClose }) {
           const before = k === 'allDay' ? !!value.allDay : value[k] || '';
           if (norm[k] !== before) body[k] = norm[k] === '' ? null : norm[k];
         }
-        if (Object.keys(body).length) await api.patch(`/api/events/${enc(value.id)}`, body);
+        if (Object.keys(body).length) await api.events.patch(/** @type {string} */ (value.id), body); // not new, so it has an id
       }
       onClose();
     } catch (err) {
@@ -58,7 +58,7 @@ export function EventEditor({ value, onClose }) {
     const ok = await confirmDialog({ title: `Delete “${value.title}”?`, message: 'The event is removed from the calendar.', ok: 'Delete', danger: true });
     if (!ok) return;
     try {
-      await api.del(`/api/events/${enc(value.id)}`);
+      await api.events.remove(/** @type {string} */ (value.id)); // only a saved event offers Delete
       onClose();
     } catch (err) {
       fail(err);
@@ -117,7 +117,7 @@ export function ReminderEditor({ value, onClose }) {
         if (f.labels.length) body.labels = f.labels;
         if (tasks.length) body.tasks = tasks.map((t) => ({ title: t.title, done: !!t.done }));
         if (f.repeat) body.repeat = f.repeat;
-        await api.post('/api/reminders', body);
+        await api.reminders.create(body);
         toast(`Added reminder “${body.title}”`, 'ok');
       } else {
         const body = {};
@@ -130,7 +130,7 @@ export function ReminderEditor({ value, onClose }) {
         if (f.repeat !== (value.repeat || '')) body.repeat = f.repeat || null;
         const rows = tasks.map((t) => (t.id ? { id: t.id, title: t.title, done: !!t.done } : { title: t.title, done: !!t.done }));
         if (JSON.stringify(rows) !== JSON.stringify((value.tasks || []).map((t) => ({ id: t.id, title: t.title, done: !!t.done })))) body.tasks = rows;
-        if (Object.keys(body).length) await api.patch(`/api/reminders/${enc(value.id)}`, body);
+        if (Object.keys(body).length) await api.reminders.patch(/** @type {string} */ (value.id), body); // not new, so it has an id
       }
       onClose();
     } catch (err) {

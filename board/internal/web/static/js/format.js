@@ -21,7 +21,7 @@ export const KINDS = [
   { id: 'case', name: 'Case' },
 ];
 /** @type {(k: string | undefined) => string} */
-export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: k }).name;
+export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { name: String(k) }).name;
 
 /** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
@@ -85,7 +85,7 @@ export function timeOf(s) {
   return isNaN(d.getTime()) ? '' : timeFmt.format(d);
 }
 
-// The board's time zone (its IANA name, from /api/health): a date or time
+// The board's time zone (its IANA name, from the health answer): a date or time
 // the board stores without an offset is a wall-clock time there, and a time
 // with an offset is shown there. Empty until the board says, then the
 // browser's zone stands in.

@@ -1,16 +1,17 @@
 // @ts-check
-// The live-change stream. One EventSource('/api/stream') for the page. When
+// The live-change stream. One EventSource (api.stream) for the page. When
 // the version advances, the page asks the board once what changed since the
-// version it holds (GET /api/changes) and hands that change set to every
+// version it holds (api.changes) and hands that change set to every
 // surface: a surface that can patch what it holds does so, one whose records
 // did not change keeps what it has, and only the rest refetch. When the board
 // cannot say what changed (it restarted, was restored, or the page is too far
 // behind) every surface refetches. There is no polling: after a board restart
-// the stream reconnects and the page re-syncs from /api/health's version.
+// the stream reconnects and the page re-syncs from the health answer's version.
 import { useEffect, useRef, useState, useCallback } from 'preact/hooks';
+import { api, followVersions } from './api.js';
 
 /**
- * A change set from GET /api/changes, with the version it starts from.
+ * A change set from api.changes, with the version it starts from.
  * @typedef {object} ChangeSet
  * @property {number} since
  * @property {number} version
@@ -51,6 +52,7 @@ export function advance(v) {
   latest = v;
   pump();
 }
+followVersions(advance);
 
 const pumpState = { busy: false, again: false };
 
@@ -77,7 +79,7 @@ async function pump() {
   /** @type {any} */
   let ch = null;
   try {
-    const res = await fetch('/api/changes?since=' + since, { headers: { Accept: 'application/json' } });
+    const res = await api.changes(since);
     if (res.ok) ch = await res.json();
   } catch {
     ch = null;
@@ -114,7 +116,7 @@ export function onStatus(fn) {
 // board started on other data) forces every surface to refetch.
 async function resync() {
   try {
-    const res = await fetch('/api/health', { headers: { Accept: 'application/json' } });
+    const res = await api.health();
     const h = await res.json();
     for (const fn of [...healthSubs]) fn(h);
     if (typeof h.version !== 'number') return;
@@ -131,7 +133,7 @@ async function resync() {
 
 /** @type {Set<(health: any) => void>} */
 const healthSubs = new Set();
-// onHealth calls fn with every /api/health answer; it returns the unsubscribe.
+// onHealth calls fn with every health answer; it returns the unsubscribe.
 /** @param {(health: any) => void} fn */
 export function onHealth(fn) {
   healthSubs.add(fn);
@@ -162,7 +164,7 @@ export function onBackup(fn) {
 // connect opens the page's one stream (again, after it was refused).
 export function connect() {
   if (source) return;
-  const es = new EventSource('/api/stream');
+  const es = api.stream();
   source = es;
   es.addEventListener('change', (e) => {
     let v;
@@ -447,7 +449,7 @@ export function resource(loader, opts) {
         return () => {
           subs.delete(setSt);
           if (!subs.size && l) {
-            off();
+            off?.(); // set with l
             l.dispose();
             l = null;
           }

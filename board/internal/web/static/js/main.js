@@ -5,7 +5,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html, Icon, Dialogs, Toasts } from './ui.js';
-import { api, enc } from './api.js';
+import { api } from './api.js';
 import { connect, onHealth, refreshHealth, useLiveStatus } from './live.js';
 import { useRoute, navigate, setQuery } from './router.js';
 import { overlay, unread, proposals, views, fail, confirmDialog } from './state.js';
@@ -88,7 +88,7 @@ function Nav({ route, open, onNavigate }) {
     const ok = await confirmDialog({ title: `Delete saved view “${view.name}”?`, message: 'The cases stay as they are; only the saved filter goes.', ok: 'Delete', danger: true });
     if (!ok) return;
     try {
-      await api.del(`/api/views/${enc(view.id)}`);
+      await api.views.remove(view.id);
     } catch (e) {
       fail(e);
     }
@@ -129,7 +129,7 @@ function Nav({ route, open, onNavigate }) {
 }
 
 function HealthBanner() {
-  const [h, setH] = useState(null);
+  const [h, setH] = useState(/** @type {any} */ (null)); // the board's health answer
   const status = useLiveStatus();
   const [showConn, setShowConn] = useState(false);
   useEffect(() => {
@@ -172,7 +172,7 @@ function useKeys() {
     const onKey = (e) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        overlay.set(overlay.get() && overlay.get().kind === 'command' ? null : { kind: 'command' });
+        overlay.set(overlay.get()?.kind === 'command' ? null : { kind: 'command' });
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || overlay.get() || document.querySelector('.modal-backdrop')) return;
@@ -204,7 +204,7 @@ function useKeys() {
   }, []);
 }
 
-// useBoardZone follows the board's time zone from /api/health; the page
+// useBoardZone follows the board's time zone from the health answer; the page
 // draws again when it changes, so every date shows on the board's clock.
 function useBoardZone() {
   const [z, set] = useState(boardZone());
@@ -249,4 +249,4 @@ function App() {
 }
 
 connect();
-render(html`<${App} />`, document.getElementById('app'));
+render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('app'))); // index.html has it

@@ -1,10 +1,10 @@
 // @ts-check
 // Dates in words ("tomorrow 9am", "next fri", "in 3 days"): the board reads
-// them in its own time zone (GET /api/dates/parse) and the page shows the
+// them in its own time zone (api.parseDate) and the page shows the
 // date it resolved before anything is saved.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { api, qs } from './api.js';
+import { api, statusOf } from './api.js';
 
 /**
  * @typedef {{ dueAt: string, allDay: boolean, text: string, timezone: string }} ResolvedDate
@@ -18,9 +18,9 @@ import { api, qs } from './api.js';
 export async function resolveDate(text) {
   if (!text.trim()) return null;
   try {
-    return await api.get('/api/dates/parse' + qs({ text }));
+    return await api.parseDate(text);
   } catch (e) {
-    if (e.status === 400) return null;
+    if (statusOf(e) === 400) return null;
     throw e;
   }
 }

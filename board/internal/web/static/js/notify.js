@@ -19,7 +19,7 @@ import { navigate } from './router.js';
 import { createStore, toast } from './state.js';
 
 /**
- * An item with a due moment, as GET /api/agenda lists it.
+ * An item with a due moment, as api.agenda lists it.
  * @typedef {object} Due
  * @property {string} kind task, reminder or event
  * @property {string} id
@@ -201,7 +201,7 @@ function needsReload(ch, data) {
 export const dues = resource(() => {
   const to = new Date();
   to.setDate(to.getDate() + WINDOW_DAYS);
-  return api.get('/api/agenda?to=' + localDay(to));
+  return api.agenda(localDay(to));
 }, {
   relevant: (ch, data) => needsReload(ch, data) || [...ch.changed, ...ch.removed].some((r) => r.kind === 'reminder'),
   patch(data, ch) {

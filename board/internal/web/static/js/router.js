@@ -2,6 +2,7 @@
 // A small history router: the path picks the view, the query carries state
 // a link should keep (filters, the open case, the calendar's month).
 import { useEffect, useState } from 'preact/hooks';
+import { isAPI } from './api.js';
 
 /** @type {Set<(r: import('./types.js').Route) => void>} */
 const subs = new Set();
@@ -85,7 +86,7 @@ document.addEventListener('click', (e) => {
   const a = /** @type {HTMLAnchorElement | null} */ (t && t.closest && t.closest('a[href]'));
   if (!a || a.target || a.hasAttribute('download') || a.dataset.native !== undefined) return;
   const url = new URL(a.href, location.href);
-  if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.origin !== location.origin || isAPI(url.pathname)) return;
   e.preventDefault();
   navigate(url.pathname + url.search + url.hash);
 });

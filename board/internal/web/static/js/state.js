@@ -103,7 +103,7 @@ export function promptDialog(opts) {
 // overlay is the open page-wide overlay: the command bar, the shortcut sheet,
 // a new case or a template, with what it was opened with.
 /** @type {Store<{ kind: string, [k: string]: any } | null>} */
-export const overlay = createStore(null);
+export const overlay = createStore(/** @type {{ kind: string, [k: string]: any } | null} */ (null));
 
 // patchList applies a change set to a list of records of one kind held
 // under data[key]: a changed record replaces its old self (or joins the end,
@@ -140,24 +140,24 @@ export function patchList(data, key, kind, ch, keep = () => true) {
 // Shared live data: one fetch per board version for every view using it,
 // and after that only what the change sets say (see live.js). Lists hold
 // summaries; a record is loaded whole when it is opened.
-export const catalog = resource(() => api.get('/api/labels'), { kinds: ['label', 'labelSources'] });
+export const catalog = resource(() => api.labels.list(), { kinds: ['label', 'labelSources'] });
 // The kanban's cases: summaries of every node not archived, patched in place.
-export const allCases = resource(() => api.get('/api/cases?view=summary'), {
+export const allCases = resource(() => api.cases.list({ view: 'summary' }), {
   kinds: ['case'],
   patch: (data, ch) => patchList(data, 'cases', 'case', ch, (c) => !c.archivedAt),
 });
-export const unread = resource(() => api.get('/api/unread-count'), { kinds: ['message'] });
+export const unread = resource(() => api.unreadCount(), { kinds: ['message'] });
 // A proposal's entry says how its targets stand now, so a change to a target
 // counts as well as one to a proposal.
-export const proposals = resource(() => api.get('/api/pending'), {
+export const proposals = resource(() => api.proposals.list(), {
   relevant: (ch, data) => {
     const targets = new Set(((data && data.pending) || []).flatMap((p) => (p.targets || []).map((t) => t.id)));
     return [...ch.changed, ...ch.removed].some((r) => r.kind === 'proposal' || targets.has(r.id));
   },
 });
-export const prefs = resource(() => api.get('/api/prefs'), { kinds: ['prefs'] });
-export const views = resource(() => api.get('/api/views'), { kinds: ['view'] });
-export const templates = resource(() => api.get('/api/templates'), { kinds: ['template'] });
+export const prefs = resource(() => api.prefs.get(), { kinds: ['prefs'] });
+export const views = resource(() => api.views.list(), { kinds: ['view'] });
+export const templates = resource(() => api.templates.list(), { kinds: ['template'] });
 
 // useCatalog is the label catalog, kept live, with a lookup by id.
 export function useCatalog() {

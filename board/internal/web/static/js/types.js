@@ -113,6 +113,104 @@
  * @property {string} summary
  * @property {Actor} actor
  * @property {string} createdAt
+ * @property {string} [target] the record it changes
+ * @property {Record<string, unknown>} [before] the target's fields when proposed
+ * @property {{ id: string, before?: Record<string, unknown> }[]} [others] the other records it changes, with theirs
+ * @property {boolean} [changedSince] in the list: a target changed since
+ * @property {boolean} [targetGone] in the list: a target no longer exists
+ * @property {ProposalTarget[]} [targets] in the list: each target as it is now
+ */
+
+/**
+ * A proposal's target as it stands now.
+ * @typedef {object} ProposalTarget
+ * @property {string} id
+ * @property {boolean} [gone]
+ * @property {boolean} changedSince
+ * @property {string} [updatedAt]
+ * @property {Record<string, unknown>} [current] the present values of the proposal's before fields
+ * @property {string[]} [changedFields] those of them that differ from before
+ */
+
+/**
+ * A label of the catalog.
+ * @typedef {object} Label
+ * @property {string} id
+ * @property {string} title
+ * @property {string} description
+ * @property {string} color
+ */
+
+/**
+ * A bundle of labels the catalog offers, and how much of it is installed.
+ * @typedef {object} Bundle
+ * @property {string} id
+ * @property {string} title
+ * @property {string} kind
+ * @property {string} description
+ * @property {number} labelCount
+ * @property {number} installedCount
+ * @property {number} ownedCount
+ * @property {boolean} installed
+ */
+
+/**
+ * A message; a summary (a list's row) has no body, cc, url or messageId.
+ * @typedef {object} Message
+ * @property {string} id
+ * @property {string} [source]
+ * @property {string} [from]
+ * @property {string[]} [to]
+ * @property {string[]} [cc]
+ * @property {string} [subject]
+ * @property {string} [preview]
+ * @property {string} [body]
+ * @property {string} [receivedAt]
+ * @property {boolean} read
+ * @property {string} [caseId]
+ * @property {string} [reminderId]
+ * @property {boolean} [outbound]
+ * @property {string} [url]
+ * @property {string} [messageId]
+ * @property {string} [threadId]
+ * @property {string} [scan]
+ */
+
+/**
+ * One of the person's standing priorities.
+ * @typedef {object} Priority
+ * @property {string} id
+ * @property {string} text
+ * @property {number} [position]
+ * @property {string} createdAt
+ * @property {string} updatedAt
+ */
+
+/**
+ * A saved view of the board: a name and the filters it restores.
+ * @typedef {object} SavedView
+ * @property {string} id
+ * @property {string} name
+ * @property {Filters & { mode?: string }} filters
+ * @property {string} createdAt
+ * @property {string} updatedAt
+ */
+
+/**
+ * A case template: the fields a new case starts with.
+ * @typedef {object} Template
+ * @property {string} id
+ * @property {string} name
+ * @property {string} [title]
+ * @property {string} [summary]
+ * @property {Lane} [status]
+ * @property {string} [domain]
+ * @property {Kind} [kind]
+ * @property {string[]} [labels]
+ * @property {string[]} [tags]
+ * @property {string[]} [tasks]
+ * @property {string} createdAt
+ * @property {string} updatedAt
  */
 
 /**

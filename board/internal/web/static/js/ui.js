@@ -111,20 +111,21 @@ export function useOutside(ref, fn, active) {
 /** @param {{ label: string, icon?: string, items: MenuItem[], text?: string, align?: string, className?: string }} props */
 export function Menu({ label, icon = 'more', items, text, align = 'right', className = '' }) {
   const [open, setOpen] = useState(false);
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const close = () => setOpen(false);
   useOutside(ref, close, open);
   useEffect(() => {
     if (open && ref.current) {
-      const first = ref.current.querySelector('[role=menuitem]');
+      const first = /** @type {HTMLElement | null} */ (ref.current.querySelector('[role=menuitem]'));
       if (first) first.focus();
     }
   }, [open]);
   const onKey = (e) => {
     if (!open || !['ArrowDown', 'ArrowUp'].includes(e.key)) return;
     e.preventDefault();
-    const list = [...ref.current.querySelectorAll('[role=menuitem]:not([disabled])')];
-    const i = list.indexOf(document.activeElement);
+    if (!ref.current) return;
+    const list = /** @type {HTMLElement[]} */ ([...ref.current.querySelectorAll('[role=menuitem]:not([disabled])')]);
+    const i = list.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     const next = list[(i + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length];
     if (next) next.focus();
   };
@@ -137,7 +138,7 @@ export function Menu({ label, icon = 'more', items, text, align = 'right', class
       ${/** @type {MenuChoice[]} */ (items.filter(Boolean)).map((it, i) => it.heading
         ? html`<div class="menu-heading" key=${'h' + i}>${it.heading}</div>`
         : html`<button key=${i} type="button" role="menuitem" class=${'menu-item' + (it.danger ? ' danger' : '') + (it.checked ? ' checked' : '')} disabled=${it.disabled}
-          onClick=${(e) => { e.stopPropagation(); close(); it.onSelect(); }}>
+          onClick=${(e) => { e.stopPropagation(); close(); it.onSelect?.(); }}>
           ${it.icon ? html`<${Icon} name=${it.icon} size=${14} />` : html`<span class="menu-pad"></span>`}<span>${it.label}</span>${it.hint ? html`<kbd>${it.hint}</kbd>` : null}
         </button>`)}
     </div>` : null}
@@ -221,7 +222,7 @@ export function Toasts() {
     ${list.map((t) => html`<div key=${t.id} class=${'toast toast-' + t.kind}>
       <${Icon} name=${t.kind === 'error' ? 'alert' : t.kind === 'ok' ? 'check' : 'sparkle'} size=${15} />
       <span>${t.message}</span>
-      ${t.action ? html`<button type="button" class="btn btn-ghost btn-sm" onClick=${() => { dismissToast(t.id); t.action.run(); }}>${t.action.label}</button>` : null}
+      ${t.action ? html`<button type="button" class="btn btn-ghost btn-sm" onClick=${() => { dismissToast(t.id); t.action?.run(); }}>${t.action.label}</button>` : null}
       <button type="button" class="icon-btn icon-btn-sm" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}><${Icon} name="x" size=${13} /></button>
     </div>`)}
   </div>`;

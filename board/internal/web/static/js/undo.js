@@ -3,14 +3,14 @@
 // its version; the writes of one gesture (those within a moment of each
 // other) are offered back with an Undo toast, and Ctrl Z (Cmd Z) undoes the
 // last gesture when focus is not in a text field. The board decides what
-// an undo reaches (POST /api/undo); a refusal comes back in words.
-import { api, onWrite, ApiError } from './api.js';
+// an undo reaches (api.undo); a refusal comes back in words.
+import { api, onWrite, ApiError, areaOf, messageOf } from './api.js';
 import { toast, toasts } from './state.js';
 
 // Writes that are not gestures to offer back: undos themselves, the page's
 // own settings, and the routes of the guard sidecar and the backup, whose
 // answers are not board writes.
-const SKIP = /^\/api\/(undo|prefs|guard|trust|quarantine|backups)(?:[/?]|$)/;
+const SKIP = new Set(['undo', 'prefs', 'guard', 'trust', 'quarantine', 'backups']);
 
 // incidental reports a write a gesture makes on the side: opening a
 // message marks it read.
@@ -19,7 +19,8 @@ const SKIP = /^\/api\/(undo|prefs|guard|trust|quarantine|backups)(?:[/?]|$)/;
  * @param {unknown} body
  */
 function incidental(path, body) {
-  if (!path.startsWith('/api/messages/') || !body || typeof body !== 'object') return false;
+  const { area, record } = areaOf(path);
+  if (area !== 'messages' || !record || !body || typeof body !== 'object') return false;
   const keys = Object.keys(body);
   return keys.length === 1 && keys[0] === 'read';
 }
@@ -37,7 +38,7 @@ let collecting = null;
  * @param {unknown} body
  */
 function noteWrite(method, path, version, body) {
-  if (method === 'GET' || SKIP.test(path) || incidental(path, body)) return;
+  if (method === 'GET' || SKIP.has(areaOf(path).area) || incidental(path, body)) return;
   if (collecting) {
     collecting.versions.push(version);
     return;
@@ -80,7 +81,7 @@ export async function undoGesture(versions) {
   const i = gestures.indexOf(versions);
   if (i >= 0) gestures.splice(i, 1);
   try {
-    for (const v of [...versions].reverse()) await api.post('/api/undo', { version: v });
+    for (const v of [...versions].reverse()) await api.undo({ version: v });
     toast('Undone', 'ok');
   } catch (e) {
     explain(e, versions[0]);
@@ -91,7 +92,7 @@ export async function undoGesture(versions) {
 /** @param {number} version */
 export async function undoWrite(version) {
   try {
-    await api.post('/api/undo', { version });
+    await api.undo({ version });
     toast('Undone', 'ok');
   } catch (e) {
     explain(e, version);
@@ -129,10 +130,10 @@ function explain(e, version) {
     label: 'Undo those too',
     run: async () => {
       try {
-        const ans = await api.post('/api/undo', { version, through: true });
+        const ans = await api.undo({ version, through: true });
         toast(`Undone: ${ans.undone.length} changes`, 'ok');
       } catch (err) {
-        toast(err && err.message ? err.message : String(err), 'error');
+        toast(messageOf(err), 'error');
       }
     },
   });

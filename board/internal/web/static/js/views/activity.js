@@ -3,7 +3,7 @@
 // grouped by day and filtered by actor and category.
 import { useEffect, useState } from 'preact/hooks';
 import { html, Icon, ActorBadge, Problem, Spinner, Empty, Segmented } from '../ui.js';
-import { api, enc, qs } from '../api.js';
+import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { fail } from '../state.js';
 import { setQuery } from '../router.js';
@@ -16,10 +16,11 @@ import { UndoAgent } from './undoagent.js';
 export function ActivityPage({ route }) {
   const actor = route.query.get('actor') || '';
   const category = route.query.get('category') || '';
-  const { data, error, loading } = useLive(() => api.get('/api/activity' + qs({ actor, category, limit: FEED_PAGE, view: 'summary' })), [actor, category],
+  const { data, error, loading } = useLive(() => api.activity({ actor, category, limit: FEED_PAGE, view: 'summary' }), [actor, category],
     { kinds: ['case', 'reminder', 'event', 'ingestRun'] });
   const older = useOlder(data, actor, category);
   const rows = [...((data && data.activity) || []), ...older.rows];
+  /** @type {{ day: string, rows: any[] }[]} */
   const days = [];
   for (const r of rows) {
     const day = isoDay(new Date(r.ts));
@@ -71,7 +72,7 @@ function useOlder(data, actor, category) {
     if (!st.rows.length || first === st.from) return undefined;
     if (!first) { setSt({ rows: [], from: '', next: '', busy: false }); return undefined; }
     let live = true;
-    api.get('/api/activity' + qs({ actor, category, view: 'summary', cursor: first, limit: st.rows.length }))
+    api.activity({ actor, category, view: 'summary', cursor: first, limit: st.rows.length })
       .then((d) => { if (live) setSt({ rows: d.activity || [], from: first, next: d.nextCursor || '', busy: false }); }, fail);
     return () => { live = false; };
   }, [first]);
@@ -79,7 +80,7 @@ function useOlder(data, actor, category) {
   const load = async () => {
     setSt((o) => ({ ...o, busy: true }));
     try {
-      const d = await api.get('/api/activity' + qs({ actor, category, view: 'summary', cursor, limit: FEED_PAGE }));
+      const d = await api.activity({ actor, category, view: 'summary', cursor, limit: FEED_PAGE });
       setSt((o) => ({ rows: [...o.rows, ...(d.activity || [])], from: o.rows.length ? o.from : first, next: d.nextCursor || '', busy: false }));
     } catch (e) {
       setSt((o) => ({ ...o, busy: false }));

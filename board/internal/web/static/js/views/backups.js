@@ -1,5 +1,5 @@
 // @ts-check
-// Backups: the off-site backup's health from GET /api/backups (read from
+// Backups: the off-site backup's health from api.backups (read from
 // local files; the page never makes the board contact the repository): the
 // verdict and its reasons, whether the board backs up on its own, Back up
 // now, the last run, the push state, the readiness checklist with what to
@@ -8,7 +8,7 @@
 // starts or ends (the stream's backup event) as well as on new versions.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Spinner, Empty, Problem } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf, messageOf } from '../api.js';
 import { useLive, onBackup } from '../live.js';
 import { fail } from '../state.js';
 import { relTime } from '../format.js';
@@ -50,7 +50,7 @@ function when(s) {
 }
 
 export function BackupsPage() {
-  const live = useLive(() => api.get('/api/backups'), []);
+  const live = useLive(() => api.backups.get(), []);
   useEffect(() => onBackup(() => live.reload()), [live.reload]);
   const st = live.data;
   return html`<section class="page page-narrow page-backups" aria-labelledby="page-title">
@@ -96,16 +96,16 @@ function RunNow({ st, onDone }) {
   const run = async (force) => {
     setBusy(true);
     try {
-      const ans = await api.post('/api/backups/run' + (force ? '?force=1' : ''));
+      const ans = await api.backups.run(force);
       if (ans && ans.started) {
         wasRunning.current = true; // even when the run ends before the next status arrives
         setAnswer({ kind: 'started', text: 'Backup started. This page updates when it finishes.' });
       }
-      else if (ans && ans.skipped === 'fresh') setAnswer({ kind: 'fresh', text: `Skipped: the newest snapshot is from ${when(ans.newest)}, under 12 hours old.` });
+      else if (ans && ans.skipped === 'fresh') setAnswer({ kind: 'fresh', text: `Skipped: the newest snapshot is from ${when(ans.newest || '')}, under 12 hours old.` });
       onDone();
     } catch (e) {
-      if (e && e.status === 409) setAnswer({ kind: 'busy', text: 'A backup is already running. Wait for it to finish.' });
-      else if (e && e.status === 403) setAnswer({ kind: 'refused', text: `This board may not back up: ${e.message}` });
+      if (statusOf(e) === 409) setAnswer({ kind: 'busy', text: 'A backup is already running. Wait for it to finish.' });
+      else if (statusOf(e) === 403) setAnswer({ kind: 'refused', text: `This board may not back up: ${messageOf(e)}` });
       else fail(e);
     } finally {
       setBusy(false);

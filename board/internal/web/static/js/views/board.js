@@ -4,7 +4,7 @@
 import { Component } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html, Icon, Labels, Due, Menu, EditField, Problem, Spinner, Segmented } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api } from '../api.js';
 import { LANES, laneName, plural } from '../format.js';
 import { dragStart } from '../dnd.js';
 import { setQuery, hrefWith, navigate } from '../router.js';
@@ -70,9 +70,9 @@ function matches(c, f, byLabel, byId) {
   return true;
 }
 
-// The operational or strategy toggle lives in /api/prefs as `view`.
+// The operational or strategy toggle lives in the prefs as `view`.
 /**
- * @param {any} data the /api/prefs answer
+ * @param {any} data the api.prefs answer
  * @returns {'strategy' | 'operational'}
  */
 function boardMode(data) {
@@ -84,7 +84,7 @@ function boardMode(data) {
 async function setBoardMode(mode) {
   navigate(hrefWith(mode === 'strategy' ? '/strategy' : '/board', {}));
   try {
-    await api.patch('/api/prefs', { view: mode });
+    await api.prefs.patch({ view: mode });
   } catch (e) {
     fail(e);
   }
@@ -154,8 +154,8 @@ function FilterBar({ filters: f, mode }) {
     const name = await promptDialog({ title: 'Save this view', label: 'Name', placeholder: 'e.g. Urgent work', ok: 'Save view' });
     if (!name) return;
     try {
-      const res = await api.post('/api/views', { name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, in: (mode !== 'strategy' && f.in) || undefined, mode } });
-      const v = res && (res.view || res);
+      const res = await api.views.create({ name, filters: { q: f.q || undefined, domain: f.domain || undefined, label: f.label || undefined, starred: f.starred || undefined, in: (mode !== 'strategy' && f.in) || undefined, mode } });
+      const v = res && res.view;
       toast(`Saved view “${name}”`, 'ok');
       if (v && v.id) setQuery({ view: v.id }, { replace: true });
       views.reload();
@@ -234,7 +234,7 @@ function Kanban({ filters }) {
     if (pos !== undefined && (lane !== c.status || pos !== orderKey(c))) patch.position = pos;
     if (!Object.keys(patch).length) return;
     try {
-      await api.patch(`/api/cases/${enc(c.id)}`, patch);
+      await api.cases.patch(c.id, patch);
     } catch (e) {
       fail(e);
     }
@@ -267,7 +267,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
     });
     if (!ok) return;
     try {
-      const res = await api.post('/api/cases/clean', { ids });
+      const res = await api.cases.clean(ids);
       toast(`Cleaned ${plural((res.removed || ids).length, 'case')}${res.messagesRemoved ? ` and ${plural(res.messagesRemoved, 'email')}` : ''}`, 'ok');
     } catch (e) {
       fail(e);
@@ -297,7 +297,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
 function QuickAdd({ lane, filters, onClose }) {
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
-  const input = useRef(null);
+  const input = useRef(/** @type {HTMLInputElement | null} */ (null));
   useEffect(() => { if (!busy && input.current) input.current.focus(); }, [busy]);
   const submit = async (e) => {
     e.preventDefault();
@@ -310,7 +310,7 @@ function QuickAdd({ lane, filters, onClose }) {
       if (filters.label) body.labels = [filters.label];
       if (filters.starred) body.starred = true;
       if (filters.in) body.parentId = filters.in;
-      await api.post('/api/cases', body);
+      await api.cases.create(body);
       setTitle('');
     } catch (err) {
       fail(err);
@@ -338,7 +338,7 @@ function Crumbs({ c, byId }) {
   for (let id = c.parentId, depth = 0; id && depth < 2; depth++) {
     const p = byId[id];
     chain.unshift(p ? p.title : id);
-    id = p ? p.parentId : '';
+    id = p ? p.parentId || '' : '';
   }
   // The nearest container is the one to keep readable: the initiative
   // before it gives way first when the card is narrow.
@@ -377,7 +377,7 @@ class PureCard extends Component {
 
 function Card({ c, byId, onDrag }) {
   const [editing, setEditing] = useState(false);
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   // A card holds the case's summary: its task counts, not its tasks.
   const taskCount = c.taskCount || 0;
   const doneTasks = c.tasksDone || 0;

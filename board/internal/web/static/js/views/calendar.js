@@ -3,7 +3,7 @@
 // link an event to a case.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Problem, Segmented } from '../ui.js';
-import { api, qs } from '../api.js';
+import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { isoDay, parseDay, addDays, todayISO } from '../format.js';
@@ -46,7 +46,7 @@ function sortEvents(list) {
 export function CalendarPage({ route }) {
   const mode = route.query.get('mode') === 'week' ? 'week' : 'month';
   const anchor = parseDay(route.query.get('d') || '') || new Date();
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').CalendarEvent> | null} */ (null));
   let days;
   let title;
   if (mode === 'month') {
@@ -61,12 +61,12 @@ export function CalendarPage({ route }) {
   }
   const from = isoDay(days[0]);
   const to = isoDay(addDays(days[days.length - 1], 1));
-  const { data, error } = useLive(() => api.get('/api/events' + qs({ from, to })), [from, to], { kinds: ['event'] });
+  const { data, error } = useLive(() => api.events.list({ from, to }), [from, to], { kinds: ['event'] });
   const events = (data && data.events) || [];
   const byDay = {};
   for (const e of sortEvents(events)) (byDay[e.date] = byDay[e.date] || []).push(e);
   // An occurrence opens its series: the editor edits the master.
-  const open = (e) => (e.occurrenceOf ? api.get(`/api/events/${encodeURIComponent(e.occurrenceOf)}`).then((d) => setEditing(d.event), () => setEditing(e)) : setEditing(e));
+  const open = (e) => (e.occurrenceOf ? api.events.get(e.occurrenceOf).then((d) => setEditing(d.event), () => setEditing(e)) : setEditing(e));
   const step = (n) => {
     const d = mode === 'month' ? new Date(anchor.getFullYear(), anchor.getMonth() + n, 1) : addDays(anchor, 7 * n);
     setQuery({ d: isoDay(d) });
@@ -88,7 +88,7 @@ export function CalendarPage({ route }) {
       <div class="grow"></div>
       <${Segmented} label="Calendar view" value=${mode} onChange=${(m) => setQuery({ mode: m === 'week' ? 'week' : null })}
         options=${[{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }]} />
-      <a class="btn btn-ghost" href="/api/events.ics" data-native title="Subscribe from a calendar app"><${Icon} name="link" size=${14} />.ics</a>
+      <a class="btn btn-ghost" href=${api.events.icsURL} data-native title="Subscribe from a calendar app"><${Icon} name="link" size=${14} />.ics</a>
       <button type="button" class="btn btn-primary" onClick=${() => setEditing({ date: todayISO() })}><${Icon} name="plus" size=${15} />New event</button>
     </div></header>
     <${Problem} error=${error} what="The calendar" />
@@ -100,7 +100,7 @@ export function CalendarPage({ route }) {
 }
 
 function hourAfter(t) {
-  const m = Math.min(minutes(t) + 60, 23 * 60 + 59);
+  const m = Math.min((minutes(t) ?? 0) + 60, 23 * 60 + 59);
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
@@ -159,7 +159,7 @@ function layout(list) {
 }
 
 function Week({ days, byDay, onNew, onOpen }) {
-  const body = useRef(null);
+  const body = useRef(/** @type {HTMLElement | null} */ (null));
   useEffect(() => {
     if (body.current) body.current.scrollTop = HOUR * 7 - 10;
   }, []);

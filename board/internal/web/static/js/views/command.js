@@ -1,9 +1,9 @@
 // @ts-check
 // The command bar (Ctrl+K or /): search as you type and jump to a result, or
-// run a command through /api/command. Also the keyboard shortcut sheet (?).
+// run a command through api.command. Also the keyboard shortcut sheet (?).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, Modal, TierBadge, trapFocus } from '../ui.js';
-import { api, qs } from '../api.js';
+import { api, statusOf, messageOf } from '../api.js';
 import { navigate, hrefWith } from '../router.js';
 import { overlay, toast, fail } from '../state.js';
 import { laneName } from '../format.js';
@@ -16,6 +16,8 @@ function isCommand(text) {
 }
 
 // hitsOf flattens search results into rows the bar can jump to.
+/** @typedef {{ key: string, kind: string, title: string, sub: string, href?: string, tier?: string, cmd?: string }} Hit a row of the bar: a search hit (href) or a command to run (cmd) */
+/** @returns {Hit[]} */
 function hitsOf(r) {
   if (!r) return [];
   const out = [];
@@ -29,10 +31,10 @@ function hitsOf(r) {
 async function search(q) {
   try {
     // Notes and email bodies too: a person expects to find what they wrote.
-    return await api.get('/api/search' + qs({ q, fields: 'body,notes' }));
+    return await api.search({ q, fields: 'body,notes' });
   } catch (e) {
-    if (e.status !== 404 && e.status !== 405) throw e;
-    const r = await api.post('/api/command', { text: 'find ' + q });
+    if (statusOf(e) !== 404 && statusOf(e) !== 405) throw e;
+    const r = await api.command('find ' + q);
     return r.results || {};
   }
 }
@@ -41,12 +43,12 @@ const kindIcon = { case: 'layers', task: 'checkCircle', message: 'mail', reminde
 
 export function CommandBar() {
   const [text, setText] = useState('');
-  const [hits, setHits] = useState([]);
+  const [hits, setHits] = useState(/** @type {Hit[]} */ ([]));
   const [sel, setSel] = useState(0);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
-  const ref = useRef(null);
-  const input = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
+  const input = useRef(/** @type {HTMLInputElement | null} */ (null));
   const seq = useRef(0);
   const close = () => overlay.set(null);
   useEffect(() => {
@@ -68,7 +70,7 @@ export function CommandBar() {
           setSel(0);
         }
       } catch (e) {
-        if (n === seq.current) setNote(e.message);
+        if (n === seq.current) setNote(messageOf(e));
       }
     }, 120);
     return () => clearTimeout(t);
@@ -77,6 +79,7 @@ export function CommandBar() {
   // row shows the date, and the command runs with the date written out.
   const due = useResolvedDate(remindWords(text));
   const dated = due && remindWith(text, due);
+  /** @type {Hit[]} */
   const rows = [];
   if (text.trim()) {
     rows.push(isCommand(text)
@@ -91,7 +94,7 @@ export function CommandBar() {
     if (!t) return;
     setBusy(true);
     try {
-      const r = await api.post('/api/command', { text: t });
+      const r = await api.command(t);
       if (r.results) {
         setHits(hitsOf(r.results).slice(0, 30));
         setText(t.replace(/^find\s+/i, ''));
@@ -104,7 +107,7 @@ export function CommandBar() {
         setNote(r.message);
       }
     } catch (e) {
-      if (e.status === 400) setNote(e.message);
+      if (statusOf(e) === 400) setNote(messageOf(e));
       else fail(e);
     } finally {
       setBusy(false);

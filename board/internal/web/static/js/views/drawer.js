@@ -2,7 +2,7 @@
 // The case drawer: everything about one case node, editable in place.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, ActorBadge, LabelPicker, Menu, Modal, CaseSelect, InlineText, Due, Problem, Spinner, Segmented, trapFocus } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api, enc, statusOf } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { useCases, fail, toast, confirmDialog, promptDialog, templates } from '../state.js';
@@ -13,11 +13,9 @@ import { EventEditor, ReminderEditor } from '../editors.js';
 import { RepeatText, RepeatDialog } from '../repeat.js';
 import { NLDate } from '../nldate.js';
 
-const path = (id) => `/api/cases/${enc(id)}`;
-
 async function patchCase(id, body) {
   try {
-    return await api.patch(path(id), body);
+    return await api.cases.patch(id, body);
   } catch (e) {
     fail(e);
     return null;
@@ -41,9 +39,9 @@ function changedFields(before, after) {
 function useVersionedEdit(c, version, field) {
   const [text, setText] = useState(c[field] || '');
   const [dirty, setDirty] = useState(false);
-  const [conflict, setConflict] = useState(null);
+  const [conflict, setConflict] = useState(/** @type {{ changed: string[], by: string, theirs: string } | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const base = useRef(null);
+  const base = useRef(/** @type {{ c: any, version: number } | null} */ (null)); // the case and board version the edit began from
   useEffect(() => {
     if (!dirty) setText(c[field] || '');
   }, [c[field], dirty]);
@@ -60,17 +58,17 @@ function useVersionedEdit(c, version, field) {
   const save = async () => {
     if (!base.current) return;
     setBusy(true);
-    const send = (v) => api.patch(path(c.id), { [field]: text, expectedVersion: v });
+    const send = (v) => api.cases.patch(c.id, { [field]: text, expectedVersion: v });
     try {
       await send(base.current.version);
       setDirty(false);
       setConflict(null);
     } catch (e) {
-      if (e.status !== 409) {
+      if (statusOf(e) !== 409) {
         fail(e);
       } else {
         try {
-          const fresh = await api.get(path(c.id));
+          const fresh = await api.cases.get(c.id);
           const changed = changedFields(base.current.c, fresh.case);
           if (!changed.includes(field)) {
             // Someone changed other things; this text is still theirs to set.
@@ -79,7 +77,8 @@ function useVersionedEdit(c, version, field) {
             setConflict(null);
             if (changed.length) toast(`Saved. Meanwhile this case changed: ${changed.join(', ')}.`, 'info');
           } else {
-            const who = [...(fresh.case.activity || [])].reverse().find((a) => a.ts > base.current.c.updatedAt);
+            const since = base.current.c.updatedAt;
+            const who = [...(fresh.case.activity || [])].reverse().find((a) => a.ts > since);
             base.current = { c: fresh.case, version: fresh.version };
             setConflict({ changed, by: who ? actorName(who.actor) : '', theirs: fresh.case[field] || '' });
           }
@@ -106,7 +105,7 @@ function Conflict({ conflict, field }) {
 /**
  * @param {import('../live.js').ChangeSet} ch
  * @param {string} id
- * @param {any} d the GET /api/cases/{id} answer held
+ * @param {any} d the api.cases.get answer held
  */
 function touchesCase(ch, id, d) {
   const shown = new Set([...(d.messages || []), ...(d.events || []), ...(d.reminders || [])].map((r) => r.id));
@@ -116,8 +115,8 @@ function touchesCase(ch, id, d) {
 
 /** @param {{ id: string }} props */
 export function CaseDrawer({ id }) {
-  const { data, error, loading } = useLive(() => api.get(path(id)), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
-  const ref = useRef(null);
+  const { data, error, loading } = useLive(() => api.cases.get(id), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const close = () => setQuery({ case: null });
   useEffect(() => {
     if (ref.current) ref.current.focus();
@@ -145,7 +144,7 @@ function CaseDetail({ d, onClose }) {
   const { list } = useCases();
   const title = useVersionedEdit(c, d.version, 'title');
   const summary = useVersionedEdit(c, d.version, 'summary');
-  const [modal, setModal] = useState(null);
+  const [modal, setModal] = useState(/** @type {string | null} */ (null));
   const archived = !!c.archivedAt;
   const kind = c.kind || 'case';
   const children = list.filter((x) => x.parentId === c.id);
@@ -154,7 +153,7 @@ function CaseDetail({ d, onClose }) {
     const ok = await confirmDialog({ title: `Delete “${c.title}” for good?`, message: 'This removes the case permanently. Its linked emails are unlinked, and children of a container are detached. Move to Trash instead if you may want it back.', ok: 'Delete permanently', danger: true });
     if (!ok) return;
     try {
-      await api.del(path(c.id) + '?hard=1');
+      await api.cases.remove(c.id, { hard: true });
       toast(`Deleted ${c.id}`, 'ok');
       onClose();
     } catch (e) {
@@ -165,7 +164,7 @@ function CaseDetail({ d, onClose }) {
     const name = await promptDialog({ title: 'Save as template', label: 'Template name', value: c.title, ok: 'Save template' });
     if (!name) return;
     try {
-      await api.post('/api/templates', {
+      await api.templates.create({
         name, title: c.title, summary: c.summary || undefined, status: c.status, domain: c.domain, kind,
         labels: c.labels || undefined, tags: c.tags || undefined, tasks: (c.tasks || []).map((t) => t.title),
       });
@@ -257,7 +256,7 @@ function MergeDialog({ c, cases, onClose }) {
   const merge = async () => {
     if (!target) return;
     try {
-      await api.post(`${path(c.id)}/merge`, { targetId: target });
+      await api.cases.merge(c.id, target);
       toast(`Merged ${c.id} into ${target}`, 'ok');
       onClose();
       setQuery({ case: target });
@@ -280,10 +279,9 @@ function Tasks({ c }) {
   const [title, setTitle] = useState('');
   const tasks = [...(c.tasks || [])].sort((a, b) => taskKey(a) - taskKey(b) || a.id.localeCompare(b.id, undefined, { numeric: true }));
   const done = tasks.filter((t) => t.completedAt).length;
-  const tpath = (t) => `${path(c.id)}/tasks/${enc(t.id)}`;
   const patch = async (t, body) => {
     try {
-      const ans = await api.patch(tpath(t), body);
+      const ans = await api.cases.patchTask(c.id, t.id, body);
       if (ans && ans.next) toast(`Next “${ans.next.title}” due ${shortDate(String(ans.next.dueAt).slice(0, 10))}`, 'ok');
     } catch (e) {
       fail(e);
@@ -295,7 +293,7 @@ function Tasks({ c }) {
     if (!t) return;
     setTitle('');
     try {
-      await api.post(`${path(c.id)}/tasks`, { title: t });
+      await api.cases.addTask(c.id, { title: t });
     } catch (err) {
       setTitle(t);
       fail(err);
@@ -303,7 +301,7 @@ function Tasks({ c }) {
   };
   const remove = async (t) => {
     try {
-      await api.del(tpath(t));
+      await api.cases.removeTask(c.id, t.id);
     } catch (e) {
       fail(e);
     }
@@ -380,7 +378,7 @@ function Notes({ c }) {
     const t = text.trim();
     if (!t) return;
     try {
-      await api.post(`${path(c.id)}/notes`, { text: t });
+      await api.cases.addNote(c.id, { text: t });
       setText('');
     } catch (err) {
       fail(err);
@@ -400,11 +398,11 @@ function Notes({ c }) {
 }
 
 function Emails({ messages }) {
-  const [open, setOpen] = useState(null);
+  const [open, setOpen] = useState(/** @type {string | null} */ (null));
   const sorted = [...messages].sort((a, b) => String(b.receivedAt || '').localeCompare(String(a.receivedAt || '')));
   const unlink = async (m) => {
     try {
-      await api.patch(`/api/messages/${enc(m.id)}`, { caseId: null });
+      await api.messages.patch(m.id, { caseId: null });
     } catch (e) {
       fail(e);
     }
@@ -430,12 +428,12 @@ function Emails({ messages }) {
 }
 
 function Linked({ c, events, reminders }) {
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {{ kind: 'event' | 'reminder', value: any } | null} */ (null));
   const evs = [...events].sort((a, b) => `${a.date} ${a.startTime || ''}`.localeCompare(`${b.date} ${b.startTime || ''}`));
   const rems = [...reminders].sort((a, b) => (a.status === 'open' ? 0 : 1) - (b.status === 'open' ? 0 : 1) || String(a.dueAt || '~').localeCompare(String(b.dueAt || '~')));
   const complete = async (r) => {
     try {
-      await api.patch(`/api/reminders/${enc(r.id)}`, { status: r.status === 'done' ? 'open' : 'done' });
+      await api.reminders.patch(r.id, { status: r.status === 'done' ? 'open' : 'done' });
     } catch (e) {
       fail(e);
     }

@@ -2,17 +2,16 @@
 // Inbox: every message, read and unread, each linkable to a case or a reminder.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Icon, CaseSelect, Problem, Spinner, Empty, Segmented } from '../ui.js';
-import { api, enc, qs } from '../api.js';
+import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { useCases, fail, unread } from '../state.js';
 import { relTime, shortDate, isoDay } from '../format.js';
 
-const mpath = (id) => `/api/messages/${enc(id)}`;
 
 async function patchMessage(m, body) {
   try {
-    await api.patch(mpath(m.id), body);
+    await api.messages.patch(m.id, body);
   } catch (e) {
     fail(e);
   }
@@ -66,7 +65,7 @@ function patchInbox(data, ch, show) {
 /** @param {{ route: import('../types.js').Route }} props */
 export function InboxPage({ route }) {
   const show = route.query.get('show') || 'all';
-  const { data, error, loading, update } = useLive(() => api.get('/api/messages' + qs({ view: 'summary', limit: PAGE, ...filterOf(show) })), [show],
+  const { data, error, loading, update } = useLive(() => api.messages.list({ view: 'summary', limit: PAGE, ...filterOf(show) }), [show],
     { kinds: ['message'], patch: (d, ch) => patchInbox(d, ch, show) });
   const count = unread.use();
   const selected = route.query.get('m');
@@ -77,7 +76,7 @@ export function InboxPage({ route }) {
     if (more.current || !data || !data.nextCursor) return;
     more.current = true;
     try {
-      const page = await api.get('/api/messages' + qs({ view: 'summary', limit: PAGE, cursor: data.nextCursor, ...filterOf(show) }));
+      const page = await api.messages.list({ view: 'summary', limit: PAGE, cursor: data.nextCursor, ...filterOf(show) });
       update((d) => {
         const have = new Set(d.messages.map((m) => m.id));
         return { ...d, messages: [...d.messages, ...page.messages.filter((m) => !have.has(m.id))], nextCursor: page.nextCursor };
@@ -110,7 +109,7 @@ export function InboxPage({ route }) {
 // the rows in view (plus a few either side) drawn at their place in it. It
 // asks for the next page when the view nears the end of what is loaded.
 function MessageList({ list, show, selected, hasMore, onMore }) {
-  const ref = useRef(null);
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const [view, setView] = useState({ top: 0, height: 800 });
   const measure = () => {
     const el = ref.current;
@@ -146,7 +145,7 @@ function MessageList({ list, show, selected, hasMore, onMore }) {
 // Reader loads the whole message (its body) when it is opened.
 /** @param {{ id: string }} props */
 function Reader({ id }) {
-  const { data, error } = useLive(() => api.get(mpath(id)), [id],
+  const { data, error } = useLive(() => api.messages.get(id), [id],
     { relevant: (ch) => ch.changed.some((r) => r.kind === 'message' && r.id === id) || ch.removed.some((r) => r.kind === 'message' && r.id === id) });
   if (error && !data) return html`<${Problem} error=${error} what=${'Message ' + id} />`;
   if (!data) return html`<${Spinner} />`;
@@ -155,7 +154,7 @@ function Reader({ id }) {
 
 function Message({ m }) {
   const { list, byId } = useCases();
-  const rems = useLive(() => api.get('/api/reminders?status=open'), []);
+  const rems = useLive(() => api.reminders.list({ status: 'open' }), []);
   const reminders = ((rems.data && rems.data.reminders) || []).slice().sort((a, b) => a.title.localeCompare(b.title));
   useEffect(() => {
     if (!m.read) patchMessage(m, { read: true });

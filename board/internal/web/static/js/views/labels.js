@@ -6,7 +6,7 @@
 // a conflict or a refusal is shown in the board's own words.
 import { useState } from 'preact/hooks';
 import { html, Icon, Spinner, Problem, Modal, Empty } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api, messageOf } from '../api.js';
 import { useLive } from '../live.js';
 import { useCatalog, useCases, toast, fail } from '../state.js';
 import { plural } from '../format.js';
@@ -19,7 +19,7 @@ const KIND_NAMES = { universal: 'Universal', role: 'Roles', life: 'Life areas' }
 export function LabelsPage() {
   const { labels } = useCatalog();
   const { list } = useCases();
-  const bundles = useLive(() => api.get('/api/labels/bundles'), []);
+  const bundles = useLive(() => api.labels.bundles(), []);
   /** @type {Record<string, number>} */
   const uses = {};
   for (const c of list) for (const id of c.labels || []) uses[id] = (uses[id] || 0) + 1;
@@ -59,11 +59,11 @@ function NewLabel() {
     setBusy(true);
     setErr('');
     try {
-      const res = await api.post('/api/labels', { title: f.title, color: f.color, description: f.description.trim() || undefined });
+      const res = await api.labels.create({ title: f.title, color: f.color, description: f.description.trim() || undefined });
       toast(`Added label “${res.label.title}” (${res.label.id})`, 'ok');
       setF({ title: '', color: f.color, description: '' });
     } catch (e2) {
-      setErr(e2.message);
+      setErr(messageOf(e2));
     } finally {
       setBusy(false);
     }
@@ -107,11 +107,11 @@ function LabelEdit({ l, onDone }) {
     if (f.description !== (l.description || '')) body.description = f.description;
     if (!Object.keys(body).length) return onDone();
     try {
-      await api.patch(`/api/labels/${enc(l.id)}`, body);
+      await api.labels.patch(l.id, body);
       toast(`Saved label “${f.title.trim() || l.title}”`, 'ok');
       onDone();
     } catch (e2) {
-      setErr(e2.message);
+      setErr(messageOf(e2));
     }
   };
   return html`<form class="label-edit" onSubmit=${save} onKeyDown=${(e) => { if (e.key === 'Escape') onDone(); }}>
@@ -129,11 +129,11 @@ function DeleteLabel({ l, uses, onClose }) {
   const [err, setErr] = useState('');
   const go = async () => {
     try {
-      await api.del(`/api/labels/${enc(l.id)}${scrub ? '?scrub=1' : ''}`);
+      await api.labels.remove(l.id, { scrub });
       toast(`Deleted label “${l.title}”`, 'ok');
       onClose();
     } catch (e) {
-      setErr(e.message);
+      setErr(messageOf(e));
     }
   };
   return html`<${Modal} title=${`Delete label “${l.title}”?`} onClose=${onClose} labelledBy="delete-label-title"
@@ -154,7 +154,7 @@ function BundleList({ bundles }) {
   const [conflicts, setConflicts] = useState(/** @type {{ bundle: string, items: any[] } | null} */ (null));
   const install = async (b) => {
     try {
-      const res = await api.post('/api/labels/bundles', { id: b.id });
+      const res = await api.labels.installBundle(b.id);
       const added = (res.added || []).length;
       toast(`Installed ${b.title}: ${plural(added, 'label')} added`, 'ok');
       setConflicts((res.conflicts || []).length ? { bundle: b.id, items: res.conflicts } : null);
@@ -182,7 +182,7 @@ function Uninstall({ b, onClose }) {
   const [scrub, setScrub] = useState(true);
   const go = async () => {
     try {
-      const res = await api.del(`/api/labels/bundles/${enc(b.id)}${scrub ? '' : '?scrub=0'}`);
+      const res = await api.labels.removeBundle(b.id, scrub);
       toast(`Uninstalled ${b.title}: ${plural((res.removed || []).length, 'label')} removed`, 'ok');
       onClose();
     } catch (e) {

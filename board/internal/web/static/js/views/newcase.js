@@ -1,8 +1,8 @@
 // @ts-check
-// New case: blank or from a template (/api/templates), any tier, any lane.
+// New case: blank or from a template (api.templates), any tier, any lane.
 import { useState } from 'preact/hooks';
 import { html, Icon, Modal, CaseSelect, LabelPicker } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api } from '../api.js';
 import { setQuery } from '../router.js';
 import { useCases, templates, overlay, fail, toast, confirmDialog } from '../state.js';
 import { LANES, KINDS } from '../format.js';
@@ -41,7 +41,7 @@ export function NewCaseModal({ filters = {}, mode, fromTemplate }) {
     if (f.summary.trim()) body.summary = f.summary.trim();
     if (filters.starred) body.starred = true;
     try {
-      const res = await api.post('/api/cases', body);
+      const res = await api.cases.create(body);
       close();
       toast(`Created ${res.case.id}`, 'ok');
       setQuery({ case: res.case.id });
@@ -56,7 +56,7 @@ export function NewCaseModal({ filters = {}, mode, fromTemplate }) {
     const ok = await confirmDialog({ title: `Delete template “${tpl.name}”?`, message: 'Cases made from it stay as they are.', ok: 'Delete', danger: true });
     if (!ok) return;
     try {
-      await api.del(`/api/templates/${enc(tpl.id)}`);
+      await api.templates.remove(tpl.id);
       setF({ ...f, templateId: '' });
     } catch (err) {
       fail(err);

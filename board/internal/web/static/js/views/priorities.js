@@ -3,7 +3,7 @@
 // reorder by drag, remove), above the starred nodes.
 import { useRef, useState } from 'preact/hooks';
 import { html, Icon, TierBadge, InlineText, Problem, Spinner, Empty, Menu } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api, statusOf } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { fail, confirmDialog } from '../state.js';
@@ -11,7 +11,6 @@ import { laneName } from '../format.js';
 import { dragStart } from '../dnd.js';
 import { toggleStar } from '../cases.js';
 
-const ppath = (id) => `/api/priorities/${enc(id)}`;
 
 // notePos is where a note sorts: its position, or after every positioned one.
 function notePos(p, i) {
@@ -19,7 +18,7 @@ function notePos(p, i) {
 }
 
 export function PrioritiesPage() {
-  const { data, error, loading } = useLive(() => api.get('/api/priorities'), [], { kinds: ['priority', 'case'] }); // the answer lists the starred cases too
+  const { data, error, loading } = useLive(() => api.priorities.list(), [], { kinds: ['priority', 'case'] }); // the answer lists the starred cases too
   const [text, setText] = useState('');
   const notes = ((data && data.priorities) || []).map((p, i) => ({ ...p, key: notePos(p, i) }));
   const starred = (data && data.starred) || [];
@@ -29,7 +28,7 @@ export function PrioritiesPage() {
     if (!t) return;
     try {
       const last = notes.length ? notes[notes.length - 1].key : 0;
-      await api.post('/api/priorities', { text: t, position: Math.floor(last) + 1 });
+      await api.priorities.create({ text: t, position: Math.floor(last) + 1 });
       setText('');
     } catch (err) {
       fail(err);
@@ -37,19 +36,19 @@ export function PrioritiesPage() {
   };
   const edit = async (p, t) => {
     try {
-      await api.patch(ppath(p.id), { text: t, expectedVersion: data.version });
+      await api.priorities.patch(p.id, { text: t, expectedVersion: data.version });
     } catch (err) {
-      if (err.status === 409) {
+      if (statusOf(err) === 409) {
         // The board moved on since this list loaded: check the note itself.
         try {
-          const fresh = await api.get('/api/priorities');
+          const fresh = await api.priorities.list();
           const now = (fresh.priorities || []).find((x) => x.id === p.id);
           if (!now) return fail(new Error('This priority was removed meanwhile; your text was not saved.'));
           if (now.text !== p.text) {
             const ok = await confirmDialog({ title: 'This priority changed meanwhile', message: `It now reads: “${now.text}”. Replace it with your text: “${t}”?`, ok: 'Use my text' });
             if (!ok) return;
           }
-          await api.patch(ppath(p.id), { text: t, expectedVersion: fresh.version });
+          await api.priorities.patch(p.id, { text: t, expectedVersion: fresh.version });
         } catch (e2) {
           fail(e2);
         }
@@ -58,7 +57,7 @@ export function PrioritiesPage() {
   };
   const remove = async (p) => {
     try {
-      await api.del(ppath(p.id));
+      await api.priorities.remove(p.id);
     } catch (err) {
       fail(err);
     }
@@ -74,7 +73,7 @@ export function PrioritiesPage() {
     else pos = (prev.key + next.key) / 2;
     if (pos === p.key) return;
     try {
-      await api.patch(ppath(p.id), { position: pos });
+      await api.priorities.patch(p.id, { position: pos });
     } catch (err) {
       fail(err);
     }

@@ -2,7 +2,7 @@
 // Proposals: changes the agent proposed instead of making, with what changed
 // on each target since, approved or rejected by the person.
 import { html, Icon, ActorBadge, Problem, Spinner, Empty } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api, statusOf } from '../api.js';
 import { setQuery } from '../router.js';
 import { proposals, useCases, fail, toast, confirmDialog } from '../state.js';
 import { relTime, laneName } from '../format.js';
@@ -42,6 +42,7 @@ export function ProposalsPage() {
   </section>`;
 }
 
+/** @param {{ p: import('../types.js').Proposal, version: number }} props */
 function Proposal({ p, version }) {
   const { byId } = useCases();
   const payload = parse(p.payload) || {};
@@ -57,15 +58,15 @@ function Proposal({ p, version }) {
       });
       if (!ok) return;
     }
-    const send = (v) => api.post(`/api/pending/${enc(p.id)}/approve`, { expectedVersion: v });
+    const send = (v) => api.proposals.approve(p.id, { expectedVersion: v });
     try {
       try {
         await send(version);
       } catch (e) {
-        if (e.status !== 409) throw e;
+        if (statusOf(e) !== 409) throw e;
         // The version is board-wide: retry when this proposal's targets look
         // the same as what the person just saw; otherwise show them again.
-        const fresh = await api.get('/api/pending');
+        const fresh = await api.proposals.list();
         const now = (fresh.pending || []).find((x) => x.id === p.id);
         const sig = (x) => JSON.stringify((x.targets || []).map((t) => [t.id, t.gone, t.changedFields]));
         if (!now || sig(now) !== sig(p)) {
@@ -82,7 +83,7 @@ function Proposal({ p, version }) {
   };
   const reject = async () => {
     try {
-      await api.post(`/api/pending/${enc(p.id)}/reject`);
+      await api.proposals.reject(p.id);
       toast('Rejected: ' + p.summary);
     } catch (e) {
       fail(e);

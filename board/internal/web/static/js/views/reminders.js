@@ -11,11 +11,10 @@ import { relTime, shortDate, dueState, plural } from '../format.js';
 import { ReminderEditor } from '../editors.js';
 import { RepeatText } from '../repeat.js';
 
-const rpath = (id) => `/api/reminders/${enc(id)}`;
 
 async function patchReminder(r, body) {
   try {
-    const ans = await api.patch(rpath(r.id), body);
+    const ans = await api.reminders.patch(r.id, body);
     if (ans && ans.next) toast(`Next “${ans.next.title}” due ${shortDate(String(ans.next.dueAt).slice(0, 10))}`, 'ok');
   } catch (e) {
     fail(e);
@@ -28,11 +27,11 @@ function byDue(a, b) {
 
 /** @param {{ route: import('../types.js').Route }} props */
 export function RemindersPage({ route }) {
-  const { data, error, loading } = useLive(() => api.get('/api/reminders'), [], { kinds: ['reminder'] });
-  const mail = useLive(() => api.get('/api/messages?view=summary&onReminder=1'), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
+  const { data, error, loading } = useLive(() => api.reminders.list(), [], { kinds: ['reminder'] });
+  const mail = useLive(() => api.messages.list({ view: 'summary', onReminder: true }), [], { kinds: ['message'], patch: (d, ch) => patchList(d, 'messages', 'message', ch) });
   const mailCount = {};
   for (const m of (mail.data && mail.data.messages) || []) if (m.reminderId) mailCount[m.reminderId] = (mailCount[m.reminderId] || 0) + 1;
-  const [editing, setEditing] = useState(null);
+  const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').Reminder> | null} */ (null));
   const [showClosed, setShowClosed] = useState(false);
   const focus = route.query.get('id');
   useEffect(() => {
@@ -78,14 +77,14 @@ function Group({ title, list, tone, focus, onEdit, mail }) {
 
 function ReminderRow({ r, focused, onEdit, mails: mailN }) {
   const { byId } = useCases();
-  const [mails, setMails] = useState(null);
+  const [mails, setMails] = useState(/** @type {import('../types.js').Message[] | null} */ (null));
   const tasks = r.tasks || [];
   const doneTasks = tasks.filter((t) => t.done).length;
   const toggleTask = (t) => patchReminder(r, { tasks: tasks.map((x) => ({ id: x.id, title: x.title, done: x.id === t.id ? !x.done : x.done })) });
   const showMail = async () => {
     if (mails) return setMails(null);
     try {
-      const d = await api.get(rpath(r.id));
+      const d = await api.reminders.get(r.id);
       setMails(d.messages || []);
     } catch (e) {
       fail(e);
@@ -95,7 +94,7 @@ function ReminderRow({ r, focused, onEdit, mails: mailN }) {
     const ok = await confirmDialog({ title: `Delete “${r.title}”?`, message: 'The reminder is removed for good. Linked emails stay in the Inbox.', ok: 'Delete', danger: true });
     if (ok) {
       try {
-        await api.del(rpath(r.id));
+        await api.reminders.remove(r.id);
       } catch (e) {
         fail(e);
       }

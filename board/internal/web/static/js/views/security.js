@@ -8,7 +8,7 @@
 // arrive as usual.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { html, Icon, Spinner, Empty } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api } from '../api.js';
 import { useLive, onGuard, onHealth, refreshHealth } from '../live.js';
 import { fail, toast, confirmDialog } from '../state.js';
 import { relTime } from '../format.js';
@@ -24,14 +24,14 @@ const DEPS = [
 // useGuard loads a guard list and loads it again on every guard event and
 // on demand; a failed load keeps the last answer.
 /**
- * @param {string} path
+ * @param {() => Promise<any>} load one of api.guard's reads (a fixed function, so reload stays the same)
  * @returns {{ data: any, error: any, reload: () => void }}
  */
-function useGuard(path) {
+function useGuard(load) {
   const [st, set] = useState(/** @type {{ data: any, error: any }} */ ({ data: null, error: null }));
   const reload = useCallback(() => {
-    api.get(path).then((data) => set({ data, error: null }), (error) => set((s) => ({ data: s.data, error })));
-  }, [path]);
+    load().then((data) => set({ data, error: null }), (error) => set((s) => ({ data: s.data, error })));
+  }, [load]);
   useEffect(() => {
     reload();
     return onGuard(reload);
@@ -39,7 +39,7 @@ function useGuard(path) {
   return { ...st, reload };
 }
 
-// useGuardHealth is the guard's line of /api/health, kept current.
+// useGuardHealth is the guard's line of the board's health, kept current.
 function useGuardHealth() {
   const [line, set] = useState(/** @type {any} */ (null));
   useEffect(() => {
@@ -57,11 +57,11 @@ function useGuardHealth() {
 export function SecurityPage() {
   // The configuration also carries the principal, a board setting: it
   // follows the board's version as well as the guard's events.
-  const cfgLive = useLive(() => api.get('/api/guard/config'), []);
+  const cfgLive = useLive(() => api.guard.config(), []);
   useEffect(() => onGuard(() => cfgLive.reload()), [cfgLive.reload]);
-  const models = useGuard('/api/guard/models');
-  const trust = useGuard('/api/trust');
-  const quarantine = useGuard('/api/quarantine');
+  const models = useGuard(api.guard.models);
+  const trust = useGuard(api.guard.trust);
+  const quarantine = useGuard(api.guard.quarantine);
   const health = useGuardHealth();
   const cfg = cfgLive.data;
   const offline = !!(cfg && cfg.offline);
@@ -112,7 +112,7 @@ function Switch({ cfg, offline }) {
   const flip = async () => {
     setBusy(true);
     try {
-      await api.post('/api/guard/config', { enabled: !on });
+      await api.guard.setConfig({ enabled: !on });
       toast(on ? 'Guard switched off' : 'Guard switched on', 'ok');
     } catch (e) {
       fail(e);
@@ -152,7 +152,7 @@ function Settings({ cfg, offline }) {
     const n = Number(days);
     if (!Number.isInteger(n) || n < 0) return fail(new Error('Retention is a whole number of days, 0 or more.'));
     try {
-      await api.post('/api/guard/config', { releasedTtlDays: n });
+      await api.guard.setConfig({ releasedTtlDays: n });
       toast(n === 0 ? 'Released mail is kept until replayed' : `Released mail is kept ${n} days`, 'ok');
     } catch (err) {
       fail(err);
@@ -161,7 +161,7 @@ function Settings({ cfg, offline }) {
   const saveMe = async (e) => {
     e.preventDefault();
     try {
-      await api.patch('/api/prefs', { principalEmail: me.trim() || null });
+      await api.prefs.patch({ principalEmail: me.trim() || null });
       toast('Your address is saved', 'ok');
     } catch (err) {
       fail(err);
@@ -235,7 +235,7 @@ function TrustList({ data, offline }) {
     e.preventDefault();
     if (!email.trim()) return;
     try {
-      await api.post('/api/trust', { email: email.trim(), tier });
+      await api.guard.setTrust({ email: email.trim(), tier });
       setEmail('');
     } catch (err) {
       fail(err);
@@ -243,7 +243,7 @@ function TrustList({ data, offline }) {
   };
   const flip = async (s) => {
     try {
-      await api.post('/api/trust', { email: s.email, tier: s.tier === 'blocked' ? 'trusted' : 'blocked' });
+      await api.guard.setTrust({ email: s.email, tier: s.tier === 'blocked' ? 'trusted' : 'blocked' });
     } catch (err) {
       fail(err);
     }
@@ -252,7 +252,7 @@ function TrustList({ data, offline }) {
     const ok = await confirmDialog({ title: `Forget ${s.email}?`, message: 'The sender becomes unknown again: their mail is screened as anyone’s.', ok: 'Forget', danger: true });
     if (!ok) return;
     try {
-      await api.del(`/api/trust/${enc(s.email)}`);
+      await api.guard.removeTrust(s.email);
     } catch (err) {
       fail(err);
     }
@@ -295,7 +295,7 @@ function Quarantine({ data, offline }) {
   const records = (data && data.records) || [];
   const act = async (r, status) => {
     try {
-      await api.patch(`/api/quarantine/${enc(r.id)}`, { status });
+      await api.guard.patchQuarantine(r.id, { status });
       toast(status === 'released' ? `Released: the mail sweep brings it in, and ${r.from} is trusted unless you blocked them.` : 'Dismissed', 'ok');
     } catch (err) {
       fail(err);

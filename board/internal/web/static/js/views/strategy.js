@@ -3,7 +3,7 @@
 // expand and collapse, and regrouping (set parent) by drag or by menu.
 import { useState } from 'preact/hooks';
 import { html, Icon, TierBadge, Menu, Problem, Spinner, Empty, Modal, CaseSelect } from '../ui.js';
-import { api, enc, qs } from '../api.js';
+import { api } from '../api.js';
 import { laneName, plural } from '../format.js';
 import { dragStart } from '../dnd.js';
 import { setQuery } from '../router.js';
@@ -25,7 +25,7 @@ function loadFolded() {
 async function setParent(node, parentId) {
   if ((node.parentId || null) === (parentId || null)) return;
   try {
-    await api.patch(`/api/cases/${enc(node.id)}`, { parentId: parentId || null });
+    await api.cases.patch(node.id, { parentId: parentId || null });
     toast(parentId ? `Moved “${node.title}” under ${parentId}` : `Detached “${node.title}”`, 'ok');
   } catch (e) {
     fail(e);
@@ -41,9 +41,9 @@ const NO_ROLLUP = { totalCases: 0, doneCases: 0, totalTasks: 0, doneTasks: 0, ra
 // workstream) is left to the board, which owns the rollups: undefined
 // refetches the tree.
 /**
- * @param {any} data the GET /api/tree?view=summary answer held
+ * @param {any} data the api.tree answer (summary view) held
  * @param {import('../live.js').ChangeSet} ch
- * @param {string} domain the domain filter, '' for all
+ * @param {string} [domain] the domain filter, '' or none for all
  */
 function patchTree(data, ch, domain) {
   const changed = ch.changed.filter((r) => r.kind === 'case');
@@ -100,7 +100,7 @@ function patchTree(data, ch, domain) {
 // and cases as a tree.
 /** @param {{ filters: import('../types.js').Filters }} props */
 export function Strategy({ filters }) {
-  const { data, error, loading } = useLive(() => api.get('/api/tree' + qs({ domain: filters.domain, view: 'summary' })), [filters.domain],
+  const { data, error, loading } = useLive(() => api.tree({ domain: filters.domain, view: 'summary' }), [filters.domain],
     { kinds: ['case'], patch: (d, ch) => patchTree(d, ch, filters.domain) });
   const [folded, setFolded] = useState(loadFolded);
   const [moving, setMoving] = useState(null);
@@ -178,7 +178,7 @@ function Node({ n, depth, ctx }) {
     const title = await promptDialog({ title: kind === 'workstream' ? `New workstream in ${n.title}` : `New case in ${n.title}`, label: 'Title', ok: 'Create' });
     if (!title) return;
     try {
-      await api.post('/api/cases', { title, kind, parentId: n.id, domain: n.domain || undefined });
+      await api.cases.create({ title, kind, parentId: n.id, domain: n.domain || undefined });
     } catch (e) {
       fail(e);
     }

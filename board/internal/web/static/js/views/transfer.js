@@ -4,7 +4,7 @@
 // any CSV): a dry run shows what would be created, then Apply writes it.
 import { useState } from 'preact/hooks';
 import { html, Icon } from '../ui.js';
-import { api } from '../api.js';
+import { api, statusOf, messageOf } from '../api.js';
 import { toast, fail } from '../state.js';
 
 const FORMATS = [
@@ -55,9 +55,9 @@ export function TransferPage() {
     reset();
     setBusy(true);
     try {
-      setDry(await api.post('/api/import?dryRun=1', body()));
+      setDry(await api.import(body(), true));
     } catch (e) {
-      if (e.status === 400 || e.status === 413) setProblem(e.message);
+      if (statusOf(e) === 400 || statusOf(e) === 413) setProblem(messageOf(e));
       else fail(e);
     } finally {
       setBusy(false);
@@ -66,14 +66,14 @@ export function TransferPage() {
   const apply = async () => {
     setBusy(true);
     try {
-      const r = await api.post('/api/import', body());
+      const r = await api.import(body(), false);
       const c = r.created;
       toast(`Imported: ${c.cases} cases, ${c.tasks} tasks, ${c.labels} labels${c.skipped ? `; ${c.skipped} already there` : ''}`, 'ok');
       setDry(null);
       setFile(null);
       setTitle('');
     } catch (e) {
-      if (e.status === 400 || e.status === 413) setProblem(e.message);
+      if (statusOf(e) === 400 || statusOf(e) === 413) setProblem(messageOf(e));
       else fail(e);
     } finally {
       setBusy(false);
@@ -86,9 +86,9 @@ export function TransferPage() {
 
     <h2 class="section-title">Export</h2>
     <div class="btn-row">
-      <a class="btn" href="/api/export?format=json" download><${Icon} name="external" size=${14} />JSON (everything)</a>
-      <a class="btn" href="/api/export?format=csv" download><${Icon} name="external" size=${14} />CSV (cases and tasks)</a>
-      <a class="btn" href="/api/export?format=markdown" download><${Icon} name="external" size=${14} />Markdown (zip)</a>
+      <a class="btn" href=${api.exportURL('json')} download><${Icon} name="external" size=${14} />JSON (everything)</a>
+      <a class="btn" href=${api.exportURL('csv')} download><${Icon} name="external" size=${14} />CSV (cases and tasks)</a>
+      <a class="btn" href=${api.exportURL('markdown')} download><${Icon} name="external" size=${14} />Markdown (zip)</a>
     </div>
 
     <h2 class="section-title">Import</h2>

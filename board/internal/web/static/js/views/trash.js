@@ -1,7 +1,7 @@
 // @ts-check
 // Trash: archived case nodes, restorable, or deleted for good.
 import { html, Icon, TierBadge, Problem, Spinner, Empty } from '../ui.js';
-import { api, enc } from '../api.js';
+import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { fail, toast, confirmDialog, patchList } from '../state.js';
@@ -9,14 +9,14 @@ import { relTime, laneName } from '../format.js';
 import { restoreCase } from '../cases.js';
 
 export function TrashPage() {
-  const { data, error, loading } = useLive(() => api.get('/api/cases?includeArchived=1&view=summary'), [],
+  const { data, error, loading } = useLive(() => api.cases.list({ includeArchived: true, view: 'summary' }), [],
     { kinds: ['case'], patch: (d, ch) => patchList(d, 'cases', 'case', ch) });
   const list = ((data && data.cases) || []).filter((c) => c.archivedAt).sort((a, b) => String(b.archivedAt).localeCompare(String(a.archivedAt)));
   const purge = async (c) => {
     const ok = await confirmDialog({ title: `Delete “${c.title}” for good?`, message: 'It cannot be restored afterwards. Its linked emails are unlinked and stay in the Inbox.', ok: 'Delete permanently', danger: true });
     if (!ok) return;
     try {
-      await api.del(`/api/cases/${enc(c.id)}?hard=1`);
+      await api.cases.remove(c.id, { hard: true });
       toast(`Deleted ${c.id}`, 'ok');
     } catch (e) {
       fail(e);

@@ -5,7 +5,7 @@
 // way and are named; the person may undo them too.
 import { useState } from 'preact/hooks';
 import { html } from '../ui.js';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, messageOf } from '../api.js';
 import { toast } from '../state.js';
 import { timeOf, plural } from '../format.js';
 import { conflictText } from '../undo.js';
@@ -41,7 +41,7 @@ export function UndoAgent() {
     try {
       // The apply undoes what the dry run listed, not what the agent wrote since.
       const until = !dryRun && plan && plan.version ? plan.version : undefined;
-      const ans = await api.post('/api/undo', { writesBy: 'agent', since: at, dryRun, through, until });
+      const ans = await api.undo({ writesBy: 'agent', since: at, dryRun, through, until });
       if (dryRun) setPlan({ writes: ans.undone, through, version: ans.version });
       else {
         toast(ans.undone.length ? `Undone: ${plural(ans.undone.length, 'change')} by the agent` : 'The agent changed nothing since then.', 'ok');
@@ -50,7 +50,7 @@ export function UndoAgent() {
       }
     } catch (e) {
       const conflicts = e instanceof ApiError && e.body && e.body.conflicts;
-      setPlan(conflicts ? { conflicts } : { error: e && e.message ? e.message : String(e) });
+      setPlan(conflicts ? { conflicts } : { error: messageOf(e) });
     } finally {
       setBusy(false);
     }

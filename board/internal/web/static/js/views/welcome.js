@@ -1,7 +1,7 @@
 // @ts-check
 // The first run: what the board holds, what the lanes mean, and how to give
 // the agent this board, with this machine's tool-server paths and the
-// board's address filled in (GET /api/connect). An empty board shows it
+// board's address filled in (api.connect). An empty board shows it
 // above the lanes; the help opens it at any time.
 import { useEffect, useState } from 'preact/hooks';
 import { html, Icon, Modal } from '../ui.js';
@@ -66,7 +66,7 @@ export function Connect() {
   const [info, setInfo] = useState(/** @type {ConnectInfo | null} */ (null));
   const [err, setErr] = useState('');
   useEffect(() => {
-    api.get('/api/connect').then(setInfo, (e) => setErr(e.message));
+    api.connect().then(setInfo, (e) => setErr(e.message));
   }, []);
   if (err) return html`<p class="form-error" role="alert">${err}</p>`;
   if (!info) return html`<p class="muted small">Looking up the tool servers…</p>`;

@@ -1,5 +1,5 @@
 // Types for the vendored Preact and htm modules, which ship none, so that
-// `tsc -p board/internal/web` checks the page's modules (see board/README.md).
+// `tsc -p board/internal/web/check` checks the page's modules.
 // Only what the page uses, as Preact documents it.
 
 declare module 'preact' {
