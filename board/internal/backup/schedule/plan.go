@@ -6,7 +6,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Windows of the automatic runs (the spec's Limits).
+// Windows of the automatic runs (the README's Limits table holds their values).
 const (
 	// FreshFor: a snapshot younger than this needs no top-up, and Back up
 	// now skips unless forced.
