@@ -16,5 +16,7 @@ type Health struct {
 	// Timezone is the board's IANA zone: a date or time stored without an
 	// offset is a wall-clock time there.
 	Timezone string `json:"timezone,omitempty"`
-	Version  int64  `json:"version"`
+	// Vault counts the vault's pages; absent until the board has a vault.
+	Vault   *VaultHealth `json:"vault,omitempty"`
+	Version int64        `json:"version"`
 }

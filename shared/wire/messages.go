@@ -27,6 +27,7 @@ type MessageSummary struct {
 	Outbound   bool      `json:"outbound,omitempty"`
 	ThreadID   string    `json:"threadId,omitempty"`
 	Scan       string    `json:"scan,omitempty"`
+	Entities   []string  `json:"entities,omitempty"`
 }
 
 // MessageSummaryList is GET /api/messages?view=summary.

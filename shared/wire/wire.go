@@ -157,6 +157,10 @@ type Message struct {
 	// Scan is how the guard screened the mail on the way in (ScanClean,
 	// ScanUnscanned, ScanReleased); empty for a message not ingested.
 	Scan string `json:"scan,omitempty"`
+	// Entities are the vault pages (V-<n>) the board resolved the mail's
+	// sender to (for outbound mail, its recipients): a person page by
+	// address, else an organisation page by domain. The board sets them.
+	Entities []string `json:"entities,omitempty"`
 }
 
 // Key is the record's id.
