@@ -1,11 +1,11 @@
 package api
 
 import (
-	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"os"
 	"path/filepath"
 
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -1,12 +1,12 @@
 package api
 
 import (
-	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/rules/correspondents"
 	"github.com/opsboard/opsboard/board/internal/rules/messages"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -2,13 +2,13 @@ package api
 
 import (
 	"encoding/json"
-	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"strings"
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/saved"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 

@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"github.com/opsboard/opsboard/shared/httpjson"
 	"net/http"
 	"strconv"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/imports"
 	"github.com/opsboard/opsboard/board/internal/imports/parse"
 	"github.com/opsboard/opsboard/board/internal/rules/saved"
+	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
