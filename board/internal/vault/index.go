@@ -33,11 +33,11 @@ type index struct {
 }
 
 type derived struct {
-	sorted   []*entry          // by key
-	byID     map[string]string // board id -> path
-	byEmail  map[string]string // lower-cased email -> path of a person page
-	byDomain map[string]string // lower-cased domain -> path of an organisation page
-	byName   map[string]string // lower-cased title or alias -> path
+	sorted   []*entry            // by key
+	byID     map[string]string   // board id -> path
+	byEmail  map[string]string   // lower-cased email -> path of a person page
+	byDomain map[string]string   // lower-cased domain -> path of an organisation page
+	byName   map[string]string   // lower-cased title or alias -> path
 	linkedBy map[string][]string // lower-cased [[target]] -> paths of the pages linking it
 }
 
