@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/board/internal/errs"
@@ -154,10 +153,6 @@ func (a *API) mergePage(w http.ResponseWriter, r *http.Request) {
 	v, err := a.pagesOf()
 	if err != nil {
 		a.fail(w, err)
-		return
-	}
-	if strings.TrimSpace(in.IntoID) == "" {
-		a.fail(w, errs.BadRequest("field 'intoId' is required"))
 		return
 	}
 	page, changes, err := v.Merge(r.Context(), mux.Vars(r)["id"], in)
