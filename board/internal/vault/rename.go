@@ -49,6 +49,12 @@ func (v *Vault) move(rel, newRel string) error {
 	return nil
 }
 
+// onDisk reports whether something, page or not, is at rel.
+func (v *Vault) onDisk(rel string) bool {
+	_, err := os.Lstat(v.abs(rel))
+	return err == nil
+}
+
 // linking is the pages other than self whose body links [[title]] and
 // that the board may rewrite (a broken page keeps its stale link until the
 // person fixes it).

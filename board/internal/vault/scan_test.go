@@ -74,7 +74,6 @@ func TestScanReadsAnObsidianVaultAndWritesNothing(t *testing.T) {
 	}
 }
 
-
 func TestListFiltersByType(t *testing.T) {
 	f := open(t, obsidian)
 	for _, tc := range []struct {

@@ -42,9 +42,9 @@ func TestCreateFindsTheExistingPageAndWritesNothing(t *testing.T) {
 	f := open(t, obsidian)
 	before := f.tree()
 	for _, in := range []wire.PageCreate{
-		{Title: "alice martin", Type: wire.PagePerson},                           // title, case-insensitively
-		{Title: "ALI", Type: wire.PagePerson},                                    // an alias
-		{Title: "Someone", Type: wire.PagePerson, Aliases: []string{"Ali"}},      // alias against alias
+		{Title: "alice martin", Type: wire.PagePerson},                                 // title, case-insensitively
+		{Title: "ALI", Type: wire.PagePerson},                                          // an alias
+		{Title: "Someone", Type: wire.PagePerson, Aliases: []string{"Ali"}},            // alias against alias
 		{Title: "Al M.", Type: wire.PagePerson, Emails: []string{"alice@EXAMPLE.com"}}, // an email already on a page
 	} {
 		p, existing, err := f.v.Create(t.Context(), in)
