@@ -234,6 +234,9 @@ func TestMergeFoldsIntoTheTargetAndLeavesAStub(t *testing.T) {
 	}
 	_, _, err = f.v.Merge(t.Context(), "V-7", wire.PageMerge{IntoID: "V-1"})
 	wantBadRequest(t, err, "intoId")
+	if id, err := f.v.EnsureID(t.Context(), "people/A. Martin.md"); err != nil || id != "V-7" {
+		t.Errorf("a link to the stub goes to the merged page: %s %v", id, err)
+	}
 }
 
 func TestSyncCasesWritesOnlyPagesThatDiffer(t *testing.T) {
