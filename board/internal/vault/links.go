@@ -16,9 +16,14 @@ import (
 // EnsureID is the board id of the page idOrPath names, minted and written
 // into the page when it has none: a case, a message or a merge is about to
 // refer to it. An unknown page is a 400 naming it (the caller is checking a
-// link), a broken one a 400 naming broken.
+// link), a broken one a 400 naming broken. A merged page's stub answers
+// with the page it went into, as its links were moved there.
 func (v *Vault) EnsureID(ctx context.Context, idOrPath string) (string, error) {
 	e, err := v.find(idOrPath)
+	// A hand edit can make stubs point at each other; a few hops end it.
+	for hops := 0; err == nil && e.page.Fields.MergedInto != "" && hops < 8; hops++ {
+		e, err = v.find(e.page.Fields.MergedInto)
+	}
 	if errs.IsNotFound(err) {
 		return "", errs.BadRequest("unknown vault page %q: give a page id (V-<n>) or its path as GET /api/vault lists it", idOrPath)
 	}

@@ -78,6 +78,9 @@ func (v *Vault) checkPatch(e entry, p wire.PagePatch) (patch, error) {
 		}
 		pt.Title.V, pt.newTitle = t, t
 		pt.newRel = path.Join(path.Dir(e.page.Path), vaultpage.FileName(t))
+		if pt.newRel != pt.rel && !strings.EqualFold(pt.newRel, pt.rel) && v.onDisk(pt.newRel) {
+			return pt, errs.BadRequest("field 'title': a file %s is already in the vault", pt.newRel)
+		}
 	}
 	if p.Aliases.Set {
 		if pt.Aliases.V, err = cleanAliases(p.Aliases.V); err != nil {

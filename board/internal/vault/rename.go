@@ -49,12 +49,20 @@ func (v *Vault) move(rel, newRel string) error {
 	return nil
 }
 
-// linking is the pages other than self whose body links [[title]].
+// onDisk reports whether something, page or not, is at rel.
+func (v *Vault) onDisk(rel string) bool {
+	_, err := os.Lstat(v.abs(rel))
+	return err == nil
+}
+
+// linking is the pages other than self whose body links [[title]] and
+// that the board may rewrite (a broken page keeps its stale link until the
+// person fixes it).
 func (v *Vault) linking(title, self string) []string {
 	var out []string
-	v.view(func(_ *index, d *derived) {
+	v.view(func(x *index, d *derived) {
 		for _, p := range d.linkedBy[strings.ToLower(title)] {
-			if p != self && !slices.Contains(out, p) {
+			if e := x.pages[p]; writable(e) == nil && p != self && !slices.Contains(out, p) {
 				out = append(out, p)
 			}
 		}
@@ -64,9 +72,8 @@ func (v *Vault) linking(title, self string) []string {
 }
 
 // rewriteLinks turns [[from]] and [[from|text]] into links to `to` in
-// every page but self, and returns the files it changed. A broken page is
-// left as it is (the board does not rewrite one) and logged. The caller
-// holds writeMu.
+// every page but self, and returns the files it changed. The caller holds
+// writeMu.
 func (v *Vault) rewriteLinks(from, to, self string) ([]string, error) {
 	var changed []string
 	var problems []error
@@ -77,9 +84,7 @@ func (v *Vault) rewriteLinks(from, to, self string) ([]string, error) {
 		})
 		if err != nil {
 			v.cfg.Log.Warn("vault.links", "path", rel, "from", from, "to", to, "err", err)
-			if !isBroken(err) {
-				problems = append(problems, err)
-			}
+			problems = append(problems, err)
 			continue
 		}
 		if wrote {
@@ -87,12 +92,4 @@ func (v *Vault) rewriteLinks(from, to, self string) ([]string, error) {
 		}
 	}
 	return changed, errors.Join(problems...)
-}
-
-// isBroken reports whether err is a write refused because the page is
-// broken or too large: the person's to fix, not a failure of the write.
-func isBroken(err error) bool {
-	var bad *errs.BadRequestError
-	var big *errs.TooLargeError
-	return errors.As(err, &bad) || errors.As(err, &big)
 }

@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/opsboard/opsboard/shared/vaultpage"
@@ -48,7 +51,7 @@ type watcher interface{ Add(name string) error }
 // nothing outside the vault is read. An unreadable file or folder is
 // logged and skipped: one bad file does not hide the rest.
 func (v *Vault) walk(rel string, w watcher) ([]*entry, error) {
-	var out []*entry
+	var files []string
 	err := filepath.WalkDir(v.abs(rel), func(p string, d fs.DirEntry, err error) error {
 		if v.stopped() {
 			return filepath.SkipAll
@@ -65,32 +68,52 @@ func (v *Vault) walk(rel string, w watcher) ([]*entry, error) {
 			}
 			return nil
 		}
-		if r != "." && strings.HasPrefix(d.Name(), ".") {
+		switch {
+		case r != "." && strings.HasPrefix(d.Name(), "."):
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
-			return nil
-		}
-		if d.IsDir() {
+		case d.IsDir():
 			if w != nil {
 				if err := w.Add(p); err != nil {
 					v.cfg.Log.Warn("vault.watch", "path", r, "err", err)
 				}
 			}
-			return nil
+		case d.Type().IsRegular() && strings.HasSuffix(r, ".md"):
+			files = append(files, r)
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(r, ".md") {
-			return nil
-		}
-		e, err := v.read(r)
-		if err != nil {
-			v.cfg.Log.Warn("vault.scan", "path", r, "err", err)
-			return nil
-		}
-		out = append(out, e)
 		return nil
 	})
-	return out, err
+	return v.readAll(files), err
+}
+
+// readAll reads files on every core: parsing YAML is most of a scan's
+// time, and the start-up scan of a large vault should end in well under a
+// second.
+func (v *Vault) readAll(files []string) []*entry {
+	out := make([]*entry, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				e, err := v.read(files[i])
+				if err != nil {
+					v.cfg.Log.Warn("vault.scan", "path", files[i], "err", err)
+					continue
+				}
+				out[i] = e
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return slices.DeleteFunc(out, func(e *entry) bool { return e == nil })
 }
 
 // read reads one page file. It refuses anything but a regular *.md file

@@ -153,12 +153,13 @@ func (v *Vault) rescan(w watcher, rel string) bool {
 }
 
 // adopt puts a freshly read page in the index and reports whether it
-// differs from what the index held (the vault's own writes do not).
+// differs from what the index held (the vault's own writes do not). An
+// entry is never changed once in the index, so readers may keep one after
+// the lock is released.
 func (v *Vault) adopt(e *entry) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if old, ok := v.idx.pages[e.page.Path]; ok && old.page.Hash == e.page.Hash && old.tooLarge == e.tooLarge {
-		old.mod = e.mod
 		return false
 	}
 	v.idx.put(e)

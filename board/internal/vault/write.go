@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/shared/vaultpage"
@@ -29,14 +30,21 @@ type edit func(p vaultpage.Page) (vaultpage.Fields, string, error)
 var errRaced = errors.New("the page changed on disk while it was being written")
 
 // writeTries bounds how often a write starts again because the page kept
-// changing under it.
-const writeTries = 5
+// changing under it; each try waits a little longer for the editor to
+// finish.
+const (
+	writeTries   = 8
+	writeBackoff = 5 * time.Millisecond
+)
 
 // update applies fn to the page at rel as it is on disk now and writes the
 // result atomically. It reports the page as written (or as found, when fn
 // changes nothing) and whether the file changed. The caller holds writeMu.
 func (v *Vault) update(rel string, fn edit) (*entry, bool, error) {
-	for range writeTries {
+	for try := range writeTries {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * writeBackoff)
+		}
 		cur, data, err := v.readFile(rel)
 		if err != nil {
 			return nil, false, v.missing(rel, err)
@@ -85,8 +93,13 @@ func errBroken(p vaultpage.Page) error {
 	return errs.BadRequest("page %s is broken (%s): fix its frontmatter by hand first; the board does not rewrite a broken page", p.Path, p.Broken)
 }
 
-// render is vaultpage.Render with the size limit.
+// render is vaultpage.Render with the size limit. A note without
+// frontmatter that gains no managed key (a link rewritten in it) stays
+// without: the board adds nothing it does not need.
 func render(old []byte, f vaultpage.Fields, body string) ([]byte, error) {
+	if old != nil && !bytes.HasPrefix(old, []byte("---")) && isZero(f) {
+		return []byte(body), nil
+	}
 	out, err := vaultpage.Render(old, f, body)
 	if err != nil {
 		return nil, errs.BadRequest("field 'broken': %v", err)
@@ -95,6 +108,11 @@ func render(old []byte, f vaultpage.Fields, body string) ([]byte, error) {
 		return nil, errs.TooLarge("the page would be over %d MiB", wire.MaxPageBytes>>20)
 	}
 	return out, nil
+}
+
+func isZero(f vaultpage.Fields) bool {
+	return f.ID == "" && f.OwnID == "" && f.Type == "" && f.Title == "" && f.MergedInto == "" &&
+		len(f.Aliases)+len(f.Emails)+len(f.Domains)+len(f.Cases) == 0
 }
 
 // written puts a page the vault just wrote in the index.
