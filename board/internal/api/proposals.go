@@ -50,6 +50,7 @@ func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	a.syncPages(r.Context()) // the approved change may link or unlink pages
 	httpjson.Reply(w, http.StatusOK, wire.ApproveReply{Proposal: *p, Result: result, Version: v})
 }
 
