@@ -171,7 +171,7 @@ func (v *Vault) open(rel string) (*entry, []byte, error) {
 	if len(data) > wire.MaxPageBytes {
 		return tooLargeEntry(rel, st.ModTime()), nil, nil
 	}
-	return &entry{page: vaultpage.Parse(rel, data), mod: st.ModTime()}, data, nil
+	return newEntry(vaultpage.Parse(rel, data), st.ModTime(), false), data, nil
 }
 
 // inside reports whether the folder dir, symlinks resolved, is the vault
@@ -185,9 +185,9 @@ func (v *Vault) inside(dir string) bool {
 }
 
 func tooLargeEntry(rel string, mod time.Time) *entry {
-	return &entry{mod: mod, tooLarge: true, page: vaultpage.Page{
+	return newEntry(vaultpage.Page{
 		Path:   rel,
 		Title:  strings.TrimSuffix(path.Base(rel), ".md"),
 		Broken: fmt.Sprintf("the file is over %d MiB, so the board does not read it", wire.MaxPageBytes>>20),
-	}}
+	}, mod, true)
 }
