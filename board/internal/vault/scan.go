@@ -30,9 +30,7 @@ func (v *Vault) firstScan(w watcher) {
 		v.cfg.Log.Error("vault.scan", "dir", v.root, "err", err)
 	}
 	v.mu.Lock()
-	for _, e := range pages {
-		v.idx.put(e)
-	}
+	v.idx.load(pages)
 	v.idx.derive()
 	v.mu.Unlock()
 	v.ready.Store(true)
