@@ -73,8 +73,9 @@ type ApprovalResult struct {
 	// Deleted and OK answer delete.
 	Deleted  string    `json:"deleted,omitempty"`
 	Event    *Event    `json:"event,omitempty"`    // update_event
-	Existing bool      `json:"existing,omitempty"` // create_case found an exact match
+	Existing bool      `json:"existing,omitempty"` // create_case or create_page found an exact match
 	OK       bool      `json:"ok,omitempty"`
+	Page     *Page     `json:"page,omitempty"`     // create_page
 	Reminder *Reminder `json:"reminder,omitempty"` // update_reminder
 	Undone   []int64   `json:"undone,omitempty"`   // undo: the versions of the writes undone
 }
