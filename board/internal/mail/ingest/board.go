@@ -138,16 +138,13 @@ func (b *Board) Prefs(ctx context.Context) (map[string]json.RawMessage, error) {
 	return out.Prefs, err
 }
 
-// pageLimit is the most pages one GET /api/vault answers.
-const pageLimit = 500
-
 // PersonPages lists every person page, following nextCursor to the end.
 func (b *Board) PersonPages(ctx context.Context) ([]wire.PageSummary, error) {
 	if b.pages == nil {
 		return nil, fmt.Errorf("the board address %q is not usable for the vault", b.base)
 	}
 	var out []wire.PageSummary
-	f := client.PageFilter{Type: wire.PagePerson, Limit: pageLimit}
+	f := client.PageFilter{Type: wire.PagePerson, Limit: wire.MaxPageList}
 	for {
 		list, err := b.pages.Pages(ctx, f)
 		if err != nil {
