@@ -40,6 +40,48 @@ type searcher struct {
 
 	mu       sync.Mutex
 	lastFail string // why the last sidecar call failed; "" after a success
+
+	vault   vaultPages // nil: no vault, searches read the store only
+	pagesMu sync.Mutex
+	pages   *search.PageSet // the vault's pages as last analysed
+}
+
+// vaultPages is what search reads of the vault: every page's summary, and
+// a page whole for its body.
+type vaultPages interface {
+	Summaries() []wire.PageSummary
+	Get(idOrPath string) (wire.Page, error)
+}
+
+// pageSet is the vault's pages for the next search. Only pages whose file
+// changed since the last search are read again, so a search costs a read of
+// the changed pages, not of the vault.
+func (s *searcher) pageSet() *search.PageSet {
+	if s.vault == nil {
+		return nil
+	}
+	sums := s.vault.Summaries()
+	s.pagesMu.Lock()
+	defer s.pagesMu.Unlock()
+	prev := s.pages
+	changed := prev.Len() != len(sums)
+	docs := make([]search.PageDoc, len(sums))
+	for i := range sums {
+		body, ok := prev.Unchanged(&sums[i])
+		if !ok {
+			changed = true
+			// A page that went away since it was listed is searched by
+			// its summary alone until the next search.
+			if p, err := s.vault.Get(sums[i].Path); err == nil {
+				body = p.Body
+			}
+		}
+		docs[i] = search.PageDoc{Summary: sums[i], Body: body}
+	}
+	if changed || prev == nil {
+		s.pages = search.NewPageSet(docs, prev)
+	}
+	return s.pages
 }
 
 func newSearcher(url string, log *slog.Logger) *searcher {
@@ -60,7 +102,7 @@ func newSearcher(url string, log *slog.Logger) *searcher {
 // which the scan always reads) also matches cases on their notes.
 func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	a.serveCached(w, r, d, func() (any, error) {
+	scan := func(pages *search.PageSet) (any, error) {
 		notes := false
 		if f := r.URL.Query().Get("fields"); f != "" {
 			var err error
@@ -68,8 +110,23 @@ func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 				return nil, errs.BadRequest("%s", err.Error())
 			}
 		}
-		return search.ScanFields(d, r.URL.Query().Get("q"), notes), nil
-	})
+		out := search.ScanFields(d, r.URL.Query().Get("q"), notes)
+		out.Pages = search.ScanPages(pages, r.URL.Query().Get("q"))
+		return out, nil
+	}
+	pages := a.search.pageSet()
+	if pages.Len() == 0 {
+		a.serveCached(w, r, d, func() (any, error) { return scan(nil) })
+		return
+	}
+	// The vault changes apart from the store's version, so an answer that
+	// reads it is not cached by that version.
+	out, err := scan(pages)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // POST /api/search
@@ -85,7 +142,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.BadRequest("%s", err.Error()))
 		return
 	}
-	ix := a.search.index.For(a.store.Snapshot())
+	ix := a.search.index.ForPages(a.store.Snapshot(), a.search.pageSet())
 	var sem *search.Semantic
 	if req.Semantic && a.search.url != "" {
 		sem = a.search.semantic(r.Context(), req)
