@@ -41,7 +41,6 @@ type searcher struct {
 	mu       sync.Mutex
 	lastFail string // why the last sidecar call failed; "" after a success
 
-	vault   vaultPages // nil: no vault, searches read the store only
 	pagesMu sync.Mutex
 	pages   *search.PageSet // the vault's pages as last analysed
 }
@@ -53,14 +52,20 @@ type vaultPages interface {
 	Get(idOrPath string) (wire.Page, error)
 }
 
+// searchPages is the vault's pages for the next search; nil without a
+// vault, so searches read the store only.
+func (a *API) searchPages() *search.PageSet {
+	if a.vault == nil {
+		return nil
+	}
+	return a.search.pageSet(a.vault)
+}
+
 // pageSet is the vault's pages for the next search. Only pages whose file
 // changed since the last search are read again, so a search costs a read of
 // the changed pages, not of the vault.
-func (s *searcher) pageSet() *search.PageSet {
-	if s.vault == nil {
-		return nil
-	}
-	sums := s.vault.Summaries()
+func (s *searcher) pageSet(v vaultPages) *search.PageSet {
+	sums := v.Summaries()
 	s.pagesMu.Lock()
 	defer s.pagesMu.Unlock()
 	prev := s.pages
@@ -72,7 +77,7 @@ func (s *searcher) pageSet() *search.PageSet {
 			changed = true
 			// A page that went away since it was listed is searched by
 			// its summary alone until the next search.
-			if p, err := s.vault.Get(sums[i].Path); err == nil {
+			if p, err := v.Get(sums[i].Path); err == nil {
 				body = p.Body
 			}
 		}
@@ -114,7 +119,7 @@ func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 		out.Pages = search.ScanPages(pages, r.URL.Query().Get("q"))
 		return out, nil
 	}
-	pages := a.search.pageSet()
+	pages := a.searchPages()
 	if pages.Len() == 0 {
 		a.serveCached(w, r, d, func() (any, error) { return scan(nil) })
 		return
@@ -142,7 +147,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.BadRequest("%s", err.Error()))
 		return
 	}
-	ix := a.search.index.ForPages(a.store.Snapshot(), a.search.pageSet())
+	ix := a.search.index.ForPages(a.store.Snapshot(), a.searchPages())
 	var sem *search.Semantic
 	if req.Semantic && a.search.url != "" {
 		sem = a.search.semantic(r.Context(), req)
