@@ -52,6 +52,23 @@ type vaultPages interface {
 	Get(idOrPath string) (wire.Page, error)
 }
 
+// bodyReader is a vault that reads a page's body alone. Get also renders
+// the page and gathers its backlinks from the whole store, which a search
+// reading every page's body on its first run cannot afford at scale; a
+// vault offering Body is read through it.
+type bodyReader interface {
+	Body(idOrPath string) (string, error)
+}
+
+// pageBody is the body of the page at path.
+func pageBody(v vaultPages, path string) (string, error) {
+	if b, ok := v.(bodyReader); ok {
+		return b.Body(path)
+	}
+	p, err := v.Get(path)
+	return p.Body, err
+}
+
 // searchPages is the vault's pages for the next search; nil without a
 // vault, so searches read the store only.
 func (a *API) searchPages() *search.PageSet {
@@ -77,9 +94,7 @@ func (s *searcher) pageSet(v vaultPages) *search.PageSet {
 			changed = true
 			// A page that went away since it was listed is searched by
 			// its summary alone until the next search.
-			if p, err := v.Get(sums[i].Path); err == nil {
-				body = p.Body
-			}
+			body, _ = pageBody(v, sums[i].Path)
 		}
 		docs[i] = search.PageDoc{Summary: sums[i], Body: body}
 	}
