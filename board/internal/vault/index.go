@@ -9,18 +9,35 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// entry is one page file as last read.
+// entry is one page file as last read. It is never changed once in the
+// index (a new read replaces it), so a reader may keep one past the lock.
 type entry struct {
 	page vaultpage.Page
 	mod  time.Time
 	// tooLarge marks a file over wire.MaxPageBytes: listed so the person
 	// sees it, never read whole.
 	tooLarge bool
+	// key orders pages by title, then path, case-insensitively, as List
+	// and its cursors do; text is what a query matches, lower-cased. Both
+	// are made once, so a list at 5,000 pages lower-cases nothing.
+	key, text string
+	// links is the lower-cased targets of the body's [[links]], read once
+	// per version of the file rather than on every rebuild of the index.
+	links []string
 }
 
-// key orders pages by title, then path, case-insensitively, as List and
-// its cursors do.
-func (e *entry) key() string { return sortKey(e.page.Title, e.page.Path) }
+func newEntry(p vaultpage.Page, mod time.Time, tooLarge bool) *entry {
+	f := p.Fields
+	text := strings.Join(append([]string{p.Title, p.Path}, slices.Concat(f.Aliases, f.Emails, f.Domains)...), "\x00")
+	e := &entry{page: p, mod: mod, tooLarge: tooLarge, key: sortKey(p.Title, p.Path), text: strings.ToLower(text)}
+	for _, t := range vaultpage.WikiLinks(p.Body) {
+		t, _, _ = strings.Cut(t, "#")
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" && !slices.Contains(e.links, t) {
+			e.links = append(e.links, t)
+		}
+	}
+	return e
+}
 
 func sortKey(title, path string) string { return strings.ToLower(title) + "\x00" + path }
 
@@ -79,18 +96,19 @@ func (x *index) derive() *derived {
 	if x.d != nil {
 		return x.d
 	}
+	n := len(x.pages)
 	d := &derived{
-		sorted:   make([]*entry, 0, len(x.pages)),
-		byID:     map[string]string{},
-		byEmail:  map[string]string{},
+		sorted:   make([]*entry, 0, n),
+		byID:     make(map[string]string, n),
+		byEmail:  make(map[string]string, n),
 		byDomain: map[string]string{},
-		byName:   map[string]string{},
-		linkedBy: map[string][]string{},
+		byName:   make(map[string]string, 2*n),
+		linkedBy: make(map[string][]string, n),
 	}
 	for _, e := range x.pages {
 		d.sorted = append(d.sorted, e)
 	}
-	slices.SortFunc(d.sorted, func(a, b *entry) int { return strings.Compare(a.key(), b.key()) })
+	slices.SortFunc(d.sorted, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
 	// In title order, so when two pages claim the same id, address or name
 	// (a file copied by hand), the same one wins every time.
 	for _, e := range d.sorted {
@@ -105,15 +123,13 @@ func (d *derived) add(e *entry) {
 	if f.ID != "" {
 		setOnce(d.byID, f.ID, p)
 	}
-	for _, t := range vaultpage.WikiLinks(e.page.Body) {
-		t, _, _ = strings.Cut(t, "#")
-		k := strings.ToLower(strings.TrimSpace(t))
+	for _, k := range e.links {
 		d.linkedBy[k] = append(d.linkedBy[k], p)
 	}
 	if f.MergedInto != "" { // a stub answers for nobody: its names went to the page it merged into
 		return
 	}
-	setOnce(d.byName, strings.ToLower(e.page.Title), p)
+	setOnce(d.byName, e.key[:strings.IndexByte(e.key, 0)], p) // the lower-cased title
 	for _, a := range f.Aliases {
 		setOnce(d.byName, strings.ToLower(a), p)
 	}

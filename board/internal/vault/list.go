@@ -49,7 +49,7 @@ func (v *Vault) List(f Filter) ([]wire.PageSummary, string, error) {
 	next := ""
 	v.view(func(_ *index, d *derived) {
 		start, _ := slices.BinarySearchFunc(d.sorted, after, func(e *entry, k string) int {
-			if ek := e.key(); ek <= k {
+			if e.key <= k {
 				return -1
 			}
 			return 1
@@ -75,24 +75,7 @@ func (v *Vault) List(f Filter) ([]wire.PageSummary, string, error) {
 }
 
 func matches(e *entry, t wire.PageType, q string) bool {
-	f := e.page.Fields
-	if t != "" && f.Type != t {
-		return false
-	}
-	if q == "" {
-		return true
-	}
-	if strings.Contains(strings.ToLower(e.page.Title), q) || strings.Contains(strings.ToLower(e.page.Path), q) {
-		return true
-	}
-	for _, list := range [][]string{f.Aliases, f.Emails, f.Domains} {
-		for _, s := range list {
-			if strings.Contains(strings.ToLower(s), q) {
-				return true
-			}
-		}
-	}
-	return false
+	return (t == "" || e.page.Fields.Type == t) && (q == "" || strings.Contains(e.text, q))
 }
 
 func encodeCursor(s wire.PageSummary) string {
