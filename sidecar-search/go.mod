@@ -9,4 +9,6 @@ require (
 	golang.org/x/text v0.25.0
 )
 
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
+
 replace github.com/opsboard/opsboard/shared => ../shared

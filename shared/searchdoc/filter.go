@@ -60,7 +60,7 @@ func ParseFilter(types []string, domain, status string, includeArchived bool) (F
 	var f Filter
 	for _, t := range types {
 		if !IsType(t) {
-			return Filter{}, fmt.Errorf("field 'types' holds %q; allowed: %s", t, strings.Join(Types(), ", "))
+			return Filter{}, fmt.Errorf("field 'types' holds %q; allowed: %s", t, strings.Join(SearchTypes(), ", "))
 		}
 		if f.Types == nil {
 			f.Types = map[string]bool{}

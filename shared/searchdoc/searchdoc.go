@@ -1,6 +1,6 @@
 // Package searchdoc is the search contract the board and the search sidecar
 // share: which documents a store state holds (one per case, task, message
-// and reminder), which fields each document's text is made of, and the
+// and reminder), and a vault its pages, which fields each document's text is made of, and the
 // filter rules every search applies. The board ranks these documents by
 // keyword and the sidecar by embedding; both must see the same documents
 // with the same text, or the board's re-ranking would mix scores of
@@ -19,18 +19,25 @@ const (
 	TypeTask     = "task"
 	TypeMessage  = "message"
 	TypeReminder = "reminder"
+	TypePage     = "page" // a vault page: not in the store, read from the vault folder
 )
 
-// Types lists every document type, in the order answers name them. It is a
-// new slice each call, so no caller can change what another sees.
+// Types lists the document types of a store state, in the order answers
+// name them. It is a new slice each call, so no caller can change what
+// another sees.
 func Types() []string {
 	return []string{TypeCase, TypeTask, TypeMessage, TypeReminder}
 }
 
-// IsType reports whether t is a document type.
+// SearchTypes lists every type a search may name: the store's, then page.
+func SearchTypes() []string {
+	return append(Types(), TypePage)
+}
+
+// IsType reports whether t is a type a search may name.
 func IsType(t string) bool {
 	switch t {
-	case TypeCase, TypeTask, TypeMessage, TypeReminder:
+	case TypeCase, TypeTask, TypeMessage, TypeReminder, TypePage:
 		return true
 	}
 	return false
@@ -91,6 +98,24 @@ func Reminder(r *wire.Reminder) Doc {
 	return Doc{
 		ID: r.ID, Type: TypeReminder, CaseID: r.CaseID, Domain: string(r.Domain),
 		Text: Join(r.Title, r.Detail, strings.Join(r.Labels, " "), strings.Join(titles, "\n"), string(r.Domain)),
+	}
+}
+
+// PageID is a page's document id: its board id, or its path in the vault
+// while it has none (a page nothing refers to has no id yet).
+func PageID(p *wire.PageSummary) string {
+	if p.ID != "" {
+		return p.ID
+	}
+	return p.Path
+}
+
+// Page is a vault page's document: title, aliases, addresses, domains and
+// body. It has no case, domain or lane, so only the types filter drops it.
+func Page(p *wire.PageSummary, body string) Doc {
+	return Doc{
+		ID: PageID(p), Type: TypePage,
+		Text: Join(p.Title, strings.Join(p.Aliases, " "), strings.Join(p.Emails, " "), strings.Join(p.Domains, " "), body),
 	}
 }
 

@@ -236,3 +236,33 @@ func TestParseFilter(t *testing.T) {
 		})
 	}
 }
+
+func TestPageDoc(t *testing.T) {
+	p := &wire.PageSummary{ID: "V-3", Path: "people/Ann Lee.md", Title: "Ann Lee", Type: wire.PagePerson,
+		Aliases: []string{"Annie"}, Emails: []string{"ann@x.example"}, Domains: []string{}, Cases: []string{"CASE-1"}}
+	want := searchdoc.Doc{ID: "V-3", Type: "page", Text: "Ann Lee\nAnnie\nann@x.example\nMet at the fair."}
+	if diff := cmp.Diff(want, searchdoc.Page(p, " Met at the fair.\n")); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	p.ID = ""
+	if got := searchdoc.Page(p, "").ID; got != "people/Ann Lee.md" {
+		t.Errorf("a page without an id is found by its path, got %q", got)
+	}
+}
+
+func TestPageIsASearchType(t *testing.T) {
+	if diff := cmp.Diff([]string{"case", "task", "message", "reminder", "page"}, searchdoc.SearchTypes()); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	f, err := searchdoc.ParseFilter([]string{"page"}, "work", "todo", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A page has no domain or lane, so those filters never drop it.
+	if !f.Match("page", "", "", false) || f.Match("case", "work", "todo", false) {
+		t.Errorf("filter %+v: a page must pass and a case must not", f)
+	}
+	if _, err := searchdoc.ParseFilter([]string{"pages"}, "", "", false); err == nil || !strings.Contains(err.Error(), "allowed: case, task, message, reminder, page") {
+		t.Errorf("error %v, want one naming page among the allowed values", err)
+	}
+}

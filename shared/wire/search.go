@@ -3,7 +3,8 @@ package wire
 // SearchHit is one ranked object of POST /api/search. Exactly one projection is set: the full case
 // record for a case; for a task its ids, titles, detail and dates; for a
 // message its header fields and preview (not the body); for a reminder
-// exactly {id, title, status, dueAt, domain, caseId, labels, detail}.
+// exactly {id, title, status, dueAt, domain, caseId, labels, detail}; for a
+// vault page its summary (the body stays out).
 type SearchHit struct {
 	Type     string              `json:"type"`
 	ID       string              `json:"id"`
@@ -16,6 +17,7 @@ type SearchHit struct {
 	Task     *TaskProjection     `json:"task,omitempty"`
 	Message  *MessageProjection  `json:"message,omitempty"`
 	Reminder *ReminderProjection `json:"reminder,omitempty"`
+	Page     *PageSummary        `json:"page,omitempty"`
 }
 
 // TaskProjection is what a task hit shows: enough to act on the task and
@@ -115,12 +117,15 @@ type SemanticHit struct {
 
 // SearchResults is the answer of a substring scan over cases, tasks,
 // messages and reminders: GET /api/search, the merged view of POST
-// /api/search and the command bar's find.
+// /api/search and the command bar's find. Pages are the vault pages that
+// matched, absent when none did (a board without a vault answers as
+// before).
 type SearchResults struct {
-	Cases     []*Case     `json:"cases"`
-	Tasks     []CaseTask  `json:"tasks"`
-	Messages  []*Message  `json:"messages"`
-	Reminders []*Reminder `json:"reminders"`
+	Cases     []*Case       `json:"cases"`
+	Tasks     []CaseTask    `json:"tasks"`
+	Messages  []*Message    `json:"messages"`
+	Reminders []*Reminder   `json:"reminders"`
+	Pages     []PageSummary `json:"pages,omitempty"`
 }
 
 // CaseTask is a task with the case that holds it.

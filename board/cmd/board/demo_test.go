@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,6 +90,7 @@ func TestDemoSeedsItsOwnBoardOnce(t *testing.T) {
 			t.Errorf("%s: no %s seeded (%v)", path, key, err)
 		}
 	}
+	demoPages(t, d)
 	d.stop(t)
 
 	// A second run on the seeded directory adds nothing.
@@ -102,5 +104,42 @@ func TestDemoSeedsItsOwnBoardOnce(t *testing.T) {
 	}
 	if len(again.Cases) != len(cases.Cases) {
 		t.Errorf("second run: %d cases, want %d", len(again.Cases), len(cases.Cases))
+	}
+}
+
+// demoPages checks the demo's vault: people and organisations, each linked
+// to a case that links it back, and the demo's mail resolved to them.
+func demoPages(t *testing.T, d *daemon) {
+	t.Helper()
+	var list wire.PageList
+	if err := json.Unmarshal(d.must(t, 200, "GET", "/api/vault", ""), &list); err != nil {
+		t.Fatal(err)
+	}
+	types := map[wire.PageType]int{}
+	for _, p := range list.Pages {
+		types[p.Type]++
+		if len(p.Cases) == 0 {
+			t.Errorf("page %s links no case", p.Title)
+		}
+		var c wire.CaseReply
+		if len(p.Cases) > 0 && json.Unmarshal(d.must(t, 200, "GET", "/api/cases/"+p.Cases[0], ""), &c) == nil && !slices.Contains(c.Case.VaultLinks, p.ID) {
+			t.Errorf("case %s does not link back to page %s", p.Cases[0], p.ID)
+		}
+	}
+	if types[wire.PagePerson] < 2 || types[wire.PageOrganization] < 2 {
+		t.Errorf("pages by type %v: want people and organisations", types)
+	}
+	var msgs wire.MessageList
+	if err := json.Unmarshal(d.must(t, 200, "GET", "/api/messages", ""), &msgs); err != nil {
+		t.Fatal(err)
+	}
+	resolved := 0
+	for _, m := range msgs.Messages {
+		if len(m.Entities) > 0 {
+			resolved++
+		}
+	}
+	if resolved == 0 {
+		t.Error("no demo message resolved to a page")
 	}
 }

@@ -40,6 +40,68 @@ type searcher struct {
 
 	mu       sync.Mutex
 	lastFail string // why the last sidecar call failed; "" after a success
+
+	pagesMu sync.Mutex
+	pages   *search.PageSet // the vault's pages as last analysed
+}
+
+// vaultPages is what search reads of the vault: every page's summary, and
+// a page whole for its body.
+type vaultPages interface {
+	Summaries() []wire.PageSummary
+	Get(idOrPath string) (wire.Page, error)
+}
+
+// bodyReader is a vault that reads a page's body alone. Get also renders
+// the page and gathers its backlinks from the whole store, which a search
+// reading every page's body on its first run cannot afford at scale; a
+// vault offering Body is read through it.
+type bodyReader interface {
+	Body(idOrPath string) (string, error)
+}
+
+// pageBody is the body of the page at path.
+func pageBody(v vaultPages, path string) (string, error) {
+	if b, ok := v.(bodyReader); ok {
+		return b.Body(path)
+	}
+	p, err := v.Get(path)
+	return p.Body, err
+}
+
+// searchPages is the vault's pages for the next search; nil without a
+// vault, so searches read the store only.
+func (a *API) searchPages() *search.PageSet {
+	if a.vault == nil {
+		return nil
+	}
+	return a.search.pageSet(a.vault)
+}
+
+// pageSet is the vault's pages for the next search. Only pages whose file
+// changed since the last search are read again, so a search costs a read of
+// the changed pages, not of the vault.
+func (s *searcher) pageSet(v vaultPages) *search.PageSet {
+	sums := v.Summaries()
+	s.pagesMu.Lock()
+	defer s.pagesMu.Unlock()
+	prev := s.pages
+	changed := prev.Len() != len(sums)
+	docs := make([]search.PageDoc, len(sums))
+	for i := range sums {
+		body, ok := prev.Unchanged(&sums[i])
+		if !ok {
+			changed = true
+			// A page that went away since it was listed is searched by
+			// its summary alone until the next search.
+			body, _ = pageBody(v, sums[i].Path)
+		}
+		docs[i] = search.PageDoc{Summary: sums[i], Body: body}
+	}
+	if changed || prev == nil {
+		s.pages = search.NewPageSet(docs, prev)
+	}
+	return s.pages
 }
 
 func newSearcher(url string, log *slog.Logger) *searcher {
@@ -60,7 +122,7 @@ func newSearcher(url string, log *slog.Logger) *searcher {
 // which the scan always reads) also matches cases on their notes.
 func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
-	a.serveCached(w, r, d, func() (any, error) {
+	scan := func(pages *search.PageSet) (any, error) {
 		notes := false
 		if f := r.URL.Query().Get("fields"); f != "" {
 			var err error
@@ -68,8 +130,23 @@ func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 				return nil, errs.BadRequest("%s", err.Error())
 			}
 		}
-		return search.ScanFields(d, r.URL.Query().Get("q"), notes), nil
-	})
+		out := search.ScanFields(d, r.URL.Query().Get("q"), notes)
+		out.Pages = search.ScanPages(pages, r.URL.Query().Get("q"))
+		return out, nil
+	}
+	pages := a.searchPages()
+	if pages.Len() == 0 {
+		a.serveCached(w, r, d, func() (any, error) { return scan(nil) })
+		return
+	}
+	// The vault changes apart from the store's version, so an answer that
+	// reads it is not cached by that version.
+	out, err := scan(pages)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	httpjson.Reply(w, http.StatusOK, out)
 }
 
 // POST /api/search
@@ -85,7 +162,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, errs.BadRequest("%s", err.Error()))
 		return
 	}
-	ix := a.search.index.For(a.store.Snapshot())
+	ix := a.search.index.ForPages(a.store.Snapshot(), a.searchPages())
 	var sem *search.Semantic
 	if req.Semantic && a.search.url != "" {
 		sem = a.search.semantic(r.Context(), req)

@@ -115,8 +115,8 @@ func writeInfo(tw *tar.Writer, s Settings, doc *wire.Doc, created, mod time.Time
 	if dirExists(s.GuardDir) {
 		inf.GuardDir = s.GuardDir
 	}
-	if s.VaultDir != "" && dirExists(s.VaultDir) {
-		inf.VaultDir = s.VaultDir
+	if dir, _ := s.vault(); dir != "" && dirExists(dir) {
+		inf.VaultDir = dir
 	}
 	head, err := json.MarshalIndent(inf, "", "  ")
 	if err != nil {
@@ -170,21 +170,25 @@ func addGuardData(ctx context.Context, tw *tar.Writer, s Settings, inf info, st 
 	return nil
 }
 
-// addVault adds the vault when one is configured, and warns loudly when
-// the configured one is missing.
+// addVault adds the vault, configured or the default folder, and warns
+// loudly when the configured one is missing. A default folder that is not
+// there is a board that never started with a vault: nothing to warn about.
 func addVault(ctx context.Context, tw *tar.Writer, s Settings, inf info, st *archiveStats, say func(string, ...any)) error {
+	dir, configured := s.vault()
 	switch {
-	case s.VaultDir == "":
-		say("no vault configured")
-	case inf.VaultDir == "":
-		warn := fmt.Sprintf("VAULT MISSING: SVC_VAULT_DIR names %s, which does not exist: the vault is NOT in this backup", s.VaultDir)
-		st.Warnings = append(st.Warnings, warn)
-		say("WARNING %s", warn)
-	default:
-		if err := addTree(ctx, tw, s.VaultDir, vaultArea, nil, s, st); err != nil {
+	case inf.VaultDir != "":
+		if err := addTree(ctx, tw, dir, vaultArea, nil, s, st); err != nil {
 			return err
 		}
-		say("vault %s: %d files", s.VaultDir, st.Files[vaultArea])
+		say("vault %s: %d files", dir, st.Files[vaultArea])
+	case configured:
+		warn := fmt.Sprintf("VAULT MISSING: SVC_VAULT_DIR names %s, which does not exist: the vault is NOT in this backup", dir)
+		st.Warnings = append(st.Warnings, warn)
+		say("WARNING %s", warn)
+	case dir != "":
+		say("no vault configured, and none at %s", dir)
+	default:
+		say("no vault configured")
 	}
 	return nil
 }

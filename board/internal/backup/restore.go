@@ -118,7 +118,7 @@ func Plan(ctx context.Context, s Settings, file string, log io.Writer) (*Restore
 	if err != nil {
 		return nil, err
 	}
-	if c.info.VaultDir != "" && s.VaultDir == "" {
+	if dir, _ := s.vault(); c.info.VaultDir != "" && dir == "" {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the snapshot holds a vault (from %s) but no SVC_VAULT_DIR is set here: --apply puts it in %s", c.info.VaultDir, filepath.Join(s.DataDir, "restored-vault")))
 	}
 	return p, nil
@@ -552,7 +552,7 @@ func (s Settings) installFiles(stage, aside string, c *checked, rep *RestoreRepo
 		rep.Installed = append(rep.Installed, "guard data -> "+s.GuardDir)
 	}
 	if dirExists(filepath.Join(stage, vaultArea)) {
-		target := s.VaultDir
+		target, _ := s.vault()
 		if target == "" {
 			target = filepath.Join(s.DataDir, "restored-vault")
 			for n := 2; dirExists(target); n++ {

@@ -203,6 +203,9 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 	vault := filepath.Join(t.TempDir(), "vault")
 	writeFile(t, filepath.Join(vault, "notes", "plan.md"), "# the plan\n")
 	f := newFixture(t, map[string]string{"SVC_VAULT_DIR": vault})
+	linked := caseIDs(t, f.s.StorePath)[0]
+	writeFile(t, filepath.Join(vault, "people", "Ann Lee.md"), page("V-1", "Ann Lee", "ann@x.example", linked))
+	linkPages(t, f.s.StorePath, linked, "V-1")
 	backedUp, err := storefile.Load(f.s.StorePath)
 	if err != nil {
 		t.Fatal(err)
@@ -220,6 +223,8 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 	writeFile(t, filepath.Join(f.data, "guard", "trust.json"), `{"senders":{}}`)
 	writeFile(t, filepath.Join(f.data, "ingest.json"), `{"sources":[]}`)
 	writeFile(t, filepath.Join(vault, "notes", "plan.md"), "overwritten\n")
+	writeFile(t, filepath.Join(vault, "people", "Ann Lee.md"), page("V-1", "Ann Lee", "ann@x.example"))
+	linkPages(t, f.s.StorePath, linked)
 	os.Remove(filepath.Join(f.data, "ingest-state.json"))
 	liveGuard := tree(t, filepath.Join(f.data, "guard"), "models") // the weights stay in use
 
@@ -271,6 +276,8 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(vault, "notes", "plan.md")); string(got) != "# the plan\n" {
 		t.Errorf("restored vault: %q", got)
 	}
+	restoredCases, restoredPages := links(t, f.s.StorePath, vault)
+	checkBothWays(t, restoredCases, restoredPages, map[string][]string{"V-1": {linked}})
 	restored, err := storefile.Load(f.s.StorePath)
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,11 @@ type Settings struct {
 	DataDir   string // the directory it lives in
 	GuardDir  string // the guard sidecar's data (skipped when absent on disk)
 	VaultDir  string // SVC_VAULT_DIR; "" when none is configured
-	Repo      wire.BackupRepo
+	// DefaultVaultDir is the folder the board keeps its vault in when
+	// none is configured (vault/ beside the data): backed up and restored
+	// like a configured one, but its absence is no warning.
+	DefaultVaultDir string
+	Repo            wire.BackupRepo
 	// ConfigError says why backup.json could not be read; the job refuses
 	// to run and the status says so.
 	ConfigError     string
@@ -90,12 +94,16 @@ func SettingsFrom(getenv func(string) string, storePath string) (Settings, error
 		StorePath:       abs,
 		DataDir:         dir,
 		GuardDir:        filepath.Join(dir, "guard"),
-		VaultDir:        strings.TrimSpace(getenv("SVC_VAULT_DIR")),
 		AllowNonDefault: getenv("SVC_BACKUP_ALLOW_NONDEFAULT") == "1",
 		Sandbox:         getenv("SVC_SANDBOX") == "1",
 		Clone:           filepath.Join(dir, CloneName),
 		Now:             time.Now,
 		Git:             "git",
+	}
+	if v, configured := VaultDir(getenv, abs); configured {
+		s.VaultDir = v
+	} else {
+		s.DefaultVaultDir = v
 	}
 	if g := strings.TrimSpace(getenv("SVC_GUARD_DATA")); g != "" {
 		s.GuardDir = g
@@ -113,6 +121,16 @@ func SettingsFrom(getenv func(string) string, storePath string) (Settings, error
 	s.Repo = EffectiveRepo(strings.TrimSpace(getenv("SVC_BACKUP_REPO")), cfg)
 	s.Repo.Clone = s.Clone
 	return s, nil
+}
+
+// vault is the folder the job backs up and restores into: SVC_VAULT_DIR,
+// else the default folder; configured says which ("" when neither is
+// known).
+func (s Settings) vault() (dir string, configured bool) {
+	if s.VaultDir != "" {
+		return s.VaultDir, true
+	}
+	return s.DefaultVaultDir, false
 }
 
 // EffectiveRepo applies the rule SVC_BACKUP_REPO over backup.json over the

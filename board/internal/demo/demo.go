@@ -1,7 +1,8 @@
 // Package demo fills an empty board with a realistic week of one person's
 // operations (the board in docs/board.png), written through the board's
 // HTTP API by the person and by the agent as in real use, so a newcomer sees
-// the product before typing anything.
+// the product before typing anything, people and organisations in its
+// vault included.
 package demo
 
 import (
@@ -119,6 +120,7 @@ func seed(w *writer, now time.Time) {
 	d := &script{w: w, now: now}
 	d.cases()
 	d.touches()
+	d.vault()
 	d.mail()
 	d.calendar()
 	d.reminders()

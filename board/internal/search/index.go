@@ -28,11 +28,13 @@ type entry struct {
 	t *wire.Task
 	m *wire.Message
 	r *wire.Reminder
+	p *wire.PageSummary
 }
 
 // Index is the keyword index of one store snapshot. It is immutable.
 type Index struct {
 	doc     *wire.Doc
+	pages   *PageSet // nil: a board without a vault
 	entries []entry
 	byID    map[string]int
 	avgLen  float64
@@ -62,25 +64,32 @@ type Indexer struct {
 
 // For returns the index of d, building it (reusing unchanged records'
 // analysis from the previous one) when d is a new snapshot.
-func (x *Indexer) For(d *wire.Doc) *Index {
+func (x *Indexer) For(d *wire.Doc) *Index { return x.ForPages(d, nil) }
+
+// ForPages is For over d and the vault's pages.
+func (x *Indexer) ForPages(d *wire.Doc, pages *PageSet) *Index {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.last != nil && x.last.doc == d {
+	if x.last != nil && x.last.doc == d && x.last.pages == pages {
 		return x.last
 	}
-	x.last = Build(d, x.last)
+	x.last = BuildPages(d, pages, x.last)
 	return x.last
 }
 
 // Build indexes d; prev, when not nil, lends the analysis of records it
 // shares with d.
-func Build(d *wire.Doc, prev *Index) *Index {
-	n := len(d.Cases) + len(d.Messages) + len(d.Reminders)
+func Build(d *wire.Doc, prev *Index) *Index { return BuildPages(d, nil, prev) }
+
+// BuildPages indexes d and the vault's pages (nil: none); the pages come
+// after the store's records.
+func BuildPages(d *wire.Doc, pages *PageSet, prev *Index) *Index {
+	n := len(d.Cases) + len(d.Messages) + len(d.Reminders) + pages.Len()
 	for _, c := range d.Cases {
 		n += len(c.Tasks)
 	}
 	ix := &Index{
-		doc: d, entries: make([]entry, 0, n), byID: make(map[string]int, n),
+		doc: d, pages: pages, entries: make([]entry, 0, n), byID: make(map[string]int, n),
 		caseAt: make(map[*wire.Case]int, len(d.Cases)), msgAt: make(map[*wire.Message]int, len(d.Messages)), remAt: make(map[*wire.Reminder]int, len(d.Reminders)),
 	}
 	for _, c := range d.Cases {
@@ -115,6 +124,9 @@ func Build(d *wire.Doc, prev *Index) *Index {
 			}
 		}
 		ix.entries = append(ix.entries, reminderEntry(r))
+	}
+	if pages != nil {
+		ix.entries = append(ix.entries, pages.entries...)
 	}
 	if prev != nil && prev.extraReady.Load() {
 		ix.extraOnce.Do(func() { ix.buildExtra(prev) })

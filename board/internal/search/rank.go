@@ -374,6 +374,8 @@ func (ix *Index) hit(c scored, q string, semantic bool) Hit {
 			labels = []string{}
 		}
 		h.Reminder = &ReminderProjection{ID: r.ID, Title: r.Title, Status: string(r.Status), DueAt: strPtr(r.DueAt), Domain: strPtr(string(r.Domain)), CaseID: strPtr(r.CaseID), Labels: labels, Detail: strPtr(r.Detail)}
+	case searchdoc.TypePage:
+		h.Page = e.p
 	}
 	return h
 }
@@ -424,6 +426,10 @@ func (ix *Index) merge(results []QueryResult, k int) Records {
 		case searchdoc.TypeReminder:
 			if len(out.Reminders) < k {
 				out.Reminders = append(out.Reminders, e.r)
+			}
+		case searchdoc.TypePage:
+			if len(out.Pages) < k {
+				out.Pages = append(out.Pages, *e.p)
 			}
 		}
 	}

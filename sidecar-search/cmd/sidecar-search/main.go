@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 type config struct {
 	addr     string
 	data     string
+	vault    string
 	embedder string
 	modelDir string
 }
@@ -40,10 +42,25 @@ func loadConfig(args []string) (config, error) {
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the board's store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.embedder, "embedder", cfg.embedder, "auto, model2vec or hash (SVC_SEARCH_EMBEDDER)")
 	fs.StringVar(&cfg.modelDir, "model-dir", cfg.modelDir, "model2vec model directory (SVC_SEARCH_MODEL_DIR)")
+	fs.StringVar(&cfg.vault, "vault", os.Getenv("SVC_VAULT_DIR"), "the board's vault folder, read for pages (SVC_VAULT_DIR; default vault/ beside the data)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.vault = vaultDir(cfg.vault, cfg.data)
 	return cfg, nil
+}
+
+// vaultDir is the vault folder as the board finds it: the one configured,
+// else vault/ beside the board's document. The sidecar only reads it.
+func vaultDir(configured, data string) string {
+	dir := strings.TrimSpace(configured)
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(data), "vault")
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 func envOr(name, def string) string {
@@ -89,7 +106,7 @@ func run(log *slog.Logger, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	srv := server.New(server.Config{DataPath: cfg.data, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Logger: log})
+	srv := server.New(server.Config{DataPath: cfg.data, VaultDir: cfg.vault, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Logger: log})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
@@ -97,7 +114,7 @@ func run(log *slog.Logger, args []string) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	log.Info("search.listening", "url", "http://"+ln.Addr().String(), "data", cfg.data, "embedder", cfg.embedder)
+	log.Info("search.listening", "url", "http://"+ln.Addr().String(), "data", cfg.data, "vault", cfg.vault, "embedder", cfg.embedder)
 	// The index warms in the background: /healthz answers 503 until then.
 	return httprun.Serve(ctx, log, "search", hs, ln, srv.Run)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // Doc is one indexed document: one per case, task, message and reminder,
-// with the fields and text the board ranks by too.
+// and one per vault page, with the fields and text the board ranks by too.
 type Doc = searchdoc.Doc
 
 // Filter is the board's search filters.

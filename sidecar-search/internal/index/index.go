@@ -213,6 +213,11 @@ func (ix *Index) Stats() Stats {
 	for _, t := range types {
 		counts[t] = ix.counts[t]
 	}
+	// Pages are counted once there are some, so a sidecar without a
+	// vault reports the store's types as it always has.
+	if n := ix.counts[searchdoc.TypePage]; n > 0 {
+		counts[searchdoc.TypePage] = n
+	}
 	return Stats{Embedder: ix.embedder, Dim: ix.dim, Digest: ix.digest, Counts: counts, Slots: len(ix.meta)}
 }
 

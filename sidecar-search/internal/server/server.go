@@ -21,6 +21,7 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-search/internal/embed"
 	"github.com/opsboard/opsboard/sidecar-search/internal/index"
+	"github.com/opsboard/opsboard/sidecar-search/internal/vaultdocs"
 )
 
 // Limits of one ranking call (besides searchdoc.MaxQueries).
@@ -33,6 +34,7 @@ const (
 // Config says where the store is and which embedder to use.
 type Config struct {
 	DataPath string        // the board's document; its journal sits beside it
+	VaultDir string        // the board's vault folder, read for pages ("": none)
 	Embedder string        // auto, model2vec or hash
 	ModelDir string        // model2vec model directory
 	Poll     time.Duration // how often the background loop checks the store (500ms)
@@ -44,6 +46,8 @@ type Server struct {
 	cfg Config
 	log *slog.Logger
 	ix  *index.Index
+	// pages reads the vault folder; used under refreshMu only.
+	pages *vaultdocs.Reader
 
 	life context.Context // Run's context: background re-reads live as long as it
 
@@ -78,7 +82,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Server{cfg: cfg, log: cfg.Logger, ix: index.New()}
+	return &Server{cfg: cfg, log: cfg.Logger, ix: index.New(), pages: &vaultdocs.Reader{Dir: cfg.VaultDir}}
 }
 
 // Run loads and warms the embedder, builds the first index, then keeps the
@@ -126,7 +130,7 @@ const freshWait = 400 * time.Millisecond
 
 // freshen brings the index up to the store, waiting at most freshWait.
 func (s *Server) freshen(ctx context.Context) {
-	if s.indexed(storefile.Stamp(s.cfg.DataPath)) {
+	if s.indexed(s.currentStamp()) {
 		return
 	}
 	done := make(chan struct{})
@@ -152,7 +156,7 @@ func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) 
 	if e == nil {
 		return index.Report{}, errors.New("embedder is not warm yet")
 	}
-	stamp := storefile.Stamp(s.cfg.DataPath)
+	stamp := s.currentStamp()
 	if !force && s.indexed(stamp) {
 		return index.Report{}, nil
 	}
@@ -170,6 +174,7 @@ func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) 
 	}
 	version, docs := d.Version, index.Docs(d)
 	d = nil // the documents carry what is indexed: let the store state go before embedding
+	docs = append(docs, s.pageDocs()...)
 	rep, err := s.ix.Update(ctx, docs, e, force)
 	if err != nil {
 		return index.Report{}, err
@@ -192,6 +197,34 @@ func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) 
 		s.log.Info("search.reindex", "docs", rep.Docs, "embedded", rep.Embedded, "removed", rep.Removed, "digest", rep.Digest, "took", took.Round(time.Millisecond))
 	}
 	return rep, nil
+}
+
+// currentStamp is what the index must reflect: the store's stamp, and the
+// vault folder's when there is one.
+func (s *Server) currentStamp() string {
+	st := storefile.Stamp(s.cfg.DataPath)
+	if s.cfg.VaultDir == "" {
+		return st
+	}
+	return st + "|" + vaultdocs.Stamp(s.cfg.VaultDir)
+}
+
+// pageDocs reads the vault's pages as documents. A vault that cannot be
+// read leaves its pages out of this index and is said in the log; the
+// store's documents are indexed whatever the vault does.
+func (s *Server) pageDocs() []index.Doc {
+	if s.cfg.VaultDir == "" {
+		return nil
+	}
+	docs, _, err := s.pages.Docs()
+	if err != nil {
+		s.log.Warn("search.vault", "err", err)
+		return nil
+	}
+	for i := range docs {
+		docs[i].Hash = index.TextHash(docs[i].Text)
+	}
+	return docs
 }
 
 func (s *Server) indexed(stamp string) bool {

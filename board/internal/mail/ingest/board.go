@@ -4,19 +4,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
 // Board is the running board, called over its HTTP API as the system.
 type Board struct {
-	base string
-	http *http.Client
+	base  string
+	http  *http.Client
+	pages *client.Client // the vault's reads; nil when base is not a usable address
 }
 
 // NewBoard returns a client of the board at addr ("127.0.0.1:3000" or a URL).
@@ -25,7 +28,9 @@ func NewBoard(addr string) *Board {
 	if !strings.Contains(base, "://") {
 		base = "http://" + base
 	}
-	return &Board{base: base, http: &http.Client{Timeout: 30 * time.Second}}
+	b := &Board{base: base, http: &http.Client{Timeout: 30 * time.Second}}
+	b.pages, _ = client.New(base, client.WithHTTPClient(b.http))
+	return b
 }
 
 // UnreachableError says the board did not answer at all.
@@ -131,4 +136,28 @@ func (b *Board) Prefs(ctx context.Context) (map[string]json.RawMessage, error) {
 	}
 	_, err := b.call(ctx, http.MethodGet, "/api/prefs", nil, &out)
 	return out.Prefs, err
+}
+
+// PersonPages lists every person page, following nextCursor to the end.
+func (b *Board) PersonPages(ctx context.Context) ([]wire.PageSummary, error) {
+	if b.pages == nil {
+		return nil, fmt.Errorf("the board address %q is not usable for the vault", b.base)
+	}
+	var out []wire.PageSummary
+	f := client.PageFilter{Type: wire.PagePerson, Limit: wire.MaxPageList}
+	for {
+		list, err := b.pages.Pages(ctx, f)
+		if err != nil {
+			var un *client.UnreachableError
+			if errors.As(err, &un) {
+				return nil, &UnreachableError{Err: un.Err}
+			}
+			return nil, err
+		}
+		out = append(out, list.Pages...)
+		if list.NextCursor == "" || list.NextCursor == f.Cursor {
+			return out, nil
+		}
+		f.Cursor = list.NextCursor
+	}
 }

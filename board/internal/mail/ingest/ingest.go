@@ -134,7 +134,20 @@ func (o Options) loadRouter(ctx context.Context) (*router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRouter(cases, rems, msgs), nil
+	r := newRouter(cases, rems, msgs)
+	pages, err := o.Board.PersonPages(ctx)
+	if err != nil {
+		var un *UnreachableError
+		if errors.As(err, &un) || ctx.Err() != nil {
+			return nil, err
+		}
+		// A board without a vault, or one still scanning it, routes as
+		// before: by thread and by the nodes a sender appears on.
+		o.Logger.Warn("ingest.pages", "err", err)
+		return r, nil
+	}
+	r.byPage = pageRoutes(pages, cases)
+	return r, nil
 }
 
 type pipeline struct {

@@ -30,6 +30,7 @@ type router struct {
 	byThread map[string]node          // a Message-ID or thread id -> the node holding it
 	senders  map[string]map[node]bool // an address -> the open nodes it appears on
 	keys     map[string]bool          // dedupe keys of every message on the board
+	byPage   map[string]string        // an address -> the one open case linking its person page
 }
 
 func newRouter(cases []wire.Case, reminders []wire.Reminder, msgs []wire.Message) *router {
@@ -81,8 +82,9 @@ func (r *router) add(m *wire.Message) {
 }
 
 // route is where a message with these headers goes: the node already
-// holding its thread, else the one open node its sender appears on, else
-// the Inbox (the zero node).
+// holding its thread, else the one open case linking the sender's person
+// page, else the one open node its sender appears on, else the Inbox (the
+// zero node).
 func (r *router) route(inReplyTo string, references []string, threadID, from string) node {
 	ids := []string{inReplyTo}
 	for i := len(references) - 1; i >= 0; i-- { // the nearest ancestor first
@@ -93,6 +95,9 @@ func (r *router) route(inReplyTo string, references []string, threadID, from str
 		if n, ok := r.byThread[dedupe.MessageID(id)]; ok && id != "" {
 			return n
 		}
+	}
+	if c, ok := r.byPage[address(from)]; ok {
+		return node{caseID: c}
 	}
 	if on := r.senders[address(from)]; len(on) == 1 {
 		for n := range on {
