@@ -27,6 +27,7 @@ func wantTools() []string {
 		"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
 		"search", "agenda", "list_messages",
 		"backup_status", "run_backup",
+		"find_entity", "get_page", "list_unresolved_senders", "create_page", "update_page", "link_page", "merge_pages",
 	}
 }
 
