@@ -219,17 +219,18 @@ func UnresolvedSenders(u wire.UnresolvedSenders, limit int) string {
 	return b.String()
 }
 
-// PageWrite renders the answer of a page write: what was done, the page's
-// line, and the files a rename or merge rewrote (or, dry, would rewrite).
-func PageWrite(verb string, p *wire.PageSummary, dryRun bool, changes []string) string {
+// PageWrite renders the answer of a page write: what was done and the
+// page's line, and the files a rename or merge rewrote; with dryRun, only
+// the files the write would change.
+func PageWrite(done string, p *wire.PageSummary, dryRun bool, changes []string) string {
 	if dryRun {
 		if len(changes) == 0 {
-			return fmt.Sprintf("Dry run, nothing changed: %s %s would change no file.", strings.ToLower(verb), PageRef(p))
+			return "Dry run, nothing changed: the write would change no file."
 		}
-		return fmt.Sprintf("Dry run, nothing changed: %s %s would change %d %s:\n- %s", strings.ToLower(verb), PageRef(p),
+		return fmt.Sprintf("Dry run, nothing changed: the write would change %d %s:\n- %s",
 			len(changes), plural(len(changes), "file", "files"), strings.Join(changes, "\n- "))
 	}
-	out := verb + " " + PageLine(p)
+	out := done + " " + PageLine(p)
 	if len(changes) > 0 {
 		out += fmt.Sprintf("\nFiles changed (%d):\n- %s", len(changes), strings.Join(changes, "\n- "))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/mail"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,7 +88,7 @@ func entityRank(e entityQuery, p *wire.PageSummary) (int, string) {
 	case name != "" && strings.EqualFold(p.Title, e.name):
 		return rankTitle, fmt.Sprintf("its title is %q", p.Title)
 	case name != "" && contains(p.Aliases, e.name):
-		return rankAlias, fmt.Sprintf("it has the alias %q", e.name)
+		return rankAlias, fmt.Sprintf("it has the alias %q", p.Aliases[slices.IndexFunc(p.Aliases, func(a string) bool { return strings.EqualFold(a, e.name) })])
 	case e.domain != "" && contains(p.Domains, e.domain):
 		return rankDomain, "its domains hold " + e.domain
 	case name != "" && strings.Contains(strings.ToLower(p.Title), name):

@@ -171,6 +171,13 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 		{"add_priority", map[string]any{"text": ""}, "argument text must not be empty"},
 		{"create_label", map[string]any{"title": "x", "color": "neon"}, "argument color must be one of amber"},
 		{"propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-1", "anything": true}, "summary": "s"}, ""},
+		{"find_entity", map[string]any{}, "argument query is required"},
+		{"find_entity", map[string]any{"query": "Alice", "type": "people"}, "argument type must be one of person, organization, project, topic, not \"people\""},
+		{"create_page", map[string]any{"title": "Alice"}, "argument type is required"},
+		{"create_page", map[string]any{"title": "Alice", "type": "person", "emails": "a@b.test"}, "argument emails must be an array"},
+		{"update_page", map[string]any{"id": "V-1", "rename": "Bob"}, "unknown argument rename: the accepted ones are aliases, append, body, domains, dryRun, emails, id, title"},
+		{"link_page", map[string]any{"caseId": "CASE-1"}, "argument pageId is required"},
+		{"merge_pages", map[string]any{"sourceId": "V-2", "intoId": "V-3", "dryRun": "yes"}, "argument dryRun must be a boolean"},
 	} {
 		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
 			mcptooltest.CheckArguments(t, tools[tc.tool], tc.args, tc.want)

@@ -194,7 +194,15 @@ func mergePages(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
-		return render.PageWrite("Merged "+src+" into", &ans.Page.PageSummary, dry, ans.Changes), nil
+		kept := ans.Page
+		if kept.MergedInto != "" && !dry { // the answer is the stub: show the page kept
+			r, err := c.Page(ctx, kept.MergedInto)
+			if err != nil {
+				return "", err
+			}
+			kept = r.Page
+		}
+		return render.PageWrite("Merged "+src+" into", &kept.PageSummary, dry, ans.Changes), nil
 	})
 }
 
