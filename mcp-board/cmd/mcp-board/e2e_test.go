@@ -91,6 +91,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("views templates prefs", func(t *testing.T) { savedFamily(t, w) })
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })
 	t.Run("backups", func(t *testing.T) { backupsFamily(t, w) })
+	t.Run("vault", func(t *testing.T) { vaultFamily(t, w) })
 
 	t.Run("every tool was called", func(t *testing.T) {
 		for _, name := range wantTools() {

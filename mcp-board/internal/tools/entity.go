@@ -94,9 +94,14 @@ func entityRank(e entityQuery, p *wire.PageSummary) (int, string) {
 	case name != "" && strings.Contains(strings.ToLower(p.Title), name):
 		return rankPartial, fmt.Sprintf("its title %q contains %q", p.Title, e.name)
 	}
-	for _, a := range p.Aliases {
-		if name != "" && strings.Contains(strings.ToLower(a), name) {
-			return rankPartial, fmt.Sprintf("its alias %q contains %q", a, e.name)
+	for _, f := range []struct {
+		what string
+		list []string
+	}{{"alias", p.Aliases}, {"email", p.Emails}} {
+		for _, v := range f.list {
+			if name != "" && strings.Contains(strings.ToLower(v), name) {
+				return rankPartial, fmt.Sprintf("its %s %q contains %q", f.what, v, e.name)
+			}
 		}
 	}
 	return rankListed, "the vault's page search matched " + fmt.Sprintf("%q", e.raw)

@@ -70,6 +70,13 @@ func TestRankPages(t *testing.T) {
 			{"V-4", rankListed, `the vault's page search matched "Alice"`},
 			{"V-9", rankListed, `the vault's page search matched "Alice"`},
 		}},
+		{"acme", []row{
+			{"V-5", rankTitle, `its title is "Acme"`},
+			{"V-3", rankPartial, `its email "alice@acme.test" contains "acme"`},
+			{"V-4", rankListed, `the vault's page search matched "acme"`},
+			{"V-8", rankListed, `the vault's page search matched "acme"`},
+			{"V-9", rankListed, `the vault's page search matched "acme"`},
+		}},
 		{"bob@acme.test", []row{
 			{"V-5", rankDomain, "its domains hold acme.test"},
 			{"V-4", rankListed, `the vault's page search matched "bob@acme.test"`},
