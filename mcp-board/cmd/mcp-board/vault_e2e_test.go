@@ -58,6 +58,16 @@ func vaultFamily(t *testing.T, w *world) {
 	w.s.Refused(t, "create_page", map[string]any{"title": "a/b", "type": "person"}, "title")
 	w.s.Refused(t, "create_page", map[string]any{"title": "Sam", "type": "people"}, "argument type must be one of person, organization, project, topic")
 
+	// A page from mail the guard did not screen clean waits for the person.
+	d := w.caseOf(t, movers)
+	if len(d.Messages) == 0 || d.Messages[0].Scan == "clean" {
+		t.Fatalf("%s has no unscreened message to make a page from: %+v", movers, d.Messages)
+	}
+	w.ok(t, "create_page", map[string]any{"title": "Quote Desk", "type": "organization", "fromMessage": d.Messages[0].ID},
+		"Not created: "+d.Messages[0].ID+" was not screened clean", "filed for the person's approval: PROP-")
+	w.ok(t, "find_entity", map[string]any{"query": "Quote Desk"}, "No vault page matches")
+	w.s.Refused(t, "create_page", map[string]any{"title": "Quote Desk", "type": "organization", "fromMessage": "M-999"}, "fromMessage", "M-999")
+
 	// Attaching the address resolves the sender's past mail.
 	w.ok(t, "update_page", map[string]any{"id": person, "emails": []any{"quotes@movers.example"}}, "Updated (emails) "+person)
 	w.s.Refused(t, "update_page", map[string]any{"id": person}, "nothing to update")
