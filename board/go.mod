@@ -16,6 +16,7 @@ require (
 	github.com/r3labs/sse/v2 v2.10.0
 	github.com/teambition/rrule-go v1.8.2
 	github.com/tidwall/gjson v1.20.1
+	github.com/yuin/goldmark v1.8.7
 	github.com/zalando/go-keyring v0.2.8
 	golang.org/x/crypto v0.59.0
 	golang.org/x/net v0.62.0
@@ -31,7 +32,7 @@ require (
 	github.com/pkg/errors v0.8.1 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/cenkalti/backoff.v1 v1.1.0 // indirect

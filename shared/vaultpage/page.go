@@ -63,6 +63,10 @@ func Parse(rel string, data []byte) Page {
 	sum := sha256.Sum256(data)
 	p := Page{Path: rel, Hash: hex.EncodeToString(sum[:])}
 	p.Title = strings.TrimSuffix(path.Base(rel), ".md")
+	if err := CheckSize(len(data)); err != nil {
+		p.Broken = err.Error() // not even the body: a file this big is no note to show
+		return p
+	}
 	fm, body, ok := split(data)
 	p.Body = body
 	if !ok {
@@ -89,27 +93,43 @@ func Parse(rel string, data []byte) Page {
 	return p
 }
 
+// frame is how a file's frontmatter is fenced, kept as written so a
+// rewrite puts the same bytes back around it.
+type frame struct {
+	bom         bool   // the file starts with a byte-order mark
+	open, close string // the fence lines with their line ends ("" without frontmatter)
+	fm          []byte // the frontmatter between the fences
+}
+
 // split cuts a file into its frontmatter (without the fences) and its
 // body. ok is false when the file has no frontmatter: the body is then the
 // whole file (less a byte-order mark).
 func split(data []byte) (fm []byte, body string, ok bool) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	first, rest, found := bytes.Cut(data, []byte("\n"))
+	fr, body, ok := cut(data)
+	return fr.fm, body, ok
+}
+
+// cut is split keeping the fences and the byte-order mark.
+func cut(data []byte) (fr frame, body string, ok bool) {
+	rest, bom := bytes.CutPrefix(data, []byte("\ufeff"))
+	fr.bom = bom
+	first, after, found := bytes.Cut(rest, []byte("\n"))
 	if !found || !fence(first, "---") {
-		return nil, string(data), false
+		return fr, string(rest), false
 	}
-	for off := 0; off < len(rest); {
-		line, _, more := bytes.Cut(rest[off:], []byte("\n"))
+	for off := 0; off < len(after); {
+		line, _, more := bytes.Cut(after[off:], []byte("\n"))
 		end := off + len(line)
 		if more {
 			end++
 		}
 		if fence(line, "---") || fence(line, "...") {
-			return rest[:off], string(rest[end:]), true
+			fr.open, fr.close, fr.fm = string(first)+"\n", string(after[off:end]), after[:off]
+			return fr, string(after[end:]), true
 		}
 		off = end
 	}
-	return nil, string(data), false // an opening fence never closed is body
+	return fr, string(rest), false // an opening fence never closed is body
 }
 
 // fence reports whether line is the fence f, trailing blanks and a
@@ -205,9 +225,16 @@ func list(n *yaml.Node, lower bool) []string {
 			raw = append(raw, scalar(c))
 		}
 	}
+	return clean(raw, lower)
+}
+
+// clean trims each entry and drops blanks and repeats, lower-casing first
+// when asked (addresses and domains compare without case).
+func clean(raw []string, lower bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range raw {
+		s = strings.TrimSpace(s)
 		if lower {
 			s = strings.ToLower(s)
 		}
@@ -232,4 +259,13 @@ func IsBoardID(s string) bool {
 		}
 	}
 	return true
+}
+
+// CheckSize refuses a page of n bytes over wire.MaxPageBytes: the board
+// neither reads nor writes one that big.
+func CheckSize(n int) error {
+	if n > wire.MaxPageBytes {
+		return fmt.Errorf("the page is %d bytes, over the %d MiB a page may hold", n, wire.MaxPageBytes>>20)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package vaultpage
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,23 +44,61 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestParseRefusesAnAliasBombQuickly(t *testing.T) {
+// aliasBomb is frontmatter whose aliases expand to 9^depth strings: small
+// on disk, without end once expanded.
+func aliasBomb(depth int) string {
 	var b strings.Builder
-	b.WriteString("---\na: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n")
-	for i := 'b'; i <= 'j'; i++ {
-		prev := string(i - 1)
-		b.WriteString(string(i) + ": &" + string(i) + " [*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + ",*" + prev + "]\n")
+	b.WriteString("---\na0: &a0 [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n")
+	for i := 1; i <= depth; i++ {
+		prev := fmt.Sprintf("*a%d", i-1)
+		fmt.Fprintf(&b, "a%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(prev+",", 9), ","))
 	}
-	b.WriteString("---\nbody\n")
-	done := make(chan Page, 1)
-	go func() { done <- Parse("bomb.md", []byte(b.String())) }()
-	select {
-	case p := <-done:
-		if p.Broken == "" {
-			t.Fatal("an alias bomb parsed as a page; want it broken")
+	fmt.Fprintf(&b, "aliases: *a%d\n---\nbody\n", depth)
+	return b.String()
+}
+
+func TestAnAliasBombIsBrokenQuickly(t *testing.T) {
+	for _, depth := range []int{9, 30} {
+		bomb := []byte(aliasBomb(depth))
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() {
+			p := Parse("bomb.md", bomb)
+			if p.Broken == "" || p.Front != nil || p.Fields.Aliases != nil {
+				done <- fmt.Errorf("depth %d: parsed as a page (broken %q, %d aliases); want it broken", depth, p.Broken, len(p.Fields.Aliases))
+				return
+			}
+			if _, err := Render(bomb, Fields{ID: "V-1"}, p.Body); err == nil {
+				done <- fmt.Errorf("depth %d: Render rewrote an alias bomb; want it refused", depth)
+				return
+			}
+			done <- nil
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("depth %d: parsing an alias bomb did not end", depth)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("parsing an alias bomb did not end")
+		// Far under a second on any machine; the bound leaves room for a busy one.
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("depth %d: an alias bomb took %v", depth, d)
+		}
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	if err := CheckSize(wire.MaxPageBytes); err != nil {
+		t.Errorf("CheckSize at the cap: %v", err)
+	}
+	if err := CheckSize(wire.MaxPageBytes + 1); err == nil || !strings.Contains(err.Error(), "1 MiB") {
+		t.Errorf("CheckSize over the cap: %v; want an error naming 1 MiB", err)
+	}
+	big := "---\ntype: person\n---\n" + strings.Repeat("x", wire.MaxPageBytes)
+	if p := Parse("big.md", []byte(big)); p.Broken == "" || p.Fields.Type != "" || p.Body != "" || len(p.Hash) != 64 {
+		t.Errorf("a page over the cap: broken %q type %q, %d body bytes; want it broken and unread", p.Broken, p.Fields.Type, len(p.Body))
 	}
 }
 

@@ -123,8 +123,8 @@ func (v *Vault) owner(name, self string) string {
 // or "".
 func (v *Vault) emailOwner(address, self string) string {
 	var p string
-	v.view(func(_ *index, d *derived) {
-		for _, e := range d.sorted {
+	v.list(func(x *index) {
+		for _, e := range x.sorted {
 			if e.page.Path != self && e.page.Fields.MergedInto == "" && slices.Contains(e.page.Fields.Emails, address) {
 				p = e.page.Path
 				return

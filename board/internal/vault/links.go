@@ -118,7 +118,7 @@ func (v *Vault) SyncCases(ctx context.Context, d *wire.Doc, ids ...string) error
 	var todo []target
 	v.view(func(x *index, dv *derived) {
 		if len(ids) == 0 {
-			for _, e := range dv.sorted {
+			for _, e := range x.sorted {
 				if e.page.Fields.ID != "" && dv.byID[e.page.Fields.ID] == e.page.Path {
 					ids = append(ids, e.page.Fields.ID)
 				}

@@ -47,9 +47,9 @@ func (v *Vault) List(f Filter) ([]wire.PageSummary, string, error) {
 	q := strings.ToLower(strings.TrimSpace(f.Q))
 	var out []wire.PageSummary
 	next := ""
-	v.view(func(_ *index, d *derived) {
-		start, _ := slices.BinarySearchFunc(d.sorted, after, func(e *entry, k string) int {
-			if ek := e.key(); ek <= k {
+	v.list(func(x *index) {
+		start, _ := slices.BinarySearchFunc(x.sorted, after, func(e *entry, k string) int {
+			if e.key <= k {
 				return -1
 			}
 			return 1
@@ -57,7 +57,7 @@ func (v *Vault) List(f Filter) ([]wire.PageSummary, string, error) {
 		if f.Cursor == "" {
 			start = 0
 		}
-		for _, e := range d.sorted[start:] {
+		for _, e := range x.sorted[start:] {
 			if !matches(e, f.Type, q) {
 				continue
 			}
@@ -75,24 +75,7 @@ func (v *Vault) List(f Filter) ([]wire.PageSummary, string, error) {
 }
 
 func matches(e *entry, t wire.PageType, q string) bool {
-	f := e.page.Fields
-	if t != "" && f.Type != t {
-		return false
-	}
-	if q == "" {
-		return true
-	}
-	if strings.Contains(strings.ToLower(e.page.Title), q) || strings.Contains(strings.ToLower(e.page.Path), q) {
-		return true
-	}
-	for _, list := range [][]string{f.Aliases, f.Emails, f.Domains} {
-		for _, s := range list {
-			if strings.Contains(strings.ToLower(s), q) {
-				return true
-			}
-		}
-	}
-	return false
+	return (t == "" || e.page.Fields.Type == t) && (q == "" || strings.Contains(e.text, q))
 }
 
 func encodeCursor(s wire.PageSummary) string {
@@ -116,9 +99,9 @@ func (v *Vault) Summaries() []wire.PageSummary {
 		return nil
 	}
 	var out []wire.PageSummary
-	v.view(func(_ *index, d *derived) {
-		out = make([]wire.PageSummary, 0, len(d.sorted))
-		for _, e := range d.sorted {
+	v.list(func(x *index) {
+		out = make([]wire.PageSummary, 0, len(x.sorted))
+		for _, e := range x.sorted {
 			out = append(out, summary(e))
 		}
 	})
@@ -161,8 +144,8 @@ func (v *Vault) Suggest(name string) []wire.PageSuggestion {
 		return nil
 	}
 	var exact, near []wire.PageSuggestion
-	v.view(func(_ *index, d *derived) {
-		for _, e := range d.sorted {
+	v.list(func(x *index) {
+		for _, e := range x.sorted {
 			if e.page.Fields.MergedInto != "" {
 				continue
 			}

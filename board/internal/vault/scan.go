@@ -30,9 +30,7 @@ func (v *Vault) firstScan(w watcher) {
 		v.cfg.Log.Error("vault.scan", "dir", v.root, "err", err)
 	}
 	v.mu.Lock()
-	for _, e := range pages {
-		v.idx.put(e)
-	}
+	v.idx.load(pages)
 	v.idx.derive()
 	v.mu.Unlock()
 	v.ready.Store(true)
@@ -99,7 +97,7 @@ func (v *Vault) readAll(files []string) []*entry {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				e, err := v.read(files[i])
+				e, err := v.readWalked(files[i])
 				if err != nil {
 					v.cfg.Log.Warn("vault.scan", "path", files[i], "err", err)
 					continue
@@ -127,13 +125,26 @@ func (v *Vault) read(rel string) (*entry, error) {
 // readFile is read, with the file's bytes (nil for a file too large to
 // read).
 func (v *Vault) readFile(rel string) (*entry, []byte, error) {
+	if !cleanPath(rel) || !v.inside(filepath.Dir(v.abs(rel))) {
+		return nil, nil, errNotPage
+	}
+	return v.open(rel)
+}
+
+// readWalked reads a file the walk found: the walk follows no symlink, so
+// its folders are inside the vault and need no check (a tenth of a scan's
+// time at 5,000 pages).
+func (v *Vault) readWalked(rel string) (*entry, error) {
 	if !cleanPath(rel) {
-		return nil, nil, errNotPage
+		return nil, errNotPage
 	}
+	e, _, err := v.open(rel)
+	return e, err
+}
+
+// open reads the page file at rel, refusing a symlink in its place.
+func (v *Vault) open(rel string) (*entry, []byte, error) {
 	p := v.abs(rel)
-	if !v.inside(filepath.Dir(p)) {
-		return nil, nil, errNotPage
-	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, nil, err
@@ -158,7 +169,7 @@ func (v *Vault) readFile(rel string) (*entry, []byte, error) {
 	if len(data) > wire.MaxPageBytes {
 		return tooLargeEntry(rel, st.ModTime()), nil, nil
 	}
-	return &entry{page: vaultpage.Parse(rel, data), mod: st.ModTime()}, data, nil
+	return newEntry(vaultpage.Parse(rel, data), st.ModTime(), false), data, nil
 }
 
 // inside reports whether the folder dir, symlinks resolved, is the vault
@@ -172,9 +183,9 @@ func (v *Vault) inside(dir string) bool {
 }
 
 func tooLargeEntry(rel string, mod time.Time) *entry {
-	return &entry{mod: mod, tooLarge: true, page: vaultpage.Page{
+	return newEntry(vaultpage.Page{
 		Path:   rel,
 		Title:  strings.TrimSuffix(path.Base(rel), ".md"),
 		Broken: fmt.Sprintf("the file is over %d MiB, so the board does not read it", wire.MaxPageBytes>>20),
-	}}
+	}, mod, true)
 }

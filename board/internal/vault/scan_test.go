@@ -222,3 +222,15 @@ func TestGetRendersBodyAndBacklinks(t *testing.T) {
 		t.Errorf("raw HTML is rendered: %s", html)
 	}
 }
+
+// A YAML alias bomb in a page makes it broken, not a hang of the scan.
+func TestAnAliasBombIsBroken(t *testing.T) {
+	bomb := "---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\ntype: person\n---\nboom\n"
+	f := open(t, map[string]string{"people/Bomb.md": bomb})
+	got := f.list(Filter{})
+	if len(got) != 1 || got[0].Broken == "" {
+		t.Fatalf("the bomb is listed broken: %+v", got)
+	}
+	_, _, err := f.v.Patch(t.Context(), "people/Bomb.md", wire.PagePatch{Append: "x"})
+	wantBadRequest(t, err, "broken")
+}

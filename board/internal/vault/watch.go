@@ -153,9 +153,7 @@ func (v *Vault) rescan(w watcher, rel string) bool {
 }
 
 // adopt puts a freshly read page in the index and reports whether it
-// differs from what the index held (the vault's own writes do not). An
-// entry is never changed once in the index, so readers may keep one after
-// the lock is released.
+// differs from what the index held (the vault's own writes do not).
 func (v *Vault) adopt(e *entry) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()

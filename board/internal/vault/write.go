@@ -117,10 +117,11 @@ func isZero(f vaultpage.Fields) bool {
 
 // written puts a page the vault just wrote in the index.
 func (v *Vault) written(rel string, data []byte) *entry {
-	e := &entry{page: vaultpage.Parse(rel, data), mod: v.cfg.Now()}
+	mod := v.cfg.Now()
 	if st, err := os.Lstat(v.abs(rel)); err == nil {
-		e.mod = st.ModTime()
+		mod = st.ModTime()
 	}
+	e := newEntry(vaultpage.Parse(rel, data), mod, false)
 	v.adopt(e)
 	return e
 }

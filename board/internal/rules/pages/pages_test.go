@@ -187,7 +187,9 @@ func TestHeldFor(t *testing.T) {
 		Held bool
 		Err  string
 	}
-	page := func(from string) wire.PageCreate { return wire.PageCreate{Title: "Ann", Type: wire.PagePerson, FromMessage: from} }
+	page := func(from string) wire.PageCreate {
+		return wire.PageCreate{Title: "Ann", Type: wire.PagePerson, FromMessage: from}
+	}
 	for _, tc := range []struct {
 		name string
 		by   wire.Actor
