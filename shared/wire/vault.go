@@ -96,13 +96,14 @@ type PageCreate struct {
 // PagePatch is PATCH /api/vault/pages/{id}. A title renames the page (its
 // file, and [[Old title]] links in other pages); Append adds a dated line
 // under the body's `## Timeline` heading; DryRun lists the files the write
-// would change and changes nothing.
+// would change and changes nothing. Absent fields are left out of the
+// body (omitzero), so a client's patch names only what it changes.
 type PagePatch struct {
-	Title   Opt[string]   `json:"title"`
-	Aliases Opt[[]string] `json:"aliases"`
-	Emails  Opt[[]string] `json:"emails"`
-	Domains Opt[[]string] `json:"domains"`
-	Body    Opt[string]   `json:"body"`
+	Title   Opt[string]   `json:"title,omitzero"`
+	Aliases Opt[[]string] `json:"aliases,omitzero"`
+	Emails  Opt[[]string] `json:"emails,omitzero"`
+	Domains Opt[[]string] `json:"domains,omitzero"`
+	Body    Opt[string]   `json:"body,omitzero"`
 	Append  string        `json:"append,omitempty"`
 	DryRun  bool          `json:"dryRun,omitempty"`
 	Actor   Actor         `json:"actor,omitempty"`

@@ -27,6 +27,7 @@ func wantTools() []string {
 		"list_views", "save_view", "delete_view", "list_templates", "save_template", "delete_template", "get_prefs", "set_prefs",
 		"search", "agenda", "list_messages",
 		"backup_status", "run_backup",
+		"find_entity", "get_page", "list_unresolved_senders", "create_page", "update_page", "link_page", "merge_pages",
 	}
 }
 
@@ -90,6 +91,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("views templates prefs", func(t *testing.T) { savedFamily(t, w) })
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })
 	t.Run("backups", func(t *testing.T) { backupsFamily(t, w) })
+	t.Run("vault", func(t *testing.T) { vaultFamily(t, w) })
 
 	t.Run("every tool was called", func(t *testing.T) {
 		for _, name := range wantTools() {

@@ -1,6 +1,6 @@
 // Command mcp-board is the board's MCP tool server: agent verbs over cases,
-// the tree, tasks, notes, messages, reminders, priorities, labels, search and
-// proposals, grouped in toolsets (--toolsets; core by default). It serves
+// the tree, tasks, notes, messages, reminders, priorities, labels, search,
+// proposals and the vault, grouped in toolsets (--toolsets; core by default). It serves
 // MCP over stdio by default, or over streamable HTTP with --http [ADDR]
 // (default 127.0.0.1:8002). stdout carries the protocol only; logs go to
 // stderr.

@@ -9,7 +9,7 @@ import (
 )
 
 // server is how the binary must introduce itself.
-var server = mcp.Implementation{Name: "mcp-board", Version: "4.1.0"}
+var server = mcp.Implementation{Name: "mcp-board", Version: "4.2.0"}
 
 // TestBareHTTPServesOnTheBoardToolPort: a bare --http means port 8002,
 // as mcp-calendar's means 8003.

@@ -24,12 +24,14 @@ const (
 func toolsets() map[string][]string {
 	return map[string][]string{
 		"core": {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
-			"delete_reminder", "delete_task", "get_case", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
-			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "regroup_cases", "remove_priority", "restore_case", "search",
-			"set_parent", "set_starred", "update_case", "update_cases", "update_message", "update_priority", "update_reminder", "update_task"},
+			"delete_reminder", "delete_task", "find_entity", "get_case", "get_page", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
+			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
+			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task"},
 		"labels": {"list_label_bundles", "list_labels"},
 		"saved":  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
 		"admin":  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "uninstall_label_bundle", "update_label"},
+		"vault":  {"create_page", "find_entity", "get_page", "link_page", "list_unresolved_senders", "merge_pages", "update_page"},
+		"bulk":   {"regroup_cases", "update_cases"},
 		"all":    wantTools(),
 	}
 }
@@ -51,7 +53,7 @@ func TestToolsets(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
 	env := []string{"CRM_BASE_URL=" + board.URL}
-	for _, set := range []string{"", "core", "labels", "saved", "admin", "all", "labels,saved"} {
+	for _, set := range []string{"", "core", "labels", "saved", "admin", "vault", "bulk", "all", "labels,saved", "core,vault"} {
 		name := set
 		if name == "" {
 			name = "default"
@@ -98,7 +100,7 @@ func TestToolsets(t *testing.T) {
 		if err == nil {
 			t.Fatal("the server started with an unknown toolset")
 		}
-		if !strings.Contains(string(out), `unknown toolset \"calendar\": the toolsets are core, labels, saved, admin, all`) {
+		if !strings.Contains(string(out), `unknown toolset \"calendar\": the toolsets are core, labels, saved, admin, vault, bulk, all`) {
 			t.Errorf("the error does not name the toolsets:\n%s", out)
 		}
 	})
@@ -119,7 +121,7 @@ func TestReadOnly(t *testing.T) {
 				}
 			}
 			t.Logf("toolset %s --read-only: %d tools, %d bytes of tools/list", set, len(tools), size)
-			want := map[string]int{"core": 12, "all": 17}[set]
+			want := map[string]int{"core": 14, "all": 20}[set]
 			if len(tools) != want {
 				t.Errorf("%d read-only tools in %s, want %d: %v", len(tools), set, want, names(tools))
 			}

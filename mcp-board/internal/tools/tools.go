@@ -13,10 +13,11 @@ import (
 // Name and Version identify the server to MCP clients; the version is the
 // tool surface's, raised when tools change (4.0.0 grouped them in toolsets,
 // typed propose's payload and gave approval back to the person; 4.1.0 added
-// the backup tools to admin).
+// the backup tools to admin; 4.2.0 added the vault set and moved the
+// batch writes to bulk, to keep the default set within its budget).
 const (
 	Name    = "mcp-board"
-	Version = "4.1.0"
+	Version = "4.2.0"
 )
 
 // DefaultHTTPAddr is where --http serves when given no address: the board
@@ -26,10 +27,11 @@ const DefaultHTTPAddr = "127.0.0.1:8002"
 // Instructions is what a client may put before the agent once per session:
 // the rules every tool shares, said once here rather than in each
 // description.
-const Instructions = `Agent verbs over the person's operations board: cases in an initiative > workstream > case tree, with tasks, notes, messages, reminders, priorities, labels and search.
+const Instructions = `Agent verbs over the person's operations board: cases in an initiative > workstream > case tree, with tasks, notes, messages, reminders, priorities, labels and search; and the vault, one page per person, organisation, project or topic.
 Rules:
 - Search before creating: call search with several queries (the entity name and the topic) and get_tree; update a match instead of duplicating; a match that is archived is restored and relinked, not recreated.
 - Call list_labels before passing labels: an unknown label id is refused.
+- Who is someone? find_entity before create_page: one page per person or organisation.
 - The person's manual actions are authoritative (get_case lists them first): never revert them; add a note, or propose the change for their approval. Approving a proposal is the person's, not yours.`
 
 // The toolsets, as --toolsets names them. The bulk sweep of done cases is
@@ -39,6 +41,8 @@ const (
 	SetLabels = "labels"
 	SetSaved  = "saved"
 	SetAdmin  = "admin"
+	SetVault  = "vault"
+	SetBulk   = "bulk"
 )
 
 // Constructor is one board tool: built around the board client.
@@ -46,8 +50,12 @@ type Constructor = mcptool.Constructor[*client.Client]
 
 // Server is the board tool server: its identity, instructions and
 // toolsets. core is served by default; the others hold what an agent needs
-// rarely (saved views and templates, the label catalog) or what changes the
-// board past undoing (hard delete, catalog writes).
+// rarely (saved views and templates, the label catalog, the batch writes),
+// what changes the board past undoing (hard delete, catalog writes), or the
+// vault's writes (the vault tool server: its two reads are in core too, so
+// an agent can tell who someone is without asking for the set). The batch
+// writes left core to make room for those two within the default budget;
+// update_case and set_parent do one node at a time there.
 func Server() mcptool.Server[*client.Client] {
 	return mcptool.Server[*client.Client]{
 		Name: Name, Version: Version, Instructions: Instructions,
@@ -61,11 +69,12 @@ func Server() mcptool.Server[*client.Client] {
 					getPriorities,
 					listLabels,
 					search, agenda, listMessages,
+					findEntity, getPage,
 				},
 				Write: []Constructor{
-					createCase, updateCase, updateCases, archiveCase, restoreCase, mergeCases,
+					createCase, updateCase, archiveCase, restoreCase, mergeCases,
 					addTask, updateTask, completeTask, deleteTask, addNote, linkMessage, updateMessage,
-					createInitiative, createWorkstream, setParent, regroupCases, propose,
+					createInitiative, createWorkstream, setParent, propose,
 					createReminder, updateReminder, completeReminder, deleteReminder, linkReminder, linkReminderMessage,
 					addPriority, updatePriority, removePriority, setStarred,
 				},
@@ -83,6 +92,15 @@ func Server() mcptool.Server[*client.Client] {
 				Name: SetAdmin, Description: "Past undoing or rarely needed: hard delete of a case, writes to the label catalog, and the off-site backup.",
 				Read:  []Constructor{backupStatus},
 				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle, runBackup},
+			},
+			{
+				Name: SetVault, Description: "The vault tool server: pages for people, organisations, projects and topics, linked with cases both ways.",
+				Read:  []Constructor{findEntity, getPage, listUnresolvedSenders},
+				Write: []Constructor{createPage, updatePage, linkPage, mergePages},
+			},
+			{
+				Name: SetBulk, Description: "One change to many nodes at once, all or nothing: update_cases and regroup_cases.",
+				Write: []Constructor{updateCases, regroupCases},
 			},
 		},
 	}

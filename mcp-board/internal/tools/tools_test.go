@@ -31,6 +31,7 @@ func wantTools() map[string][]string {
 		"search":     {"search"},
 		"agenda":     {"agenda", "list_messages"},
 		"backups":    {"backup_status", "run_backup"},
+		"vault":      {"find_entity", "get_page", "list_unresolved_senders", "create_page", "update_page", "link_page", "merge_pages"},
 	}
 }
 
@@ -54,8 +55,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 57 {
-		t.Errorf("%d tools, want 57", len(got))
+	if len(got) != 64 {
+		t.Errorf("%d tools, want 64", len(got))
 	}
 }
 
@@ -94,7 +95,7 @@ func TestAnnotationsAreSetAndTruthful(t *testing.T) {
 	// The deduplicated creates are idempotent; the plain adds are not.
 	for _, tl := range write {
 		switch tl.Name {
-		case "create_case", "create_initiative", "create_workstream", "create_reminder", "create_label":
+		case "create_case", "create_initiative", "create_workstream", "create_reminder", "create_label", "create_page":
 			if !*tl.Annotations.IdempotentHint {
 				t.Errorf("%s deduplicates, so it is idempotent", tl.Name)
 			}
@@ -170,6 +171,13 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 		{"add_priority", map[string]any{"text": ""}, "argument text must not be empty"},
 		{"create_label", map[string]any{"title": "x", "color": "neon"}, "argument color must be one of amber"},
 		{"propose", map[string]any{"verb": "update_case", "payload": map[string]any{"id": "CASE-1", "anything": true}, "summary": "s"}, ""},
+		{"find_entity", map[string]any{}, "argument query is required"},
+		{"find_entity", map[string]any{"query": "Alice", "type": "people"}, "argument type must be one of person, organization, project, topic, not \"people\""},
+		{"create_page", map[string]any{"title": "Alice"}, "argument type is required"},
+		{"create_page", map[string]any{"title": "Alice", "type": "person", "emails": "a@b.test"}, "argument emails must be an array"},
+		{"update_page", map[string]any{"id": "V-1", "rename": "Bob"}, "unknown argument rename: the accepted ones are aliases, append, body, domains, dryRun, emails, id, title"},
+		{"link_page", map[string]any{"caseId": "CASE-1"}, "argument pageId is required"},
+		{"merge_pages", map[string]any{"sourceId": "V-2", "intoId": "V-3", "dryRun": "yes"}, "argument dryRun must be a boolean"},
 	} {
 		t.Run(tc.tool+" "+fmt.Sprint(tc.args), func(t *testing.T) {
 			mcptooltest.CheckArguments(t, tools[tc.tool], tc.args, tc.want)
@@ -198,12 +206,14 @@ func selected(t *testing.T, sel mcptool.Selection) []string {
 func TestToolsets(t *testing.T) {
 	want := map[string][]string{
 		SetCore: {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
-			"delete_reminder", "delete_task", "get_case", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
-			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "regroup_cases", "remove_priority", "restore_case", "search",
-			"set_parent", "set_starred", "update_case", "update_cases", "update_message", "update_priority", "update_reminder", "update_task"},
+			"delete_reminder", "delete_task", "find_entity", "get_case", "get_page", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
+			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
+			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task"},
 		SetLabels: {"list_label_bundles", "list_labels"},
 		SetSaved:  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
 		SetAdmin:  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "uninstall_label_bundle", "update_label"},
+		SetVault:  {"create_page", "find_entity", "get_page", "link_page", "list_unresolved_senders", "merge_pages", "update_page"},
+		SetBulk:   {"regroup_cases", "update_cases"},
 	}
 	for set, names := range want {
 		if diff := cmp.Diff(names, selected(t, mcptool.Selection{Toolsets: []string{set}})); diff != "" {
