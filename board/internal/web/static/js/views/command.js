@@ -184,6 +184,7 @@ const SHORTCUTS = [
   ['g k', 'Go to Backups'],
   ['g t', 'Go to Trash'],
   ['g x', 'Go to Import / Export'],
+  ['g e', 'Go to People'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],
   ['s', 'Star or unstar the focused card'],
