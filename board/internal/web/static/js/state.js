@@ -181,13 +181,14 @@ export function useCases() {
   return { ...r, list, byId };
 }
 
-// The vault's pages by title, for the names the Inbox and the drawer show
-// and the People view's groups. A case's links move a page's `cases`, so a
-// case change refetches it too; a page edited by hand says so on the
-// stream's vault event.
+// The vault's pages by title, for the names the Inbox and the drawer show.
+// Pages are files: no board record holds them, so no change set touches
+// them (a case's links reach a page's `cases` by a write to its file), and
+// every change of a page, by the board or by hand, comes as the stream's
+// vault event.
 // VAULT_LIST is the most pages the board gives in one answer.
 export const VAULT_LIST = 500;
-export const vaultPages = resource(() => api.vault.list({ limit: VAULT_LIST }), { kinds: ['case'] });
+export const vaultPages = resource(() => api.vault.list({ limit: VAULT_LIST }), { kinds: [] });
 onVault(() => vaultPages.reload());
 // The vault answers 503 until its first scan ends; health says when it has.
 onHealth((h) => {

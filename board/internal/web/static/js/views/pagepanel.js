@@ -17,7 +17,7 @@ const MAIL_SHOWN = 5;
 
 /** @param {{ id: string }} props */
 export function PagePanel({ id }) {
-  const { data, error, reload } = useLive(() => api.vault.get(id), [id], { kinds: ['case', 'message'] });
+  const { data, error, reload } = useLive(() => api.vault.get(id), [id], { relevant: touchesPage });
   useEffect(() => onVault(reload), [reload]);
   if (error && !data) {
     return html`<div class="page-panel"><${Back} /><h2 class="sr-only" id="panel-title">${id}</h2><${Problem} error=${error} what=${'The page ' + id} /></div>`;
@@ -42,9 +42,24 @@ export function PagePanel({ id }) {
     ${p.html ? html`<div class="page-html" dangerouslySetInnerHTML=${{ __html: p.html }}></div>` : html`<p class="muted">This page has no text yet.</p>`}
     <${Timeline} p=${p} />
     <${LinkedCases} ids=${union(p.backlinks.cases, p.cases)} />
-    <${RecentMail} ids=${p.backlinks.messages || []} />
+    <${RecentMail} ids=${p.backlinks.messages || []} version=${data.version} />
     <${Backlinks} keys=${p.backlinks.pages || []} />
   </article>`;
+}
+
+// touchesPage says whether a change set changes what a page's panel shows
+// beyond its file (whose changes come as vault events): mail resolved to
+// it, or a record it lists that went away.
+/**
+ * @param {import('../live.js').ChangeSet} ch
+ * @param {any} d the api.vault.get answer held
+ */
+function touchesPage(ch, d) {
+  /** @type {import('../types.js').VaultPage} */
+  const p = d.page;
+  const listed = new Set([...p.backlinks.messages, ...p.backlinks.cases]);
+  return ch.changed.some((r) => r.kind === 'message' && !listed.has(r.id) && r.record && (r.record.entities || []).includes(p.id)) ||
+    ch.removed.some((r) => listed.has(r.id));
 }
 
 function Back() {
@@ -105,12 +120,12 @@ function LinkedCases({ ids }) {
 
 // RecentMail reads the newest of the page's messages one by one: the
 // message list has no filter by page, and a page holds only the ids.
-/** @param {{ ids: string[] }} props */
-function RecentMail({ ids }) {
+/** @param {{ ids: string[], version: number }} props */
+function RecentMail({ ids, version }) {
   const newest = [...ids].sort((a, b) => b.localeCompare(a, undefined, { numeric: true })).slice(0, MAIL_SHOWN);
   const { data } = useLive(async () => {
     const answers = await Promise.all(newest.map((id) => api.messages.get(id)));
-    return { messages: answers.map((a) => a.message), version: Math.max(0, ...answers.map((a) => a.version)) };
+    return { messages: answers.map((a) => a.message), version: Math.max(version, ...answers.map((a) => a.version)) };
   }, [newest.join(' ')], { relevant: (ch) => ch.changed.some((r) => newest.includes(r.id)) || ch.removed.some((r) => newest.includes(r.id)) });
   /** @type {import('../types.js').Message[]} */
   const list = ((data && data.messages) || []).slice().sort((a, b) => String(b.receivedAt || '').localeCompare(String(a.receivedAt || '')));

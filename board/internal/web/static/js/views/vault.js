@@ -16,7 +16,7 @@ import { PagePanel } from './pagepanel.js';
 export function PeoplePage({ route }) {
   const key = pageKeyOf(route.path);
   const q = route.query.get('q') || '';
-  const { data, error, loading, reload, update } = useLive(() => api.vault.list({ q, limit: VAULT_LIST }), [q], { kinds: ['case'] });
+  const { data, error, loading, reload, update } = useLive(() => api.vault.list({ q, limit: VAULT_LIST }), [q], { kinds: [] }); // pages change on the vault event
   useEffect(() => onVault(reload), [reload]);
   const [creating, setCreating] = useState(/** @type {any} */ (null));
   const list = /** @type {import('../types.js').PageSummary[]} */ ((data && data.pages) || []);
