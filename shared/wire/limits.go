@@ -137,6 +137,21 @@ const (
 	BackupLockStaleAfter = 120 * time.Second
 )
 
+// The vault.
+const (
+	// MaxPageBytes bounds a vault page file: the board neither reads nor
+	// writes a larger one (a larger file by hand is listed as broken).
+	MaxPageBytes = 1 << 20
+	// MaxPageList bounds the limit of one page of GET /api/vault;
+	// DefaultPageList is the limit when none is given.
+	MaxPageList     = 500
+	DefaultPageList = 100
+	// MaxPageMessages is how many of the messages naming a page its
+	// backlinks list, newest first: a person a board has known for years
+	// has thousands.
+	MaxPageMessages = 100
+)
+
 // Limit is one row of the Limits table: its name as a person reads it, its
 // value as text, and what it applies to.
 type Limit struct {
@@ -185,6 +200,9 @@ func Limits() []Limit {
 		{"daily snapshots kept", durationText(SnapshotKeepDaily), "local snapshots older than that, the newest of each UTC day"},
 		{"backup fresh for", durationText(BackupFreshFor), "a backup younger than this needs no automatic top-up"},
 		{"backup lock left behind", durationText(BackupLockStaleAfter), "a backup lock nobody refreshed is reclaimed"},
+		{"vault page", bytesText(MaxPageBytes), "a page file the board reads or writes (413 beyond; a larger file is listed as broken, never read)"},
+		{"vault page list", fmt.Sprintf("1 to %d pages", MaxPageList), fmt.Sprintf("`limit` of `GET /api/vault` (%d when absent)", DefaultPageList)},
+		{"messages on a page", fmt.Sprintf("%d, newest first", MaxPageMessages), "`backlinks.messages` of `GET /api/vault/pages/{id}`"},
 	}
 }
 

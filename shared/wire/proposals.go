@@ -77,6 +77,7 @@ type ApprovalResult struct {
 	OK       bool      `json:"ok,omitempty"`
 	Reminder *Reminder `json:"reminder,omitempty"` // update_reminder
 	Undone   []int64   `json:"undone,omitempty"`   // undo: the versions of the writes undone
+	Page     *Page     `json:"page,omitempty"`     // create_page
 }
 
 // RejectReply is the answer of POST /api/pending/{id}/reject.

@@ -138,6 +138,9 @@ type MessageInput struct {
 	ThreadID   string    `json:"threadId,omitempty"`
 	Scan       string    `json:"scan,omitempty"`
 	Actor      Actor     `json:"actor,omitempty"`
+	// Entities are the vault pages the board resolved the mail to before
+	// the write; never read from a body, since only the board sets them.
+	Entities []string `json:"-"`
 }
 
 // MessagePatch is the body of PATCH /api/messages/{id}.

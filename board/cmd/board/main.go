@@ -47,6 +47,10 @@ type config struct {
 	// ingestInterval is the scheduled mail ingest's period ("" defers to
 	// the ingestInterval preference; off when neither is set).
 	ingestInterval string
+	// vault is the vault folder; vaultConfigured says the flag or
+	// SVC_VAULT_DIR named it, so the board does not create it when missing.
+	vault           string
+	vaultConfigured bool
 }
 
 func loadConfig(args []string) (config, error) {
@@ -106,9 +110,11 @@ func configFlags(fs *flag.FlagSet) (cfg *config, finish func(), err error) {
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", cfg.timeouts.Idle, "how long an idle keep-alive connection stays open, 0 for 60s (SVC_BOARD_IDLE_TIMEOUT)")
 	fs.IntVar(&cfg.maxConns, "max-conns", cfg.maxConns, "connections served at once; default min(512, open-file limit - 128) (SVC_BOARD_MAX_CONNS)")
 	fs.StringVar(&hosts, "allowed-hosts", hosts, "comma-separated extra Host names to answer (SVC_BOARD_ALLOWED_HOSTS)")
+	fs.StringVar(&cfg.vault, "vault", "", "the vault folder of pages, e.g. an Obsidian vault (SVC_VAULT_DIR; default vault/ beside the data file)")
 	fs.StringVar(&cfg.ingestInterval, "ingest-interval", cfg.ingestInterval, "read the mail sources this often, e.g. 15m (SVC_INGEST_INTERVAL; else the ingestInterval preference; off when neither)")
 	return cfg, func() {
 		cfg.zone = machineZone(os.Getenv("TZ"))
+		cfg.vault, cfg.vaultConfigured = vaultFolder(cfg.vault, cfg.data)
 		if exe, err := os.Executable(); err == nil {
 			cfg.toolDir = filepath.Dir(exe)
 		}
@@ -206,8 +212,11 @@ func run(log *slog.Logger, args []string) error {
 	backups := schedule.New(schedule.Config{Settings: bset, Log: log, Zone: cfg.zone,
 		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
 	backups.ScheduleDaily()
+	folder, hook := openVault(log, cfg, st)
+	defer folder.Close()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir, Bundles: bundles})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir, Bundles: bundles, Vault: folder.v})
+	hook.attach(a)
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
 	srv.RegisterOnShutdown(a.Close) // end live streams so Shutdown does not wait on them

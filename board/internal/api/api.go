@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -23,6 +26,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/nldate"
 	"github.com/opsboard/opsboard/board/internal/serve"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/vault"
 	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -68,6 +72,10 @@ type Config struct {
 	Backups *schedule.Trigger
 	// Bundles are the built-in label bundles the catalog installs from.
 	Bundles []labels.Bundle
+	// Vault is the vault folder, opened by the caller (its change hook is
+	// VaultChanged); nil runs without one: the vault routes answer 503 and
+	// a case's vaultLinks stay free text.
+	Vault *vault.Vault
 }
 
 // API serves /api.
@@ -92,6 +100,10 @@ type API struct {
 	guardURL string            // GET /api/connect: the guard bridge's sidecar address
 
 	dates *nldate.Parser // GET /api/dates/parse
+
+	vault    *vault.Vault  // nil: no vault folder
+	vaultSeq atomic.Uint64 // numbers the vault events of the live stream
+	syncMu   sync.Mutex    // one sync of the pages' back links at a time
 }
 
 // New returns the API's router. Other handlers (the web page) may be
@@ -103,7 +115,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.log = slog.Default()
 	}
 	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
-	a.toolDir, a.guardURL, a.bundles = cfg.ToolDir, cfg.GuardURL, cfg.Bundles
+	a.toolDir, a.guardURL, a.bundles, a.vault = cfg.ToolDir, cfg.GuardURL, cfg.Bundles, cfg.Vault
 	if a.zone == nil {
 		a.zone = time.UTC
 	}
@@ -124,7 +136,10 @@ func New(cfg Config) (*API, *mux.Router) {
 		SamePort:      true, // only the board's own page writes
 	})
 	r := mux.NewRouter()
-	r.Use(local)
+	// Routes match the encoded path, so a vault page's path (people%2FAnn.md)
+	// stays one segment; every handler still reads its variables decoded.
+	r.UseEncodedPath()
+	r.Use(local, decodedVars)
 	// The router's middleware runs on matched routes only; a stray request
 	// gets the same checks.
 	r.NotFoundHandler = local(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -134,7 +149,24 @@ func New(cfg Config) (*API, *mux.Router) {
 		httpjson.Reply(w, http.StatusMethodNotAllowed, wire.ErrorReply{Error: fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path)})
 	}))
 	a.routes(r.PathPrefix("/api").Subrouter())
+	if a.vault != nil {
+		go a.healPages()
+	}
 	return a, r
+}
+
+// decodedVars unescapes the route variables of a request matched on its
+// encoded path; a variable that does not unescape stays as sent.
+func decodedVars(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		vars := mux.Vars(r)
+		for k, v := range vars {
+			if s, err := url.PathUnescape(v); err == nil {
+				vars[k] = s
+			}
+		}
+		next.ServeHTTP(w, mux.SetURLVars(r, vars))
+	})
 }
 
 // fail maps an error to its status and writes { error }. Every 4xx and 5xx

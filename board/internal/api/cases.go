@@ -63,10 +63,19 @@ func (a *API) createCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	links, err := a.linkPages(r.Context(), in.VaultLinks)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	in.VaultLinks = links
 	c, existing, v, err := cases.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
+	}
+	if !existing {
+		a.syncChanged(r.Context(), nil, c.VaultLinks)
 	}
 	if existing {
 		httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Existing: true, Version: v})
@@ -82,11 +91,17 @@ func (a *API) patchCase(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	before, err := a.linkPatch(r.Context(), &in.VaultLinks, mux.Vars(r)["id"])
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
 	c, v, err := cases.Patch(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
+	a.syncChanged(r.Context(), before, c.VaultLinks)
 	httpjson.Reply(w, http.StatusOK, wire.CaseReply{Case: *c, Version: v})
 }
 
@@ -97,10 +112,18 @@ func (a *API) patchCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	before, err := a.linkPatch(r.Context(), &in.Patch.VaultLinks, in.IDs...)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
 	cs, v, err := cases.PatchMany(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
+	}
+	if in.Patch.VaultLinks.Set {
+		a.syncChanged(r.Context(), before, linksOf(a.store.Snapshot(), in.IDs...))
 	}
 	httpjson.Reply(w, http.StatusOK, wire.CaseList{Cases: values(cs), Version: v})
 }
@@ -114,11 +137,13 @@ func (a *API) deleteCase(w http.ResponseWriter, r *http.Request) {
 	}
 	id := mux.Vars(r)["id"]
 	if boolQuery(r, "hard") {
+		before := linksOf(a.store.Snapshot(), id) // deleting removes the case from its pages; archiving keeps it
 		v, err := cases.Delete(r.Context(), a.store, actorOf(r, in.Actor), id)
 		if err != nil {
 			a.fail(w, err)
 			return
 		}
+		a.syncChanged(r.Context(), before, nil)
 		httpjson.Reply(w, http.StatusOK, wire.Deleted{Deleted: id, OK: true, Version: v})
 		return
 	}
@@ -152,11 +177,13 @@ func (a *API) cleanCases(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	before := linksOf(a.store.Snapshot(), in.IDs...)
 	res, v, err := cases.Clean(r.Context(), a.store, actorOf(r, in.Actor), in.IDs)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
+	a.syncChanged(r.Context(), before, nil)
 	httpjson.Reply(w, http.StatusOK, wire.CleanReply{MessagesRemoved: res.MessagesRemoved, Removed: res.Removed, Version: v})
 }
 

@@ -36,6 +36,13 @@ type board struct {
 
 func newBoard(t testing.TB, opts ...option) *board {
 	t.Helper()
+	return newBoardWith(t, "", opts...)
+}
+
+// newBoardWith is newBoard with the vault folder vaultDir opened over its
+// store, as the daemon does; "" runs without a vault.
+func newBoardWith(t testing.TB, vaultDir string, opts ...option) *board {
+	t.Helper()
 	bundles, err := labels.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -54,11 +61,19 @@ func newBoard(t testing.TB, opts ...option) *board {
 		t.Fatal(err)
 	}
 	acfg.Store = st
+	attach := func(*api.API) {}
+	if vaultDir != "" {
+		acfg.Vault, attach = openVault(t, st, vaultDir)
+	}
 	a, router := api.New(acfg)
+	attach(a)
 	srv := httptest.NewServer(router)
 	t.Cleanup(func() {
 		a.Close() // ends open streams, so the server's close does not wait on them
 		srv.Close()
+		if acfg.Vault != nil {
+			acfg.Vault.Close()
+		}
 		if err := st.Close(); err != nil {
 			t.Errorf("close store: %v", err)
 		}

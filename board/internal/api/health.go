@@ -18,6 +18,6 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	httpjson.Reply(w, http.StatusOK, wire.Health{
 		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
 		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()),
-		Timezone: saved.Zone(a.store.Snapshot(), a.zone).String(),
+		Timezone: saved.Zone(a.store.Snapshot(), a.zone).String(), Vault: a.vaultHealth(),
 	})
 }

@@ -41,11 +41,16 @@ func (a *API) approveProposal(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	if page, prop, ok, err := proposals.PagePayload(a.store.Snapshot(), mux.Vars(r)["id"]); ok || err != nil {
+		a.approvePage(w, r, in, prop, page, err)
+		return
+	}
 	p, result, v, err := proposals.Approve(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.ExpectedVersion)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
+	a.syncPages(r.Context()) // the approved change may link or unlink pages
 	httpjson.Reply(w, http.StatusOK, wire.ApproveReply{Proposal: *p, Result: result, Version: v})
 }
 

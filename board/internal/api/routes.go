@@ -16,6 +16,7 @@ func (a *API) routes(r *mux.Router) {
 	a.calendarRoutes(r)
 	a.boardRoutes(r)
 	a.guardRoutes(r)
+	a.vaultRoutes(r)                                               // the vault's pages (vault.go)
 	r.HandleFunc("/backups", a.getBackups).Methods(http.MethodGet) // the off-site backup (backups.go)
 	r.HandleFunc("/backups/run", a.runBackup).Methods(http.MethodPost)
 }

@@ -58,6 +58,9 @@ func (a *API) importFile(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	if !dry {
+		a.syncPages(r.Context()) // imported cases may link pages
+	}
 	httpjson.Reply(w, http.StatusOK, wire.ImportReply{DryRun: dry, Format: plan.Format, Created: counts, Version: v})
 }
 

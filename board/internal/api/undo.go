@@ -27,5 +27,8 @@ func (a *API) undo(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	if !in.DryRun {
+		a.syncPages(r.Context()) // an undo may put case links back or take them away
+	}
 	httpjson.Reply(w, http.StatusOK, out)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/vault"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -37,6 +38,7 @@ type board struct {
 	st   *store.Store
 	api  *api.API
 	srv  *http.Server
+	vlt  *vault.Vault // vault/ beside the document, as the daemon keeps it
 
 	guardURL string // the guard sidecar, when a test runs one
 
@@ -145,7 +147,10 @@ func (b *board) start() {
 			Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
 		acfg.Backups = b.backups
 	}
+	vlt, attach := testVault(b.t, st, quiet)
+	acfg.Vault = vlt
 	a, router := api.New(acfg)
+	attach(a)
 	Mount(router)
 	var ln net.Listener
 	for i := 0; ; i++ { // a restart reuses the port, which may take a moment to free
@@ -161,7 +166,7 @@ func (b *board) start() {
 	}
 	b.addr = ln.Addr().String()
 	b.URL = "http://" + b.addr
-	b.st, b.api = st, a
+	b.st, b.api, b.vlt = st, a, vlt
 	b.srv = &http.Server{Handler: b.logRequests(router), ReadHeaderTimeout: 10 * time.Second}
 	b.srv.RegisterOnShutdown(a.Close)
 	go b.srv.Serve(ln)
@@ -181,6 +186,7 @@ func (b *board) stop() {
 	if b.backups != nil {
 		b.backups.Close()
 	}
+	b.vlt.Close()
 	if err := b.st.Close(); err != nil {
 		b.t.Errorf("close store: %v", err)
 	}

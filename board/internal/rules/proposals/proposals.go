@@ -97,6 +97,9 @@ func Approve(ctx context.Context, s *store.Store, approver wire.Actor, id string
 	if !ok {
 		return nil, wire.ApprovalResult{}, 0, errs.NotFound("proposal %s not found", id)
 	}
+	if prop.Verb == CreatePage { // a file, not a record: the vault makes it (PagePayload, Settle)
+		return nil, wire.ApprovalResult{}, 0, &errs.UnavailableError{Msg: "a page proposal needs the vault to approve it"}
+	}
 	var result wire.ApprovalResult
 	v, err := s.Update(ctx, prop.Actor, expected, func(tx *store.Tx) error {
 		p, ok := tx.Proposals().Get(id)

@@ -34,6 +34,9 @@ func TestParseProposal(t *testing.T) {
 		{"create_case", `{"title":"x"}`, nil, nil, ""},
 		{"update_reminder", `{"id":"REM-1","status":"done"}`, []string{"REM-1"}, []string{"status"}, ""},
 		{"update_event", `{"id":"EVT-1","date":"2026-01-02"}`, []string{"EVT-1"}, []string{"date"}, ""},
+		{"create_page", `{"title":"Ann Lee","type":"person","emails":["ann@acme.com"],"fromMessage":"M-3"}`, nil, nil, ""},
+		{"create_page", `{"type":"person"}`, nil, nil, "field 'title' is required"},
+		{"create_page", `{"title":"x","colour":"red"}`, nil, nil, `payload: unknown field "colour"`},
 		{"close_case", `{"id":"CASE-1"}`, nil, nil, `unknown verb "close_case": use one of archive, create_case, delete`},
 	} {
 		t.Run(tc.verb+" "+tc.payload, func(t *testing.T) {

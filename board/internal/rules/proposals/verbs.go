@@ -82,6 +82,11 @@ func parseProposal(name string, raw json.RawMessage) (proposed, error) {
 		return proposed{}, err
 	}
 	v, ok := verbs()[name]
+	if name == CreatePage {
+		// Filed by the board for an agent's page create; kept out of the
+		// listed verbs, which name the routes a proposal commits through.
+		v, ok = verb{"POST /api/vault/pages", parseCreatePage}, true
+	}
 	if !ok {
 		return proposed{}, errs.BadRequest("unknown verb %q: use one of %s", name, strings.Join(VerbNames(), ", "))
 	}

@@ -1,0 +1,101 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/opsboard/opsboard/board/internal/rules/pages"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// linkPages turns each entry of a case's vaultLinks (a page id or path)
+// into the page's id, minted and written into the page when it has none.
+// An unknown or broken page is a 400 naming it. Without a vault the list
+// stays as given: free text, as before the board had one.
+func (a *API) linkPages(ctx context.Context, links []string) ([]string, error) {
+	if a.vault == nil || links == nil {
+		return links, nil
+	}
+	out := make([]string, 0, len(links))
+	for _, l := range links {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		id, err := a.vault.EnsureID(ctx, l)
+		if err != nil {
+			return nil, fmt.Errorf("field 'vaultLinks': %w", err)
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// linksOf are the pages the cases ids link to now, for the pages to sync
+// after a write that changes or removes those links.
+func linksOf(d *wire.Doc, ids ...string) []string {
+	var out []string
+	for _, c := range d.Cases {
+		if slices.Contains(ids, c.ID) {
+			out = append(out, c.VaultLinks...)
+		}
+	}
+	return out
+}
+
+// syncPages brings the cases of the pages ids (every page when none) in
+// line with the store after a write. One sync runs at a time and each
+// reads the store afresh, so a later one never writes an older state. A
+// failure is logged, not answered: the write stands, and the store, the
+// truth for these links, heals the pages at the next start.
+func (a *API) syncPages(ctx context.Context, ids ...string) {
+	if a.vault == nil || !a.vault.Ready() {
+		return
+	}
+	a.syncMu.Lock()
+	defer a.syncMu.Unlock()
+	if err := a.vault.SyncCases(ctx, a.store.Snapshot(), ids...); err != nil {
+		a.log.Warn("vault.sync", "pages", ids, "err", err)
+	}
+}
+
+// syncChanged syncs the pages in before or after, when there are any: a
+// case write whose links touched no page writes none.
+func (a *API) syncChanged(ctx context.Context, before, after []string) {
+	ids := append(slices.Clone(before), after...)
+	slices.Sort(ids)
+	if ids = slices.Compact(ids); len(ids) > 0 {
+		a.syncPages(ctx, ids...)
+	}
+}
+
+// entities resolves a new message to its pages before its write: the
+// sender's person page, else its organisation's (for outbound mail, the
+// recipients'). Mail that arrives while the vault loads is not resolved;
+// attaching its address to a page later resolves it.
+func (a *API) entities(in wire.MessageInput) []string {
+	if a.vault == nil || !a.vault.Ready() {
+		return nil
+	}
+	return pages.Entities(in, a.vault)
+}
+
+// linkPatch resolves a patch's vaultLinks to page ids in place and answers
+// the links the cases ids held before, for the sync after the write; a
+// patch that leaves the links alone answers none.
+func (a *API) linkPatch(ctx context.Context, links *wire.Opt[[]string], ids ...string) ([]string, error) {
+	if !links.Set || a.vault == nil {
+		return nil, nil
+	}
+	if !links.Null {
+		resolved, err := a.linkPages(ctx, links.V)
+		if err != nil {
+			return nil, err
+		}
+		links.V = resolved
+	}
+	return linksOf(a.store.Snapshot(), ids...), nil
+}

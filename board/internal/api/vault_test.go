@@ -1,0 +1,106 @@
+package api_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/opsboard/opsboard/board/internal/api"
+	"github.com/opsboard/opsboard/board/internal/rules/pages"
+	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/board/internal/vault"
+	"github.com/tidwall/gjson"
+)
+
+// openVault opens the vault folder dir over st; attach hands the vault's
+// change hook the API built after it.
+func openVault(t testing.TB, st *store.Store, dir string) (*vault.Vault, func(*api.API)) {
+	t.Helper()
+	var live atomic.Pointer[api.API]
+	v, err := vault.Open(context.Background(), vault.Config{Dir: dir, Board: pages.Board{Store: st}, Log: quiet, OnChange: func() {
+		if a := live.Load(); a != nil {
+			a.VaultChanged()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, func(a *api.API) { live.Store(a) }
+}
+
+// vaultBoard is a test board over a vault folder holding files, once the
+// vault's first scan ended.
+func vaultBoard(t *testing.T, files map[string]string) (*board, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBoardWith(t, dir)
+	testkit.Eventually(t, "the vault's first scan ends", func() bool { return b.do("GET", "/api/vault", nil).Code == 200 })
+	return b, dir
+}
+
+func TestVaultRoutesWithoutAVault(t *testing.T) {
+	b := newBoard(t)
+	for _, path := range []string{"/api/vault", "/api/vault/pages/V-1", "/api/vault/unresolved"} {
+		b.fails(503, "the board runs without a vault folder", "GET", path, nil)
+	}
+	b.fails(503, "without a vault", "POST", "/api/vault/pages", map[string]any{"title": "Ann", "type": "person"})
+	if b.must(200, "GET", "/api/health", nil).Get("vault").Exists() {
+		t.Error("health names no vault the board does not have")
+	}
+}
+
+func TestVaultEventOnTheStream(t *testing.T) {
+	b, dir := vaultBoard(t, nil)
+	stream := openStream(t, b.URL)
+	defer stream.Close()
+	b.must(201, "POST", "/api/vault/pages", map[string]any{"title": "Ann", "type": "person"})
+	if seq := nextVaultEvent(t, stream); seq < 1 {
+		t.Errorf("seq %d", seq)
+	}
+	// A hand edit is seen by the watcher and told the same way.
+	if err := os.WriteFile(filepath.Join(dir, "people", "Bob.md"), []byte("---\ntype: person\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nextVaultEvent(t, stream)
+	testkit.Eventually(t, "the hand-made page is listed", func() bool {
+		return strings.Contains(b.must(200, "GET", "/api/vault?type=person", nil).Raw, "people/Bob.md")
+	})
+}
+
+// nextVaultEvent reads the stream until a vault event and returns its seq.
+func nextVaultEvent(t *testing.T, c *sseClient) int64 {
+	t.Helper()
+	for {
+		if ev := c.next(t); ev.Name == "vault" {
+			return gjson.Get(ev.Data, "seq").Int()
+		}
+	}
+}
+
+func TestRouteVariablesStillArriveDecoded(t *testing.T) {
+	b, _ := vaultBoard(t, map[string]string{"people/Ann Lee.md": "---\ntype: person\n---\n"})
+	id := b.must(201, "POST", "/api/cases", map[string]any{"title": "Lease"}).Get("case.id").String()
+	if got := b.must(200, "GET", "/api/cases/"+strings.Replace(id, "-", "%2D", 1), nil).Get("case.id").String(); got != id {
+		t.Errorf("an encoded case id: %q", got)
+	}
+	if got := b.must(200, "GET", "/api/vault/pages/people%2FAnn%20Lee.md", nil).Get("page.title").String(); got != "Ann Lee" {
+		t.Errorf("a path with %%2F is one segment: %q", got)
+	}
+	b.fails(404, "", "GET", "/api/vault/pages/..%2F..%2Fboard.json", nil)
+	if got := b.must(200, "PATCH", "/api/cases/"+id, map[string]any{"vaultLinks": []string{"people/Ann Lee.md"}}).Get("case.vaultLinks.0").String(); !strings.HasPrefix(got, "V-") {
+		t.Errorf("links hold ids: %q", got)
+	}
+}
