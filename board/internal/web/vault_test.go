@@ -221,8 +221,8 @@ func TestPagePanel(t *testing.T) {
 	// A page that does not exist says so; an address outside the board is still the not-found page.
 	tb.open(b.URL + "/vault/" + url.PathEscape("people/Nobody.md"))
 	tb.waitFor("the problem", `!!document.querySelector('.page-panel .problem')`)
-	tb.open(b.URL + "/nowhere")
-	tb.waitFor("the not-found page", `document.querySelector('#main h1').textContent === 'Nothing here'`)
+	tb.do(chromedp.Navigate(b.URL + "/nowhere"))
+	tb.waitFor("the not-found page", `(document.querySelector('main h1') || {}).textContent === 'Nothing here'`)
 	tb.noProblems("page panel", "404 (Not Found)")
 }
 
