@@ -27,6 +27,7 @@ func MessageSummaryOf(m *Message) MessageSummary {
 	return MessageSummary{
 		ID: m.ID, Source: m.Source, From: m.From, To: m.To, Subject: m.Subject, Preview: preview, ReceivedAt: m.ReceivedAt,
 		Read: m.Read, CaseID: m.CaseID, ReminderID: m.ReminderID, Outbound: m.Outbound, ThreadID: m.ThreadID, Scan: m.Scan,
+		Entities: m.Entities,
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/board/internal/vault"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -149,6 +150,9 @@ func (b *board) start() {
 	}
 	vlt, attach := testVault(b.t, st, quiet)
 	acfg.Vault = vlt
+	// The first scan runs in the background; the page opens after it, so
+	// no view meets the vault's 503 while it loads.
+	testkit.Eventually(b.t, "the vault's first scan", vlt.Ready)
 	a, router := api.New(acfg)
 	attach(a)
 	Mount(router)

@@ -473,6 +473,7 @@ func TestEveryViewLoads(t *testing.T) {
 		{"backups-unset", "/backups", `!!document.querySelector('[data-verdict="error"]')`},
 		{"labels", "/labels", `document.querySelectorAll('[data-bundle]').length === 37 && document.querySelectorAll('[data-label]').length >= 11`},
 		{"transfer", "/transfer", `!!document.querySelector('[data-testid=import-file]')`},
+		{"people", "/vault", `!!document.querySelector('[data-sender], .vault-senders p')`},
 		{"saved-view", "/board?view=x&domain=work&starred=1", `document.querySelectorAll('[data-card]').length >= 1`},
 	}
 	desktop := newTab(t, 1280, 860)

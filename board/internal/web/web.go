@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,7 +31,12 @@ var static embed.FS
 var pageRoutes = []string{
 	"/", "/board", "/strategy", "/inbox", "/activity", "/calendar",
 	"/reminders", "/priorities", "/proposals", "/trash", "/security", "/backups", "/labels", "/transfer",
+	"/vault",
 }
+
+// pagePrefix is the one page route with a tail: /vault/<page id or path>
+// opens a vault page, and a page's path holds slashes of its own.
+const pagePrefix = "/vault/"
 
 // redirects are old or alias paths: Today is what the Activity feed was
 // called, and Approvals what Proposals was.
@@ -153,11 +159,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, a, false)
 		return
 	}
-	for _, route := range pageRoutes {
-		if p == route {
-			s.serve(w, r, s.index, true)
-			return
-		}
+	if slices.Contains(pageRoutes, p) || (strings.HasPrefix(p, pagePrefix) && len(p) > len(pagePrefix)) {
+		s.serve(w, r, s.index, true)
+		return
 	}
 	s.notFound(w, r)
 }

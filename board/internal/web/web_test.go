@@ -39,7 +39,7 @@ func get(t *testing.T, h http.Handler, method, path string, hdr ...string) *http
 
 func TestPageRoutesServeTheApp(t *testing.T) {
 	h := router()
-	for _, p := range append(pageRoutes, "/board?case=CASE-1", "/calendar?mode=week") {
+	for _, p := range append(pageRoutes, "/board?case=CASE-1", "/calendar?mode=week", "/vault/V-3", "/vault/people%2FAda%20Lovelace.md") {
 		w := get(t, h, http.MethodGet, p)
 		if w.Code != http.StatusOK {
 			t.Fatalf("GET %s: %d", p, w.Code)

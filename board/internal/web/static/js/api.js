@@ -109,6 +109,9 @@ export function onWrite(fn) {
 /** @typedef {import('./types.js').Template} Template */
 /** @typedef {import('./types.js').Task} Task */
 /** @typedef {import('./types.js').Note} Note */
+/** @typedef {import('./types.js').PageSummary} PageSummary */
+/** @typedef {import('./types.js').VaultPage} VaultPage */
+/** @typedef {import('./types.js').UnresolvedSender} UnresolvedSender */
 /** @typedef {Record<string, string | number | boolean | null | undefined>} Query */
 /** @typedef {object} Body a write's JSON body, as the route documents it */
 
@@ -119,6 +122,7 @@ const patch = (/** @type {string} */ path, /** @type {unknown} */ body) => reque
 const del = (/** @type {string} */ path) => request('DELETE', path);
 
 const casePath = (/** @type {string} */ id) => `/api/cases/${enc(id)}`;
+const pagePath = (/** @type {string} */ id) => `/api/vault/pages/${enc(id)}`;
 
 // The board's routes, each spelled once: the views call these, never a path.
 export const api = {
@@ -224,6 +228,20 @@ export const api = {
     approve: (id, body) => post(`/api/pending/${enc(id)}/approve`, body),
     /** @param {string} id @returns {Answer<{ proposal: Proposal }>} */
     reject: (id) => post(`/api/pending/${enc(id)}/reject`),
+  },
+  // The vault: a page is named by its id (V-n) or its path in the vault,
+  // one URL-encoded segment either way (a path's slashes stay inside it).
+  vault: {
+    /** @param {Query} [params] { type, q, cursor, limit } @returns {Answer<{ pages: PageSummary[], nextCursor: string }>} by title */
+    list: (params) => get('/api/vault' + qs(params)),
+    /** @param {string} id @returns {Answer<{ page: VaultPage }>} */
+    get: (id) => get(pagePath(id)),
+    /** @param {Body} body { title, type, aliases?, emails?, domains?, body? } @returns {Answer<{ page: VaultPage, existing?: boolean }>} */
+    create: (body) => post('/api/vault/pages', body),
+    /** @param {string} id @param {Body} body { title?, aliases?, emails?, domains?, body?, append? } @returns {Answer<{ page: VaultPage }>} */
+    patch: (id, body) => patch(pagePath(id), body),
+    /** @returns {Answer<{ senders: UnresolvedSender[] }>} the senders no page holds, most recent first */
+    unresolved: () => get('/api/vault/unresolved'),
   },
   prefs: {
     /** @returns {Answer<{ prefs: Record<string, unknown> }>} */

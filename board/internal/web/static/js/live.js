@@ -161,6 +161,17 @@ export function onBackup(fn) {
   return () => backupSubs.delete(fn);
 }
 
+/** @type {Set<(seq: number) => void>} */
+const vaultSubs = new Set();
+// onVault calls fn on every vault event: a page changed, through the board
+// or by hand in the folder, which moves no board version. It returns the
+// unsubscribe.
+/** @param {(seq: number) => void} fn */
+export function onVault(fn) {
+  vaultSubs.add(fn);
+  return () => vaultSubs.delete(fn);
+}
+
 // connect opens the page's one stream (again, after it was refused).
 export function connect() {
   if (source) return;
@@ -179,6 +190,13 @@ export function connect() {
     try { seq = JSON.parse(/** @type {MessageEvent} */ (e).data).seq; } catch { return; }
     for (const fn of [...guardSubs]) {
       try { fn(seq); } catch (err) { console.warn('guard subscriber', err); }
+    }
+  });
+  es.addEventListener('vault', (e) => {
+    let seq;
+    try { seq = JSON.parse(/** @type {MessageEvent} */ (e).data).seq; } catch { return; }
+    for (const fn of [...vaultSubs]) {
+      try { fn(seq); } catch (err) { console.warn('vault subscriber', err); }
     }
   });
   es.addEventListener('backup', (e) => {

@@ -25,6 +25,8 @@ import { BackupsPage } from './views/backups.js';
 import { LabelsPage } from './views/labels.js';
 import { WelcomeDialog } from './views/welcome.js';
 import { TransferPage } from './views/transfer.js';
+import { PeoplePage } from './views/vault.js';
+import { VAULT_PREFIX } from './pages.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
 import { Notifier, NotifyToggle } from './notify.js';
@@ -32,6 +34,7 @@ import { Notifier, NotifyToggle } from './notify.js';
 const NAV = [
   { path: '/', label: 'My Issues', icon: 'board', match: ['/', '/board', '/strategy'], key: 'b' },
   { path: '/inbox', label: 'Inbox', icon: 'inbox', key: 'i', badge: 'unread' },
+  { path: VAULT_PREFIX, label: 'People', icon: 'user', key: 'e' },
   { path: '/activity', label: 'Activity', icon: 'activity', key: 'a' },
   { path: '/calendar', label: 'Calendar', icon: 'calendar', key: 'c' },
   { path: '/reminders', label: 'Reminders', icon: 'bell', key: 'r' },
@@ -59,9 +62,15 @@ const PAGES = {
   '/backups': BackupsPage,
   '/labels': LabelsPage,
   '/transfer': TransferPage,
+  [VAULT_PREFIX]: PeoplePage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export' };
+const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export', [VAULT_PREFIX]: 'People' };
+
+// viewOf is the view an address draws: a vault page's address is the
+// People view with that page open.
+/** @param {string} path */
+const viewOf = (path) => (path.startsWith(VAULT_PREFIX + '/') ? VAULT_PREFIX : path);
 
 // viewHref is where a saved view leads: the board with its filters.
 function viewHref(v) {
@@ -99,7 +108,7 @@ function Nav({ route, open, onNavigate }) {
       <${Icon} name="search" size=${15} /><span>Search</span><kbd>Ctrl K</kbd></button>
     <ul class="nav-list">
       ${NAV.map((n) => {
-        const active = (n.match || [n.path]).includes(route.path) && !(n.path === '/' && activeView);
+        const active = (n.match || [n.path]).includes(viewOf(route.path)) && !(n.path === '/' && activeView);
         const count = n.badge ? counts[n.badge] : 0;
         return html`<li key=${n.path}><a href=${n.path} class=${'nav-item' + (active ? ' active' : '')} aria-current=${active ? 'page' : undefined} onClick=${onNavigate}>
           <${Icon} name=${n.icon} size=${17} /><span>${n.label}</span>
@@ -221,10 +230,11 @@ function App() {
     if (route.path === '/today') navigate('/activity', { replace: true });
   }, [route.path]);
   useEffect(() => {
-    document.title = (TITLES[route.path] ? TITLES[route.path] + ' · ' : '') + 'opsboard';
+    const t = TITLES[viewOf(route.path)];
+    document.title = (t ? t + ' · ' : '') + 'opsboard';
     setNavOpen(false);
   }, [route.path]);
-  const Page = PAGES[route.path] || NotFound;
+  const Page = PAGES[viewOf(route.path)] || NotFound;
   const caseId = route.query.get('case');
   return html`<div class=${'app' + (navOpen ? ' nav-open' : '')}>
     <a class="skip" href="#main">Skip to content</a>

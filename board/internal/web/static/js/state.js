@@ -3,7 +3,7 @@
 // and the label catalog shared by every view that draws labels.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
-import { resource } from './live.js';
+import { resource, onVault, onHealth } from './live.js';
 
 /**
  * A Store is one value the page shares; use() is a hook that redraws its
@@ -179,4 +179,33 @@ export function useCases() {
   const byId = {};
   for (const c of list) byId[c.id] = c;
   return { ...r, list, byId };
+}
+
+// The vault's pages by title, for the names the Inbox and the drawer show.
+// Pages are files: no board record holds them, so no change set touches
+// them (a case's links reach a page's `cases` by a write to its file), and
+// every change of a page, by the board or by hand, comes as the stream's
+// vault event.
+// VAULT_LIST is the most pages the board gives in one answer.
+export const VAULT_LIST = 500;
+export const vaultPages = resource(() => api.vault.list({ limit: VAULT_LIST }), { kinds: [] });
+onVault(() => vaultPages.reload());
+// The vault answers 503 until its first scan ends; health says when it has.
+onHealth((h) => {
+  if (h && h.vault && !h.vault.loading && vaultPages.get().error) vaultPages.reload();
+});
+
+// usePages is the vault's pages, kept live, with a lookup by id and by path
+// (a link may name either).
+export function usePages() {
+  const r = vaultPages.use();
+  /** @type {import('./types.js').PageSummary[]} */
+  const list = (r.data && r.data.pages) || [];
+  /** @type {Record<string, import('./types.js').PageSummary>} */
+  const byKey = {};
+  for (const p of list) {
+    byKey[p.path] = p;
+    if (p.id) byKey[p.id] = p;
+  }
+  return { ...r, list, byKey };
 }

@@ -174,6 +174,43 @@
  * @property {string} [messageId]
  * @property {string} [threadId]
  * @property {string} [scan]
+ * @property {string[]} [entities] the vault pages of its sender (or, sent, its recipients)
+ */
+
+/**
+ * @typedef {'person' | 'organization' | 'project' | 'topic'} PageType
+ */
+
+/**
+ * A vault page as the vault's list gives it. The id (V-n) is absent until
+ * something refers to the page; path is relative to the vault, with .md.
+ * @typedef {object} PageSummary
+ * @property {string} [id]
+ * @property {string} path
+ * @property {string} title
+ * @property {PageType} [type]
+ * @property {string[]} aliases
+ * @property {string[]} emails
+ * @property {string[]} domains
+ * @property {string[]} cases the cases that link the page
+ * @property {string} [broken] why its frontmatter does not parse
+ * @property {string} updatedAt
+ */
+
+/**
+ * A vault page whole: html is its body rendered by the board (raw HTML
+ * off, [[links]] turned into page links).
+ * @typedef {PageSummary & { mergedInto?: string, frontmatter: Record<string, unknown>, body: string, html: string, backlinks: { cases: string[], messages: string[], pages: string[] } }} VaultPage
+ */
+
+/**
+ * A sender of inbound mail no page holds, and the pages it might be.
+ * @typedef {object} UnresolvedSender
+ * @property {string} address
+ * @property {string} [name]
+ * @property {number} messages
+ * @property {string} [lastAt]
+ * @property {{ id: string, reason: string }[]} suggestions
  */
 
 /**

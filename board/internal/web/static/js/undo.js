@@ -8,9 +8,9 @@ import { api, onWrite, ApiError, areaOf, messageOf } from './api.js';
 import { toast, toasts } from './state.js';
 
 // Writes that are not gestures to offer back: undos themselves, the page's
-// own settings, and the routes of the guard sidecar and the backup, whose
-// answers are not board writes.
-const SKIP = new Set(['undo', 'prefs', 'guard', 'trust', 'quarantine', 'backups']);
+// own settings, and the routes of the guard sidecar, the backup and the
+// vault, whose answers are not board writes (a page is a file).
+const SKIP = new Set(['undo', 'prefs', 'guard', 'trust', 'quarantine', 'backups', 'vault']);
 
 // incidental reports a write a gesture makes on the side: opening a
 // message marks it read.

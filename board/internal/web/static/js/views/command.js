@@ -7,6 +7,7 @@ import { api, statusOf, messageOf } from '../api.js';
 import { navigate, hrefWith } from '../router.js';
 import { overlay, toast, fail } from '../state.js';
 import { laneName } from '../format.js';
+import { groupOf, pageHref } from '../pages.js';
 import { useResolvedDate, describeDate, remindWords, remindWith } from '../nldate.js';
 
 const VERBS = ['new', 'move', 'done', 'star', 'unstar', 'archive', 'restore', 'remind', 'note', 'find', 'help', '?'];
@@ -25,6 +26,8 @@ function hitsOf(r) {
   for (const t of r.tasks || []) out.push({ key: 't' + t.caseId + t.task.id, kind: 'task', title: t.task.title, sub: `Task in ${t.caseId}`, href: hrefWith(location.pathname, { case: t.caseId }) });
   for (const m of r.messages || []) out.push({ key: 'm' + m.id, kind: 'message', title: m.subject || '(no subject)', sub: `${m.from || ''} · ${m.id}`, href: '/inbox?m=' + encodeURIComponent(m.id) });
   for (const x of r.reminders || []) out.push({ key: 'r' + x.id, kind: 'reminder', title: x.title, sub: `${x.id} · ${x.status}${x.dueAt ? ' · due ' + x.dueAt.slice(0, 10) : ''}`, href: '/reminders?id=' + encodeURIComponent(x.id) });
+  // Vault pages, when the board's search holds them (absent otherwise).
+  for (const p of r.pages || []) out.push({ key: 'v' + p.path, kind: 'page', title: p.title, sub: `${groupOf(p).one}${p.id ? ' · ' + p.id : ''}`, href: pageHref(p) });
   return out;
 }
 
@@ -39,7 +42,7 @@ async function search(q) {
   }
 }
 
-const kindIcon = { case: 'layers', task: 'checkCircle', message: 'mail', reminder: 'bell', command: 'command' };
+const kindIcon = { case: 'layers', task: 'checkCircle', message: 'mail', reminder: 'bell', page: 'user', command: 'command' };
 
 export function CommandBar() {
   const [text, setText] = useState('');
@@ -184,6 +187,7 @@ const SHORTCUTS = [
   ['g k', 'Go to Backups'],
   ['g t', 'Go to Trash'],
   ['g x', 'Go to Import / Export'],
+  ['g e', 'Go to People'],
   ['Enter', 'Open the focused card'],
   ['e', 'Rename the focused card'],
   ['s', 'Star or unstar the focused card'],

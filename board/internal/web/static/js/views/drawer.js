@@ -12,6 +12,7 @@ import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, resto
 import { EventEditor, ReminderEditor } from '../editors.js';
 import { RepeatText, RepeatDialog } from '../repeat.js';
 import { NLDate } from '../nldate.js';
+import { VaultLinks } from './vaultlinks.js';
 
 async function patchCase(id, body) {
   try {
@@ -242,6 +243,7 @@ function CaseDetail({ d, onClose }) {
       <${Tasks} c=${c} />
       ${kind !== 'case' || children.length ? html`<${Children} c=${c} children=${children} />` : null}
       <${Notes} c=${c} />
+      <${VaultLinks} c=${c} />
       <${Emails} messages=${d.messages || []} />
       <${Linked} c=${c} events=${d.events || []} reminders=${d.reminders || []} />
       <${ActivityLog} c=${c} />

@@ -5,7 +5,8 @@ import { html, Icon, CaseSelect, Problem, Spinner, Empty, Segmented } from '../u
 import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
-import { useCases, fail, unread } from '../state.js';
+import { useCases, usePages, fail, unread } from '../state.js';
+import { PageName } from '../pages.js';
 import { relTime, shortDate, isoDay } from '../format.js';
 
 
@@ -34,6 +35,19 @@ const filterOf = (show) => (show === 'unread' ? { unread: 1 } : show === 'unlink
 const keepFor = (show) => (show === 'unread' ? (m) => !m.read : show === 'unlinked' ? (m) => !m.caseId && !m.reminderId : () => true);
 
 /** @param {any} a @param {any} b */
+// pageNames are the titles of the vault pages a message's sender (or, sent,
+// its recipients) resolved to, people before organizations; pages the list
+// does not hold are left out.
+/**
+ * @param {{ entities?: string[] }} m
+ * @param {Record<string, import('../types.js').PageSummary>} pages
+ */
+function pageNames(m, pages) {
+  const found = (m.entities || []).map((k) => pages[k]).filter(Boolean);
+  found.sort((a, b) => (a.type === 'person' ? 0 : 1) - (b.type === 'person' ? 0 : 1));
+  return found.map((p) => p.title).join(', ');
+}
+
 const newestFirst = (a, b) => String(b.receivedAt || '').localeCompare(String(a.receivedAt || '')) || String(b.id).localeCompare(String(a.id));
 
 // patchInbox applies a change set to the pages held: a changed message
@@ -68,6 +82,7 @@ export function InboxPage({ route }) {
   const { data, error, loading, update } = useLive(() => api.messages.list({ view: 'summary', limit: PAGE, ...filterOf(show) }), [show],
     { kinds: ['message'], patch: (d, ch) => patchInbox(d, ch, show) });
   const count = unread.use();
+  const { byKey: pages } = usePages();
   const selected = route.query.get('m');
   const list = (data && data.messages) || [];
   const unreadN = count.data ? count.data.count : list.filter((m) => !m.read).length;
@@ -99,7 +114,7 @@ export function InboxPage({ route }) {
     ${loading && !data ? html`<${Spinner} />` : null}
     ${empty ? html`<${Empty} icon="inbox" title="No messages">Emails the agent files onto the board show up here.</${Empty}>` : null}
     ${data && !empty ? html`<div class="split">
-      <${MessageList} list=${list} show=${show} selected=${selected} hasMore=${!!data.nextCursor} onMore=${loadMore} />
+      <${MessageList} list=${list} pages=${pages} show=${show} selected=${selected} hasMore=${!!data.nextCursor} onMore=${loadMore} />
       <div class="reader">${selected ? html`<${Reader} key=${selected} id=${selected} />` : html`<div class="reader-empty muted">Choose a message to read it.</div>`}</div>
     </div>` : null}
   </section>`;
@@ -108,7 +123,7 @@ export function InboxPage({ route }) {
 // MessageList is a windowed list: a spacer as tall as every row, and only
 // the rows in view (plus a few either side) drawn at their place in it. It
 // asks for the next page when the view nears the end of what is loaded.
-function MessageList({ list, show, selected, hasMore, onMore }) {
+function MessageList({ list, pages, show, selected, hasMore, onMore }) {
   const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const [view, setView] = useState({ top: 0, height: 800 });
   const measure = () => {
@@ -128,15 +143,18 @@ function MessageList({ list, show, selected, hasMore, onMore }) {
   const rows = list.slice(first, end);
   return html`<div class="inbox-scroll" ref=${ref} onScroll=${measure}>
     <ul class="inbox-list" aria-label="Messages" style=${{ height: Math.max(list.length, 1) * ROW + 'px' }}>
-      ${rows.map((m, i) => html`<li key=${m.id} class="inbox-item" style=${{ top: (first + i) * ROW + 'px', height: ROW + 'px' }}><a href=${'/inbox?' + new URLSearchParams({ ...(show !== 'all' ? { show } : {}), m: m.id })}
+      ${rows.map((m, i) => {
+        const names = pageNames(m, pages);
+        return html`<li key=${m.id} class="inbox-item" style=${{ top: (first + i) * ROW + 'px', height: ROW + 'px' }}><a href=${'/inbox?' + new URLSearchParams({ ...(show !== 'all' ? { show } : {}), m: m.id })}
         class=${'inbox-row' + (m.read ? '' : ' unread') + (m.id === selected ? ' selected' : '')} aria-current=${m.id === selected ? 'true' : undefined}>
         <span class="unread-dot" aria-label=${m.read ? undefined : 'Unread'}></span>
-        <span class="inbox-from">${m.outbound ? 'To ' + (m.to || []).join(', ') : m.from || m.source || 'Unknown'}</span>
+        <span class="inbox-from">${names ? html`<span class="inbox-page" data-page-name>${names}</span> ` : null}${m.outbound ? 'To ' + (m.to || []).join(', ') : m.from || m.source || 'Unknown'}</span>
         <time class="inbox-date">${m.receivedAt ? (isoDay(new Date(m.receivedAt)) === isoDay(new Date()) ? relTime(m.receivedAt) : shortDate(m.receivedAt.slice(0, 10))) : ''}</time>
         <span class="inbox-subject">${m.subject || '(no subject)'}</span>
         <span class="inbox-preview">${m.preview || ''}</span>
         ${m.caseId || m.reminderId ? html`<span class="inbox-links">${m.caseId ? html`<span class="pill"><${Icon} name="layers" size=${11} />${m.caseId}</span>` : null}${m.reminderId ? html`<span class="pill"><${Icon} name="bell" size=${11} />${m.reminderId}</span>` : null}</span>` : null}
-      </a></li>`)}
+      </a></li>`;
+      })}
       ${!list.length ? html`<li class="muted pad">Nothing here.</li>` : null}
     </ul>
   </div>`;
@@ -165,6 +183,7 @@ function Message({ m }) {
       <h2 id="msg-subject">${m.subject || '(no subject)'}</h2>
       <div class="message-meta">
         <div><span class="muted">From</span> ${m.from || '—'}</div>
+        <${MessagePages} m=${m} />
         ${m.to && m.to.length ? html`<div><span class="muted">To</span> ${m.to.join(', ')}</div>` : null}
         ${m.cc && m.cc.length ? html`<div><span class="muted">Cc</span> ${m.cc.join(', ')}</div>` : null}
         <div class="muted">${m.receivedAt ? new Date(m.receivedAt).toLocaleString() : ''}${m.source ? ' · ' + m.source : ''}</div>
@@ -188,4 +207,13 @@ function Message({ m }) {
     </div>
     <div class="message-body">${m.body || m.preview || html`<span class="muted">No text.</span>`}</div>
   </article>`;
+}
+
+// MessagePages links the vault pages a message resolved to.
+/** @param {{ m: import('../types.js').Message }} props */
+function MessagePages({ m }) {
+  const { byKey } = usePages();
+  const ids = m.entities || [];
+  if (!ids.length) return null;
+  return html`<div class="message-pages"><span class="muted">${ids.length === 1 ? 'Page' : 'Pages'}</span> ${ids.map((k, i) => html`${i ? ', ' : ''}<${PageName} k=${k} pages=${byKey} />`)}</div>`;
 }
