@@ -123,6 +123,15 @@ func TestEnsureIDMintsOnceAndKeepsTheOwnID(t *testing.T) {
 	if id, ok := f.v.ByEmail("BOB@stone.dev"); !ok || id != "V-1" {
 		t.Errorf("ByEmail = %s %v", id, ok)
 	}
+	// A note without frontmatter gains one holding only the id; its text
+	// stays byte for byte.
+	if id, err := f.v.EnsureID(t.Context(), "Ideas.md"); err != nil || id != "V-2" {
+		t.Fatalf("EnsureID of a plain note = %s %v", id, err)
+	}
+	disk = f.read("Ideas.md")
+	if !strings.HasPrefix(disk, "---\nid: V-2\n") || !strings.HasSuffix(disk, "---\n"+obsidian["Ideas.md"]) {
+		t.Errorf("a plain note given an id:\n%s", disk)
+	}
 }
 
 func TestByEmailMintsTheIdOfAPageWithout(t *testing.T) {
