@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,7 +41,7 @@ func (v *Vault) Get(idOrPath string) (wire.Page, error) {
 	p := wire.Page{
 		PageSummary: summary(e),
 		MergedInto:  e.page.Fields.MergedInto,
-		Frontmatter: e.page.Front,
+		Frontmatter: maps.Clone(e.page.Front), // the index's copy stays the index's
 		Body:        e.page.Body,
 		HTML:        html,
 		Backlinks:   wire.PageBacklinks{Cases: []string{}, Messages: []string{}, Pages: linked},

@@ -123,6 +123,15 @@ func TestEnsureIDMintsOnceAndKeepsTheOwnID(t *testing.T) {
 	if id, ok := f.v.ByEmail("BOB@stone.dev"); !ok || id != "V-1" {
 		t.Errorf("ByEmail = %s %v", id, ok)
 	}
+	// A note without frontmatter gains one holding only the id; its text
+	// stays byte for byte.
+	if id, err := f.v.EnsureID(t.Context(), "Ideas.md"); err != nil || id != "V-2" {
+		t.Fatalf("EnsureID of a plain note = %s %v", id, err)
+	}
+	disk = f.read("Ideas.md")
+	if !strings.HasPrefix(disk, "---\nid: V-2\n") || !strings.HasSuffix(disk, "---\n"+obsidian["Ideas.md"]) {
+		t.Errorf("a plain note given an id:\n%s", disk)
+	}
 }
 
 func TestByEmailMintsTheIdOfAPageWithout(t *testing.T) {
@@ -266,5 +275,60 @@ func TestSyncCasesWritesOnlyPagesThatDiffer(t *testing.T) {
 	}
 	if err := f.v.SyncCases(t.Context(), doc, "V-1"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestMergeDryRunListsFilesAndWritesNothing(t *testing.T) {
+	f := open(t, obsidian)
+	before := f.tree()
+	_, files, err := f.v.Merge(t.Context(), "people/bob.md", wire.PageMerge{IntoID: "V-7", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"people/Alice Martin.md", "people/bob.md"}, files); diff != "" {
+		t.Errorf("files (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff(before, f.tree()); diff != "" {
+		t.Errorf("a dry run wrote (-before +after)\n%s", diff)
+	}
+	if len(f.board.relinked) != 0 || f.board.minted != 0 {
+		t.Errorf("a dry run reached the store: relinked %v, minted %d", f.board.relinked, f.board.minted)
+	}
+}
+
+func TestWritesTellTheBoard(t *testing.T) {
+	f := open(t, obsidian)
+	count := func() int { f.mu.Lock(); defer f.mu.Unlock(); return f.changes }
+	start := count()
+	if _, _, err := f.v.Create(t.Context(), wire.PageCreate{Title: "Gus", Type: wire.PageTopic}); err != nil {
+		t.Fatal(err)
+	}
+	if count() == start {
+		t.Error("a create did not call OnChange")
+	}
+	start = count()
+	if _, _, err := f.v.Patch(t.Context(), "V-7", wire.PagePatch{Append: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if count() == start {
+		t.Error("a patch did not call OnChange")
+	}
+}
+
+func TestSuggestByDisplayName(t *testing.T) {
+	f := open(t, obsidian)
+	for _, tc := range []struct {
+		name string
+		want []wire.PageSuggestion
+	}{
+		{"Alice Martin", []wire.PageSuggestion{{ID: "V-7", Reason: "title is the name"}}},
+		{"  ali ", []wire.PageSuggestion{{ID: "V-7", Reason: "alias Ali is the name"}}},
+		{"Bob", []wire.PageSuggestion{{ID: "people/bob.md", Reason: "title matches the name"}}},
+		{"Zed", nil},
+		{"", nil},
+	} {
+		if diff := cmp.Diff(tc.want, f.v.Suggest(tc.name)); diff != "" {
+			t.Errorf("Suggest(%q) (-want +got)\n%s", tc.name, diff)
+		}
 	}
 }
