@@ -9,13 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
 	"github.com/opsboard/opsboard/board/internal/mail/ingest"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
+	"github.com/opsboard/opsboard/board/internal/rules/pages"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/board/internal/testkit/guardtest"
+	"github.com/opsboard/opsboard/board/internal/vault"
 	"github.com/opsboard/opsboard/shared/guardclient"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -40,7 +43,10 @@ func BenchmarkIngestMbox10k(b *testing.B) {
 	const n = 10000
 	box := filepath.Join(b.TempDir(), "big.mbox")
 	benchMbox(b, box, n)
-	b.Run("guard=off", func(b *testing.B) { benchIngest(b, box, n, nil) })
+	b.Run("guard=off", func(b *testing.B) { benchIngest(b, box, n, nil, false) })
+	// With a vault of one person page per sender, every create resolves its
+	// sender to a page (entities), and the run reads the person pages once.
+	b.Run("guard=off/vault=on", func(b *testing.B) { benchIngest(b, box, n, nil, true) })
 	b.Run("guard=heuristic", func(b *testing.B) {
 		g := guardtest.Start(b, nil)
 		gc, err := guardclient.New(g.URL)
@@ -51,11 +57,25 @@ func BenchmarkIngestMbox10k(b *testing.B) {
 		if _, err := gc.SetConfig(context.Background(), wire.GuardConfigPatch{Enabled: &on}); err != nil {
 			b.Fatal(err)
 		}
-		benchIngest(b, box, n, gc)
+		benchIngest(b, box, n, gc, false)
 	})
 }
 
-func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client) {
+// benchVault writes one person page per sender of benchMbox.
+func benchVault(b *testing.B, dir string) {
+	b.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, "people"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 200 {
+		page := fmt.Sprintf("---\ntype: person\nemails: [s%d@bench.example]\n---\nSender %d\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, "people", fmt.Sprintf("Sender %d.md", i)), []byte(page), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client, withVault bool) {
 	bundles, err := labels.Load()
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +88,19 @@ func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		a, router := api.New(api.Config{Store: st, Version: "bench", Logger: quiet, Bundles: bundles})
+		acfg := api.Config{Store: st, Version: "bench", Logger: quiet, Bundles: bundles}
+		if withVault {
+			vdir := filepath.Join(dir, "vault")
+			benchVault(b, vdir)
+			acfg.Vault, err = vault.Open(context.Background(), vault.Config{Dir: vdir, Board: pages.Board{Store: st}, Log: quiet})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for !acfg.Vault.Ready() {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		a, router := api.New(acfg)
 		srv := httptest.NewServer(router)
 		cfg := ingest.Config{Sources: []ingest.SourceConfig{{Name: "big", Kind: "mbox", Path: box}}}
 		b.StartTimer()
@@ -76,6 +108,12 @@ func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client) {
 		b.StopTimer()
 		if err != nil || rep.New != n {
 			b.Fatalf("run: %v, %+v", err, rep)
+		}
+		if withVault {
+			if d := st.Snapshot(); len(d.Messages) == 0 || len(d.Messages[0].Entities) == 0 {
+				b.Fatalf("the first message resolved to no page: %+v", d.Messages[:min(1, len(d.Messages))])
+			}
+			acfg.Vault.Close()
 		}
 		a.Close()
 		srv.Close()
