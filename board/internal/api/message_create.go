@@ -18,7 +18,7 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	in.Entities = a.entities(in.MessageInput)
+	in.Entities = a.entities(r.Context(), in.MessageInput)
 	m, v, err := messages.Add(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if ex, ok := messages.AsExisting(err); ok {
 		httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})

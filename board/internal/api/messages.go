@@ -87,7 +87,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	in.Entities = a.entities(in)
+	in.Entities = a.entities(r.Context(), in)
 	m, v, err := messages.AddToCase(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if ex, ok := messages.AsExisting(err); ok {
 		httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *ex.Message, Existing: true, Version: ex.Version})

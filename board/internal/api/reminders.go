@@ -92,7 +92,7 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	in.Entities = a.entities(in)
+	in.Entities = a.entities(r.Context(), in)
 	rem, m, v, err := messages.AddToReminder(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in)
 	if ex, ok := messages.AsExisting(err); ok {
 		httpjson.Reply(w, http.StatusOK, wire.ReminderMessageReply{Message: *ex.Message, Reminder: *rem, Existing: true, Version: ex.Version})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/opsboard/opsboard/board/internal/rules/pages"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -76,11 +77,37 @@ func (a *API) syncChanged(ctx context.Context, before, after []string) {
 // sender's person page, else its organisation's (for outbound mail, the
 // recipients'). Mail that arrives while the vault loads is not resolved;
 // attaching its address to a page later resolves it.
-func (a *API) entities(in wire.MessageInput) []string {
-	if a.vault == nil || !a.vault.Ready() {
+func (a *API) entities(ctx context.Context, in wire.MessageInput) []string {
+	if a.vault == nil || !a.vaultReady(ctx) {
 		return nil
 	}
 	return pages.Entities(in, a.vault)
+}
+
+// vaultLoadWait bounds how long a message create waits for the vault's
+// first scan: it takes a fraction of a second at thousands of pages, and
+// mail that comes in right after a start (an ingest run) should still
+// resolve its sender.
+const vaultLoadWait = 3 * time.Second
+
+// vaultReady reports whether the vault's first scan has ended, waiting up
+// to vaultLoadWait for it.
+func (a *API) vaultReady(ctx context.Context) bool {
+	if a.vault.Ready() {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, vaultLoadWait)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !a.vault.Ready() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
 }
 
 // linkPatch resolves a patch's vaultLinks to page ids in place and answers

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,25 @@ func TestRouteVariablesStillArriveDecoded(t *testing.T) {
 	b.fails(404, "", "GET", "/api/vault/pages/..%2F..%2Fboard.json", nil)
 	if got := b.must(200, "PATCH", "/api/cases/"+id, map[string]any{"vaultLinks": []string{"people/Ann Lee.md"}}).Get("case.vaultLinks.0").String(); !strings.HasPrefix(got, "V-") {
 		t.Errorf("links hold ids: %q", got)
+	}
+}
+
+// Mail created the moment a board starts, before the vault's first scan
+// ends, still names its sender's page: the create waits for the scan.
+func TestMessageCreatedDuringTheFirstScanResolvesItsSender(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "people"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 { // enough pages that the scan is still running at the first create
+		page := fmt.Sprintf("---\ntype: person\nemails: [p%d@example.test]\n---\nPerson %d\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, "people", fmt.Sprintf("Person %d.md", i)), []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBoardWith(t, dir)
+	got := b.must(201, "POST", "/api/messages", map[string]any{"from": "Person 299 <p299@example.test>", "subject": "hello", "body": "hi"})
+	if ents := got.Get("message.entities").Array(); len(ents) != 1 || !strings.HasPrefix(ents[0].String(), "V-") {
+		t.Fatalf("entities %s, want the person page's id", got.Get("message.entities").Raw)
 	}
 }
