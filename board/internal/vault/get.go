@@ -119,3 +119,24 @@ func resolver(x *index, d *derived) func(string) string {
 		return p
 	}
 }
+
+// Body is a page's Markdown body as the index holds it. Search reads every
+// page's body and needs neither its HTML nor its backlinks, which Get
+// builds from the whole board.
+func (v *Vault) Body(idOrPath string) (string, error) {
+	if !v.Ready() {
+		return "", errLoading
+	}
+	var (
+		e     *entry
+		found bool
+	)
+	v.view(func(x *index, d *derived) { e, found = x.lookup(d, idOrPath) })
+	switch {
+	case !found:
+		return "", errs.NotFound("no vault page %s", idOrPath)
+	case e.tooLarge:
+		return "", errs.TooLarge("page %s is over %d MiB; the board does not read it", e.page.Path, wire.MaxPageBytes>>20)
+	}
+	return e.page.Body, nil
+}

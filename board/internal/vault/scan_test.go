@@ -203,6 +203,12 @@ func TestGetRendersBodyAndBacklinks(t *testing.T) {
 		},
 	})
 	alice := f.get("V-7")
+	if body, err := f.v.Body("V-7"); err != nil || body != alice.Body {
+		t.Errorf("Body = %q, %v; want the body Get answers, %q", body, err, alice.Body)
+	}
+	if _, err := f.v.Body("Nobody.md"); err == nil {
+		t.Error("Body of a page that is not there answered")
+	}
 	want := wire.PageBacklinks{Cases: []string{"CASE-1"}, Messages: []string{"M-2", "M-1"}, Pages: []string{"Ideas.md"}}
 	if diff := cmp.Diff(want, alice.Backlinks); diff != "" {
 		t.Errorf("backlinks (-want +got)\n%s", diff)
