@@ -24,6 +24,12 @@ func (a *API) propose(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	payload, err := a.proposalLinks(r.Context(), in.Payload)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	in.Payload = payload
 	p, v, err := proposals.Propose(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -125,4 +126,81 @@ func (a *API) linkPatch(ctx context.Context, links *wire.Opt[[]string], ids ...s
 		links.V = resolved
 	}
 	return linksOf(a.store.Snapshot(), ids...), nil
+}
+
+// proposalLinks turns page paths in a proposal's vaultLinks (at the top of
+// its payload, or in a batch's patch or items) into page ids when it is
+// filed, so an approved proposal stores ids as a direct write does. An
+// unknown or broken page is refused now, in the words a direct write uses.
+func (a *API) proposalLinks(ctx context.Context, payload json.RawMessage) (json.RawMessage, error) {
+	if a.vault == nil || len(payload) == 0 {
+		return payload, nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(payload, &top) != nil {
+		return payload, nil // not an object: the proposal's own check names it
+	}
+	changed, err := a.objectLinks(ctx, top)
+	if err != nil {
+		return nil, err
+	}
+	if sub, ok, err := a.nestedLinks(ctx, top["patch"]); err != nil {
+		return nil, err
+	} else if ok {
+		top["patch"], changed = sub, true
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(top["items"], &items) == nil && len(items) > 0 {
+		itemsChanged := false
+		for i, it := range items {
+			var item map[string]json.RawMessage
+			if json.Unmarshal(it, &item) != nil {
+				continue
+			}
+			if sub, ok, err := a.nestedLinks(ctx, item["patch"]); err != nil {
+				return nil, err
+			} else if ok {
+				item["patch"] = sub
+				items[i], _ = json.Marshal(item)
+				itemsChanged = true
+			}
+		}
+		if itemsChanged {
+			top["items"], _ = json.Marshal(items)
+			changed = true
+		}
+	}
+	if !changed {
+		return payload, nil
+	}
+	return json.Marshal(top)
+}
+
+// nestedLinks is proposalLinks for an object nested in the payload.
+func (a *API) nestedLinks(ctx context.Context, raw json.RawMessage) (json.RawMessage, bool, error) {
+	var obj map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &obj) != nil {
+		return raw, false, nil
+	}
+	changed, err := a.objectLinks(ctx, obj)
+	if err != nil || !changed {
+		return raw, false, err
+	}
+	out, err := json.Marshal(obj)
+	return out, err == nil, err
+}
+
+// objectLinks resolves obj's vaultLinks in place; it reports whether they
+// changed.
+func (a *API) objectLinks(ctx context.Context, obj map[string]json.RawMessage) (bool, error) {
+	var links []string
+	if raw, ok := obj["vaultLinks"]; !ok || json.Unmarshal(raw, &links) != nil || len(links) == 0 {
+		return false, nil
+	}
+	ids, err := a.linkPages(ctx, links)
+	if err != nil || slices.Equal(ids, links) {
+		return false, err
+	}
+	obj["vaultLinks"], _ = json.Marshal(ids)
+	return true, nil
 }

@@ -125,3 +125,23 @@ func TestMessageCreatedDuringTheFirstScanResolvesItsSender(t *testing.T) {
 		t.Fatalf("entities %s, want the person page's id", got.Get("message.entities").Raw)
 	}
 }
+
+// A page path in a proposal's vaultLinks is a page id once approved, as a
+// direct write stores it; an unknown page is refused when filed.
+func TestProposalLinksPagesByID(t *testing.T) {
+	b, _ := vaultBoard(t, map[string]string{"people/Alice.md": "---\ntype: person\n---\nAlice\n"})
+	id := b.must(201, "POST", "/api/cases", map[string]any{"title": "Lease"}).Get("case.id").String()
+	b.must(400, "POST", "/api/pending", map[string]any{"verb": "update_case", "summary": "link", "actor": "agent",
+		"payload": map[string]any{"id": id, "vaultLinks": []string{"people/Nobody.md"}}})
+	p := b.must(201, "POST", "/api/pending", map[string]any{"verb": "update_case", "summary": "link Alice", "actor": "agent",
+		"payload": map[string]any{"id": id, "vaultLinks": []string{"people/Alice.md"}}})
+	b.must(200, "POST", "/api/pending/"+p.Get("proposal.id").String()+"/approve", nil)
+	links := b.must(200, "GET", "/api/cases/"+id, nil).Get("case.vaultLinks").Array()
+	if len(links) != 1 || !strings.HasPrefix(links[0].String(), "V-") {
+		t.Fatalf("vaultLinks %v after the approval, want the page's id", links)
+	}
+	page := b.must(200, "GET", "/api/vault/pages/"+links[0].String(), nil)
+	if got := page.Get("page.cases").Array(); len(got) != 1 || got[0].String() != id {
+		t.Errorf("the page's cases %v, want [%s]", got, id)
+	}
+}
