@@ -113,14 +113,18 @@ export function onStatus(fn) {
 }
 
 // resync asks the board where it stands; a version that went backwards (a
-// board started on other data) forces every surface to refetch.
+// board started on other data) forces every surface to refetch. Backwards
+// means below what the page knew when it asked: a write that lands while
+// the answer is on its way raises latest past the answer's version, and
+// that is no reason to refetch everything.
 async function resync() {
+  const asked = latest;
   try {
     const res = await api.health();
     const h = await res.json();
     for (const fn of [...healthSubs]) fn(h);
     if (typeof h.version !== 'number') return;
-    if (h.version < latest) {
+    if (h.version < asked) {
       latest = h.version;
       notify(h.version, true);
     } else {
