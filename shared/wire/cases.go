@@ -75,6 +75,9 @@ type TaskCreate struct {
 
 // TaskReply is the answer of a task create or patch.
 type TaskReply struct {
+	// Existing is true when an agent's create found an open task of the
+	// same title on the case: the answer is that task, nothing was written.
+	Existing bool `json:"existing,omitempty"`
 	// Next is the task a completion of a repeating task added to the case.
 	Next    *Task `json:"next,omitempty"`
 	Task    Task  `json:"task"`
@@ -89,8 +92,11 @@ type NoteCreate struct {
 
 // NoteReply is the answer of POST /api/cases/{id}/notes.
 type NoteReply struct {
-	Note    Note  `json:"note"`
-	Version int64 `json:"version"`
+	// Existing is true when an agent's create found a note of the same
+	// text on the case: the answer is that note, nothing was written.
+	Existing bool  `json:"existing,omitempty"`
+	Note     Note  `json:"note"`
+	Version  int64 `json:"version"`
 }
 
 // Rollup summarizes a node's non-archived descendant leaf cases at any depth.

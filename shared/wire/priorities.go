@@ -28,6 +28,9 @@ type PriorityList struct {
 
 // PriorityReply is the answer of a priority note create or patch.
 type PriorityReply struct {
+	// Existing is true when an agent's create found a priority note of the
+	// same text: the answer is that note, nothing was written.
+	Existing bool     `json:"existing,omitempty"`
 	Priority Priority `json:"priority"`
 	Version  int64    `json:"version"`
 }

@@ -311,3 +311,12 @@ func values[T any](ps []*T) []T {
 	}
 	return out
 }
+
+// createdOr is a create's status: 201 for a new record, 200 when the
+// create found the record it would have made and wrote nothing.
+func createdOr(existing bool) int {
+	if existing {
+		return http.StatusOK
+	}
+	return http.StatusCreated
+}

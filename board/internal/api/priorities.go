@@ -25,12 +25,12 @@ func (a *API) createPriority(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	p, v, err := priorities.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
+	p, existing, v, err := priorities.Create(r.Context(), a.store, actorOf(r, in.Actor), in)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.PriorityReply{Priority: *p, Version: v})
+	httpjson.Reply(w, createdOr(existing), wire.PriorityReply{Existing: existing, Priority: *p, Version: v})
 }
 
 // PATCH /api/priorities/{id}

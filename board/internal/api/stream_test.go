@@ -225,7 +225,7 @@ func TestStreamFansOutIncreasingVersionsToEverySubscriber(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				text := fmt.Sprintf("w%d-%d", w, i)
-				if _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: text}); err != nil {
+				if _, _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: text}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -351,7 +351,7 @@ func TestStreamSubscribersThatLeaveAreCleanedUp(t *testing.T) {
 		for range 8 {
 			subs = append(subs, openStream(t, b.URL))
 		}
-		if _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: "x"}); err != nil {
+		if _, _, _, err := priorities.Create(context.Background(), b.Store, wire.ActorHuman, wire.PriorityCreate{Text: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range subs {

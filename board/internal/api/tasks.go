@@ -16,12 +16,12 @@ func (a *API) addTask(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	t, v, err := cases.AddTask(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.TaskInput)
+	t, existing, v, err := cases.AddTask(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.TaskInput)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.TaskReply{Task: t, Version: v})
+	httpjson.Reply(w, createdOr(existing), wire.TaskReply{Existing: existing, Task: t, Version: v})
 }
 
 // PATCH /api/cases/{id}/tasks/{taskId}
@@ -63,10 +63,10 @@ func (a *API) addNote(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	n, v, err := cases.AddNote(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.Text)
+	n, existing, v, err := cases.AddNote(r.Context(), a.store, actorOf(r, in.Actor), mux.Vars(r)["id"], in.Text)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.NoteReply{Note: n, Version: v})
+	httpjson.Reply(w, createdOr(existing), wire.NoteReply{Existing: existing, Note: n, Version: v})
 }

@@ -16,33 +16,40 @@ import (
 )
 
 // AddTask appends a task to a case's checklist; its id continues from the
-// highest existing (CASE-<n>-T<k>).
-func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID string, in wire.TaskInput) (wire.Task, int64, error) {
-	var out wire.Task
-	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+// highest existing (CASE-<n>-T<k>). The agent sending the same task twice
+// makes one: an open task of the same title (trimmed, any case) on the case
+// is the answer, with existing true, and nothing is written.
+func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID string, in wire.TaskInput) (wire.Task, bool, int64, error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (wire.Task, bool, error) {
 		c, ok := tx.Cases().Get(caseID)
 		if !ok {
-			return errs.NotFound("case %s not found", caseID)
+			return wire.Task{}, false, errs.NotFound("case %s not found", caseID)
 		}
 		title := strings.TrimSpace(in.Title)
 		if title == "" {
-			return errs.BadRequest("Field 'title' is required.")
+			return wire.Task{}, false, errs.BadRequest("Field 'title' is required.")
+		}
+		if actor == wire.ActorAgent {
+			for _, t := range c.Tasks {
+				if t.CompletedAt == "" && strings.EqualFold(strings.TrimSpace(t.Title), title) {
+					return t, true, nil
+				}
+			}
 		}
 		if err := field.CheckDate("dueAt", in.DueAt); err != nil {
-			return err
+			return wire.Task{}, false, err
 		}
 		rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", in.DueAt)
 		if err != nil {
-			return err
+			return wire.Task{}, false, err
 		}
-		out = wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
+		out := wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
 		c.Tasks = append(c.Tasks, out)
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, wire.VerbTaskAdded, out.ID+" "+title, tx.Stamp())
 		tx.Cases().Put(c)
-		return nil
+		return out, false, nil
 	})
-	return out, v, err
 }
 
 // PatchTask edits a task; completed true stamps completedAt, false clears it.
@@ -193,23 +200,28 @@ func caseTask(tx *store.Tx, caseID, taskID string) (*wire.Case, int, error) {
 }
 
 // AddNote appends a note to a case.
-func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text string) (wire.Note, int64, error) {
-	var out wire.Note
-	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text string) (wire.Note, bool, int64, error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (wire.Note, bool, error) {
 		c, ok := tx.Cases().Get(caseID)
 		if !ok {
-			return errs.NotFound("case %s not found", caseID)
+			return wire.Note{}, false, errs.NotFound("case %s not found", caseID)
 		}
 		text = strings.TrimSpace(text)
 		if text == "" {
-			return errs.BadRequest("Field 'text' is required.")
+			return wire.Note{}, false, errs.BadRequest("Field 'text' is required.")
 		}
-		out = wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
+		if actor == wire.ActorAgent {
+			for _, n := range c.Notes {
+				if strings.TrimSpace(n.Text) == text {
+					return n, true, nil
+				}
+			}
+		}
+		out := wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
 		c.Notes = append(c.Notes, out)
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, wire.VerbNoteAdded, out.ID, tx.Stamp())
 		tx.Cases().Put(c)
-		return nil
+		return out, false, nil
 	})
-	return out, v, err
 }

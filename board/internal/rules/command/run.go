@@ -52,7 +52,7 @@ func Run(ctx context.Context, s *store.Store, actor wire.Actor, cmd Command) (wi
 	case "restore":
 		return patch(wire.CasePatch{ArchivedAt: wire.Null[string]()}, "Restored %s")
 	case "note":
-		n, v, err := cases.AddNote(ctx, s, actor, cmd.ID, cmd.Text)
+		n, _, v, err := cases.AddNote(ctx, s, actor, cmd.ID, cmd.Text)
 		if err != nil {
 			return wire.CommandReply{}, err
 		}

@@ -14,20 +14,27 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Create adds a priority note.
-func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.PriorityCreate) (*wire.Priority, int64, error) {
-	var out *wire.Priority
-	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
+// Create adds a priority note. The agent sending the same note twice makes
+// one: a priority note of the same text is the answer, with existing true,
+// and nothing is written.
+func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.PriorityCreate) (*wire.Priority, bool, int64, error) {
+	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Priority, bool, error) {
 		text := strings.TrimSpace(in.Text)
 		if text == "" {
-			return errs.BadRequest("Field 'text' is required.")
+			return nil, false, errs.BadRequest("Field 'text' is required.")
+		}
+		if actor == wire.ActorAgent {
+			for _, p := range tx.Doc().Priorities {
+				if strings.TrimSpace(p.Text) == text {
+					return p, true, nil
+				}
+			}
 		}
 		now := tx.Stamp()
-		out = &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
+		out := &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
 		tx.Priorities().Put(out)
-		return nil
+		return out, false, nil
 	})
-	return out, v, err
 }
 
 // Patch edits a priority note. Empty or whitespace text is ignored
