@@ -41,3 +41,22 @@ func TestAgentRepeatsMakeOneRecord(t *testing.T) {
 		t.Errorf("a done task stood in the way of a new one: %s", again.Raw)
 	}
 }
+
+// The agent posting the same mail without a Message-ID or a date twice
+// makes one message: the board's stamp of the time is no difference.
+func TestAgentRepeatedUndatedMailIsOneMessage(t *testing.T) {
+	b := newBoard(t)
+	mail := map[string]any{"from": "Alice <alice@example.test>", "to": []string{"me@home.test"}, "subject": "Lease", "body": "Signed copy attached."}
+	first := b.must(201, "POST", "/api/messages", mail, agent...)
+	again := b.must(200, "POST", "/api/messages", mail, agent...)
+	if !again.Get("existing").Bool() || again.Get("message.id").String() != first.Get("message.id").String() {
+		t.Fatalf("the repeat answered %s, want the first message with existing true", again.Raw)
+	}
+	other := map[string]any{"from": "Alice <alice@example.test>", "to": []string{"me@home.test"}, "subject": "Lease", "body": "A different text."}
+	if r := b.must(201, "POST", "/api/messages", other, agent...); r.Get("existing").Bool() {
+		t.Errorf("a different body was taken for the same mail: %s", r.Raw)
+	}
+	if person := b.must(201, "POST", "/api/messages", mail); person.Get("existing").Bool() {
+		t.Errorf("the person's own repeat was folded into the agent's: %s", person.Raw)
+	}
+}

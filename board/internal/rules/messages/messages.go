@@ -69,7 +69,32 @@ func newOrExisting(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
 	if old, ok := tx.MessageByKey(dedupe.Key(m)); ok {
 		return nil, &Existing{Message: old, Version: tx.Doc().Version}
 	}
+	if old, ok := undatedRepeat(tx, in, m); ok {
+		return nil, &Existing{Message: old, Version: tx.Doc().Version}
+	}
 	return m, nil
+}
+
+// undatedRepeat finds, for an agent's mail without a Message-ID or a date
+// (the board stamps it with the time of the write, so its key differs from
+// the last copy's), a stored mail with the same sender, recipients and
+// body. The sender is compared first, so the scan hashes few bodies.
+func undatedRepeat(tx *store.Tx, in wire.MessageInput, m *wire.Message) (*wire.Message, bool) {
+	if tx.Actor() != wire.ActorAgent || m.MessageID != "" || strings.TrimSpace(in.ReceivedAt) != "" {
+		return nil, false
+	}
+	undated := func(x *wire.Message) string {
+		cp := *x
+		cp.ReceivedAt = ""
+		return dedupe.Key(&cp)
+	}
+	from, want := strings.ToLower(strings.TrimSpace(m.From)), undated(m)
+	for _, old := range tx.Doc().Messages {
+		if old.MessageID == "" && strings.ToLower(strings.TrimSpace(old.From)) == from && undated(old) == want {
+			return old, true
+		}
+	}
+	return nil, false
 }
 
 // AsExisting reports whether err says the mail was already on the board.
