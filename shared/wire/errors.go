@@ -1,5 +1,7 @@
 package wire
 
+import "encoding/json"
+
 // ErrorReply is the body of every 4xx and 5xx answer of the board: one
 // message that names the problem (the field, the id, the route).
 type ErrorReply struct {
@@ -11,9 +13,11 @@ type ErrorReply struct {
 	HumanChange *HumanChange `json:"humanChange,omitempty"`
 }
 
-// HumanChange is a field the person changed, by whom and when.
+// HumanChange is a field the person changed, by whom and when, and the
+// value of theirs that stands.
 type HumanChange struct {
-	Field string `json:"field"`
-	Actor Actor  `json:"actor"`
-	TS    string `json:"ts"`
+	Field string          `json:"field"`
+	Actor Actor           `json:"actor"`
+	TS    string          `json:"ts"`
+	Value json.RawMessage `json:"value"`
 }

@@ -118,8 +118,13 @@ const (
 // The person's edits against the agent.
 const (
 	// HumanEditWindow is how long a person's change to a field stands
-	// against an agent write that would change it again.
-	HumanEditWindow = 24 * time.Hour
+	// against an agent write that would change it again, unless the
+	// humanEditWindow preference (whole days) says otherwise. A write that
+	// sets a field back to the value the person replaced is refused at any
+	// age.
+	HumanEditWindow = 7 * 24 * time.Hour
+	// MaxHumanEditWindowDays is the largest humanEditWindow preference.
+	MaxHumanEditWindowDays = 90
 )
 
 // Local snapshots and the off-site backup.
@@ -195,7 +200,7 @@ func Limits() []Limit {
 		{"guard texts per call", fmt.Sprint(MaxGuardTexts), "`POST /classify` of the guard sidecar"},
 		{"guard model text", chars(MaxGuardModelText), "a text the guard's model scores; longer ones go to the rule-based detector"},
 		{"quarantine kept after release", durationText(QuarantineReleasedDays * 24 * time.Hour), "a released, never replayed quarantine record (the default; `releasedTtlDays` changes it)"},
-		{"a person's edit stands", durationText(HumanEditWindow), "an agent write to a field the person changed (400 `humanChange`; propose instead)"},
+		{"a person's edit stands", durationText(HumanEditWindow), fmt.Sprintf("an agent write to a field the person changed (400 `humanChange`; propose instead); the `humanEditWindow` preference sets it, 0 to %d whole days; a revert of the person's change is refused at any age", MaxHumanEditWindowDays)},
 		{"every snapshot kept", durationText(SnapshotKeepAll), "local snapshots"},
 		{"daily snapshots kept", durationText(SnapshotKeepDaily), "local snapshots older than that, the newest of each UTC day"},
 		{"backup fresh for", durationText(BackupFreshFor), "a backup younger than this needs no automatic top-up"},

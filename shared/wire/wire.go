@@ -47,9 +47,9 @@ type Case struct {
 	Position   *float64   `json:"position,omitempty"`
 	CreatedAt  string     `json:"createdAt"`
 	UpdatedAt  string     `json:"updatedAt"`
-	// HumanEdits is when the person last changed each field (RFC 3339), so
-	// an agent write does not revert a change of the last 24 hours.
-	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// HumanEdits is, per field, the person's last change to it, so an
+	// agent write neither reverts it nor changes it again too soon.
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 	// SourceID is the record's own id in the board or app it was imported
 	// from ("trello:5f1c...", "todoist:9c1e...", "opsboard:CASE-12"), so
 	// importing the same file again creates nothing new.
@@ -76,9 +76,9 @@ type Task struct {
 	// on the completed occurrence, which keeps no rule of its own.
 	Repeat string `json:"repeat,omitempty"`
 	NextID string `json:"nextId,omitempty"`
-	// HumanEdits is when the person last changed each field (RFC 3339), so
-	// an agent write does not revert a change of the last 24 hours.
-	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// HumanEdits is, per field, the person's last change to it, so an
+	// agent write neither reverts it nor changes it again too soon.
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 	// SourceID is the task's own id where it was imported from (a Trello
 	// checklist item, a Todoist sub-task), so a re-import adds only new ones.
 	SourceID string `json:"sourceId,omitempty"`
@@ -223,9 +223,9 @@ type Event struct {
 	// CreatedBy is the actor who created it, for the Activity feed's
 	// lifecycle rows (an event has no log of its own).
 	CreatedBy Actor `json:"createdBy,omitempty"`
-	// HumanEdits is when the person last changed each field (RFC 3339), so
-	// an agent write does not revert a change of the last 24 hours.
-	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// HumanEdits is, per field, the person's last change to it, so an
+	// agent write neither reverts it nor changes it again too soon.
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -259,9 +259,9 @@ type Reminder struct {
 	// log of its own).
 	CreatedBy   Actor `json:"createdBy,omitempty"`
 	CompletedBy Actor `json:"completedBy,omitempty"`
-	// HumanEdits is when the person last changed each field (RFC 3339), so
-	// an agent write does not revert a change of the last 24 hours.
-	HumanEdits map[string]string `json:"humanEdits,omitempty"`
+	// HumanEdits is, per field, the person's last change to it, so an
+	// agent write neither reverts it nor changes it again too soon.
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.

@@ -187,7 +187,7 @@ func (a *API) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &hc):
 		// 400, not 409: 409 stays the answer to a stale expectedVersion.
-		httpjson.Reply(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS}})
+		httpjson.Reply(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), HumanChange: &wire.HumanChange{Field: hc.Field, Actor: hc.Actor, TS: hc.TS, Value: hc.Value}})
 		return
 	case errors.As(err, &uc):
 		httpjson.Reply(w, http.StatusBadRequest, wire.ErrorReply{Error: err.Error(), Conflicts: uc.Conflicts})

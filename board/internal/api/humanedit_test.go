@@ -49,6 +49,7 @@ func refusedRevert(t *testing.T, b *board, method, path string, body any, field 
 func TestAgentMayNotRevertThePerson(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
 	b := newBoard(t, storeClock(clk))
+	b.must(http.StatusOK, "PATCH", "/api/prefs", map[string]any{"humanEditWindow": 1})
 	c := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Lease", "status": "todo"}).Get("case.id").String()
 	other := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Deposit"}).Get("case.id").String()
 	task := b.must(http.StatusCreated, "POST", "/api/cases/"+c+"/tasks", map[string]any{"title": "Sign"}).Get("task.id").String()
@@ -60,7 +61,7 @@ func TestAgentMayNotRevertThePerson(t *testing.T) {
 
 	// The person changes a field of each record.
 	got := b.must(http.StatusOK, "PATCH", "/api/cases/"+c, map[string]any{"status": "waiting_for_input"})
-	if got.Get("case.humanEdits.status").String() != "2026-11-24T09:00:00Z" || got.Get("case.humanEdits.summary").Exists() {
+	if got.Get("case.humanEdits.status.at").String() != "2026-11-24T09:00:00Z" || got.Get("case.humanEdits.status.was").String() != "todo" || got.Get("case.humanEdits.summary").Exists() {
 		t.Errorf("humanEdits after the person's patch: %s", got.Get("case.humanEdits").Raw)
 	}
 	b.must(http.StatusOK, "PATCH", "/api/cases/"+c+"/tasks/"+task, map[string]any{"completed": true})
@@ -87,10 +88,11 @@ func TestAgentMayNotRevertThePerson(t *testing.T) {
 	}
 	b.must(http.StatusOK, "PATCH", "/api/events/"+evt, map[string]any{"date": "2026-12-02", "override": true}, agent...)
 
-	// A day after the person's change, it no longer holds.
+	// Past the window (one day here), a new value goes through; setting
+	// back the value the person replaced never does.
 	clk.add(2 * time.Hour)
-	b.must(http.StatusOK, "PATCH", "/api/reminders/"+rem, map[string]any{"dueAt": "2026-12-01"}, agent...)
-	b.must(http.StatusOK, "PATCH", "/api/cases/"+c+"/tasks/"+task, map[string]any{"completed": false}, agent...)
+	b.must(http.StatusOK, "PATCH", "/api/reminders/"+rem, map[string]any{"dueAt": "2026-12-07"}, agent...)
+	refusedRevert(t, b, "PATCH", "/api/cases/"+c+"/tasks/"+task, map[string]any{"completed": false}, "completedAt")
 
 	// A stale expectedVersion is still 409, checked first.
 	r := b.do("PATCH", "/api/cases/"+c, map[string]any{"status": "done", "expectedVersion": 1}, agent...)

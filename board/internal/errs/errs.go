@@ -5,8 +5,10 @@
 package errs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -60,18 +62,35 @@ func IsNotFound(err error) bool {
 	return errors.As(err, &nf)
 }
 
-// HumanChangeError refuses an agent write that would change a field the
-// person changed within the last day (400): the agent should propose the
-// change instead, or pass override when the person asked for it.
+// HumanChangeError refuses an agent write that would undo the person's
+// change to a field (400): set it back to the value they replaced, or
+// change it again within the protection window. The agent should add a
+// note or propose the change instead, or pass override when the person
+// asked for it.
 type HumanChangeError struct {
 	Record, Field, TS string
 	Actor             wire.Actor
+	Value             json.RawMessage // the person's value, which stands
+	Revert            bool            // the write sets back the value the person replaced
+	Window            time.Duration
 }
 
 func (e *HumanChangeError) Error() string {
 	// No word of override here: the agent reads this, and overriding is for
 	// when the person asked, which the API reference documents.
-	return fmt.Sprintf("%s: the person changed '%s' at %s, less than 24 hours ago, and their change stands: propose this change for their approval (propose) or add a note instead", e.Record, e.Field, e.TS)
+	why := fmt.Sprintf("less than %s ago", days(e.Window))
+	if e.Revert {
+		why = "and this write would set it back to the value they replaced"
+	}
+	return fmt.Sprintf("%s: the person changed '%s' at %s, %s, and their change stands: add a note or propose this change for their approval (propose) instead", e.Record, e.Field, e.TS, why)
+}
+
+// days words a window: "24 hours" under two days, else whole days.
+func days(d time.Duration) string {
+	if d < 48*time.Hour {
+		return fmt.Sprintf("%d hours", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
 }
 
 // UndoConflictError refuses an undo because later writes changed the

@@ -32,6 +32,8 @@ type Tx struct {
 	countersDirty, sourcesDirty, prefsDirty bool
 
 	undid []int64 // the writes this one undoes (NoteUndone)
+
+	decided bool // the write carries out a proposal the person approved (MarkDecided)
 }
 
 func newTx(head *wire.Doc, now time.Time, actor wire.Actor) *Tx {
@@ -181,6 +183,13 @@ func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
 
 // SetLabelSources replaces the label provenance record.
 func (tx *Tx) SetLabelSources(s *wire.LabelSources) { tx.d.LabelSources = s; tx.sourcesDirty = true }
+
+// MarkDecided says the write carries out a proposal the person approved:
+// it stays the proposer's, but what it changes is the person's decision.
+func (tx *Tx) MarkDecided() { tx.decided = true }
+
+// Decided reports whether MarkDecided was called.
+func (tx *Tx) Decided() bool { return tx.decided }
 
 // SetPrefs replaces the board preferences object.
 func (tx *Tx) SetPrefs(p json.RawMessage) { tx.d.Prefs = p; tx.prefsDirty = true }

@@ -52,9 +52,9 @@ func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarch
 	if err := applyPatch(tx, c, p, tx.Actor(), check); err != nil {
 		return nil, nil, err
 	}
-	if tx.Actor() == wire.ActorHuman {
+	if tx.Actor() == wire.ActorHuman || tx.Decided() {
 		if changed := humanedit.Changed(before, humanedit.Fields(c), humanedit.Untracked); len(changed) > 0 {
-			c.HumanEdits = humanedit.Stamp(c.HumanEdits, changed, tx.Now())
+			c.HumanEdits = humanedit.Stamp(c.HumanEdits, before, changed, tx.Now())
 			tx.Cases().Put(c)
 		}
 	}
@@ -64,7 +64,9 @@ func patchTracked(tx *store.Tx, id string, p wire.CasePatch, check func(hierarch
 // protectEdits refuses an agent's change to a field the person changed
 // recently, or logs the override when the write says override.
 func protectEdits(tx *store.Tx, c *wire.Case, before map[string]json.RawMessage, override bool) error {
-	over, err := humanedit.Write{Actor: tx.Actor(), Override: override, Record: c.ID, Edits: c.HumanEdits, Before: before, After: c, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
+	w := humanedit.For(tx, c.ID, c.HumanEdits, before, c)
+	w.Override = override
+	over, err := w.Check()
 	if err != nil {
 		return err
 	}

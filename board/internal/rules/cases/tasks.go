@@ -67,7 +67,8 @@ func PatchTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, ta
 		if err != nil {
 			return err
 		}
-		w := humanedit.Write{Actor: actor, Override: p.Override, Record: t.ID, Edits: t.HumanEdits, Before: before, After: t, Ignore: humanedit.UntrackedTask, Now: tx.Now()}
+		w := humanedit.For(tx, t.ID, t.HumanEdits, before, t)
+		w.Override, w.Ignore = p.Override, humanedit.UntrackedTask
 		t.HumanEdits = w.Track()
 		w.Edits = t.HumanEdits
 		over, err := w.Check()

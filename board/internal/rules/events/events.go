@@ -86,7 +86,9 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if err != nil {
 			return nil, err
 		}
-		over, err := humanedit.Write{Actor: tx.Actor(), Override: p.Override, Record: e.ID, Edits: e.HumanEdits, Before: before, After: e, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
+		w := humanedit.For(tx, e.ID, e.HumanEdits, before, e)
+		w.Override = p.Override
+		over, err := w.Check()
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +154,7 @@ func PatchTx(tx *store.Tx, id string, p wire.EventPatch) (*wire.Event, error) {
 		return e, nil // nothing changed: no activity, updatedAt kept
 	}
 	e.UpdatedAt = tx.Stamp()
-	e.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: e.HumanEdits, Before: humanedit.Fields(&old), After: e, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
+	e.HumanEdits = humanedit.For(tx, e.ID, e.HumanEdits, humanedit.Fields(&old), e).Track()
 	tx.Events().Put(e)
 	if e.CaseID != old.CaseID {
 		activity.OnCase(tx, old.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)

@@ -1,8 +1,9 @@
 // Package humanedit keeps the person's changes authoritative: each record
-// remembers when the person last changed each of its fields, and an agent
-// write that would change one of those fields again within Window is
+// remembers, per field, when the person last changed it and the value that
+// change replaced. An agent write that would set a field back to that value
+// (at any age), or change it again within the protection window, is
 // refused unless it says override. The rules here are pure functions of
-// record values and times.
+// record values and times; For reads the write's context from a store.Tx.
 package humanedit
 
 import (
@@ -12,10 +13,12 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
-// Window is how long a person's change to a field holds against the agent.
+// Window is how long a person's change to a field holds against the agent
+// when the humanEditWindow preference is not set.
 const Window = wire.HumanEditWindow
 
 // Untracked are the fields no one sets directly: stamps, logs and the
@@ -25,6 +28,9 @@ var Untracked = []string{"updatedAt", "createdAt", "activity", "humanEdits", "co
 // UntrackedTask is Untracked for a case's task, whose completion (its
 // completedAt) is the person's gesture to protect.
 var UntrackedTask = []string{"createdAt", "humanEdits", "nextId"}
+
+// null is the JSON of a field a record leaves out (omitempty): empty.
+var null = json.RawMessage("null")
 
 // Fields is a record's JSON fields, for comparing two versions of it.
 func Fields(record any) map[string]json.RawMessage {
@@ -37,6 +43,14 @@ func Fields(record any) map[string]json.RawMessage {
 		return nil
 	}
 	return out
+}
+
+// value is a field's JSON in fields, null when the record leaves it out.
+func value(fields map[string]json.RawMessage, name string) json.RawMessage {
+	if v, ok := fields[name]; ok {
+		return v
+	}
+	return null
 }
 
 // Changed lists, sorted, the fields whose value differs between two
@@ -57,86 +71,121 @@ func Changed(before, after map[string]json.RawMessage, ignore []string) []string
 	return out
 }
 
-// Stamp records that the person changed fields at now. It returns the
-// edits map to keep (nil stays nil when nothing changed).
-func Stamp(edits map[string]string, fields []string, now time.Time) map[string]string {
+// Stamp records that the person changed fields at now, each replacing its
+// value in before. It returns the edits map to keep (nil stays nil when
+// nothing changed).
+func Stamp(edits wire.HumanEdits, before map[string]json.RawMessage, fields []string, now time.Time) wire.HumanEdits {
 	if len(fields) == 0 {
 		return edits
 	}
-	out := make(map[string]string, len(edits)+len(fields))
+	out := make(wire.HumanEdits, len(edits)+len(fields))
 	for k, v := range edits {
 		out[k] = v
 	}
+	at := now.UTC().Format(time.RFC3339Nano)
 	for _, f := range fields {
-		out[f] = now.UTC().Format(time.RFC3339Nano)
+		out[f] = wire.HumanEdit{At: at, Was: value(before, f)}
 	}
 	return out
 }
 
-// Conflict is the person's change an agent write would revert.
+// Conflict is the person's change an agent write would undo.
 type Conflict struct {
-	Field string
-	TS    string // when the person changed it
+	Field  string
+	TS     string          // when the person changed it
+	Value  json.RawMessage // the person's value, which stands
+	Revert bool            // the write sets the value the person replaced
 }
 
-// Recent is the first of fields (in order) the person changed within
-// Window before now.
-func Recent(edits map[string]string, fields []string, now time.Time) (Conflict, bool) {
+// Find is the first of fields (in order) where after undoes the person's
+// change: it sets back the value their change replaced, at any age, or
+// changes a field they changed within window before now. before holds the
+// person's values.
+func Find(edits wire.HumanEdits, before, after map[string]json.RawMessage, fields []string, window time.Duration, now time.Time) (Conflict, bool) {
 	for _, f := range fields {
-		ts, ok := edits[f]
+		e, ok := edits[f]
 		if !ok {
 			continue
 		}
-		at, err := time.Parse(time.RFC3339Nano, ts)
-		if err != nil {
-			continue // a hand-edited stamp that does not parse protects nothing
+		c := Conflict{Field: f, TS: e.At, Value: value(before, f)}
+		if e.Was != nil && bytes.Equal(compact(e.Was), value(after, f)) {
+			c.Revert = true
+			return c, true
 		}
-		if now.Sub(at) < Window {
-			return Conflict{Field: f, TS: ts}, true
+		at, err := time.Parse(time.RFC3339Nano, e.At)
+		if err != nil {
+			continue // a hand-edited stamp that does not parse protects no new value
+		}
+		if now.Sub(at) < window {
+			return c, true
 		}
 	}
 	return Conflict{}, false
+}
+
+// compact is JSON without insignificant space, as Fields encodes it (a
+// hand-edited document may space its stored values).
+func compact(v json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
 }
 
 // Write is one write to a record as the protection sees it: who writes,
 // the record before and after, and when the person last changed each field.
 type Write struct {
 	Actor    wire.Actor
-	Override bool                       // the write says override
-	Record   string                     // the record's id, named in a refusal
-	Edits    map[string]string          // the record's edits map (humanEdits)
-	Before   map[string]json.RawMessage // the record's Fields from before the write
-	After    any                        // the record as the write leaves it
-	Ignore   []string                   // fields never protected: Untracked or UntrackedTask
-	Now      time.Time
+	Override bool // the write says override
+	// Decided marks a proposal the person approved: never refused, and
+	// what it changes counts as the person's.
+	Decided bool
+	Record  string                     // the record's id, named in a refusal
+	Edits   wire.HumanEdits            // the record's edits map (humanEdits)
+	Before  map[string]json.RawMessage // the record's Fields from before the write
+	After   any                        // the record as the write leaves it
+	Ignore  []string                   // fields never protected: Untracked or UntrackedTask
+	Window  time.Duration              // how long a change holds (WindowOf)
+	Now     time.Time
 }
 
-// Track is the person's side of the rule: a write by a human stamps the
-// fields that differ between before and after into the edits map. It
-// returns the edits map to keep.
-func (w Write) Track() map[string]string {
-	if w.Actor != wire.ActorHuman {
+// For is a write to one record inside tx: its actor, approval, window and
+// time come from the write; Ignore is Untracked.
+func For(tx *store.Tx, record string, edits wire.HumanEdits, before map[string]json.RawMessage, after any) Write {
+	return Write{
+		Actor: tx.Actor(), Decided: tx.Decided(), Record: record, Edits: edits, Before: before, After: after,
+		Ignore: Untracked, Window: WindowOf(tx.Doc().Prefs), Now: tx.Now(),
+	}
+}
+
+// Track is the person's side of the rule: a write by a human, or an
+// approved proposal, stamps the fields that differ between before and
+// after into the edits map. It returns the edits map to keep.
+func (w Write) Track() wire.HumanEdits {
+	if w.Actor != wire.ActorHuman && !w.Decided {
 		return w.Edits
 	}
-	return Stamp(w.Edits, Changed(w.Before, Fields(w.After), w.Ignore), w.Now)
+	return Stamp(w.Edits, w.Before, Changed(w.Before, Fields(w.After), w.Ignore), w.Now)
 }
 
-// Check is the agent's side: an agent write whose result differs from
-// before in a field the person changed within Window is refused with an
-// errs.HumanChangeError naming the record, unless it says override, in
-// which case the conflict it overrode is returned so the caller can log it.
+// Check is the agent's side: an agent write that undoes a person's change
+// (Find) is refused with an errs.HumanChangeError naming the record,
+// unless it says override, in which case the conflict it overrode is
+// returned so the caller can log it.
 func (w Write) Check() (*Conflict, error) {
-	if w.Actor != wire.ActorAgent {
+	if w.Actor != wire.ActorAgent || w.Decided || len(w.Edits) == 0 {
 		return nil, nil
 	}
-	c, ok := Recent(w.Edits, Changed(w.Before, Fields(w.After), w.Ignore), w.Now)
+	after := Fields(w.After)
+	c, ok := Find(w.Edits, w.Before, after, Changed(w.Before, after, w.Ignore), w.Window, w.Now)
 	switch {
 	case !ok:
 		return nil, nil
 	case w.Override:
 		return &c, nil
 	}
-	return nil, &errs.HumanChangeError{Record: w.Record, Field: c.Field, Actor: wire.ActorHuman, TS: c.TS}
+	return nil, &errs.HumanChangeError{Record: w.Record, Field: c.Field, Actor: wire.ActorHuman, TS: c.TS, Value: c.Value, Revert: c.Revert, Window: w.Window}
 }
 
 // Overridden is the activity detail of an override.

@@ -1,6 +1,7 @@
 package humanedit_test
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -33,32 +34,81 @@ func TestChanged(t *testing.T) {
 	}
 }
 
-func TestRecent(t *testing.T) {
+func TestFind(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	edits := humanedit.Stamp(nil, []string{"status"}, now.Add(-2*time.Hour))
-	edits = humanedit.Stamp(edits, []string{"title"}, now.Add(-25*time.Hour))
-	edits["dueAt"] = "not a time"
+	was := humanedit.Fields(&wire.Case{Status: "todo", Title: "Desks"})
+	person := humanedit.Fields(&wire.Case{Status: "waiting_for_input", Title: "Chairs", DueAt: "2026-12-01"})
+	edits := humanedit.Stamp(nil, was, []string{"status"}, now.Add(-2*time.Hour))
+	edits = humanedit.Stamp(edits, was, []string{"title", "labels"}, now.Add(-8*24*time.Hour))
+	edits["dueAt"] = wire.HumanEdit{At: "not a time"}
+	edits["summary"] = wire.HumanEdit{At: "2026-11-24T11:00:00Z"} // the older form: no replaced value
 	for _, tc := range []struct {
 		name   string
+		after  wire.Case
 		fields []string
+		window time.Duration
 		want   humanedit.Conflict
 		ok     bool
 	}{
-		{"a change two hours old holds", []string{"summary", "status"}, humanedit.Conflict{Field: "status", TS: "2026-11-24T10:00:00Z"}, true},
-		{"a change a day old no longer does", []string{"title"}, humanedit.Conflict{}, false},
-		{"a field the person never changed", []string{"labels"}, humanedit.Conflict{}, false},
-		{"an unreadable stamp protects nothing", []string{"dueAt"}, humanedit.Conflict{}, false},
-		{"nothing changed", nil, humanedit.Conflict{}, false},
+		{"a change two hours old holds", wire.Case{Status: "done"}, []string{"status"}, humanedit.Window, humanedit.Conflict{Field: "status", TS: "2026-11-24T10:00:00Z", Value: json.RawMessage(`"waiting_for_input"`)}, true},
+		{"a change older than the window no longer does", wire.Case{Title: "Tables"}, []string{"title"}, humanedit.Window, humanedit.Conflict{}, false},
+		{"but its revert is refused at any age", wire.Case{Title: "Desks"}, []string{"title"}, humanedit.Window, humanedit.Conflict{Field: "title", TS: "2026-11-16T12:00:00Z", Value: json.RawMessage(`"Chairs"`), Revert: true}, true},
+		{"a window of 0 leaves only the revert", wire.Case{Status: "done"}, []string{"status"}, 0, humanedit.Conflict{}, false},
+		{"a revert with a window of 0", wire.Case{Status: "todo"}, []string{"status"}, 0, humanedit.Conflict{Field: "status", TS: "2026-11-24T10:00:00Z", Value: json.RawMessage(`"waiting_for_input"`), Revert: true}, true},
+		{"clearing a field the person set is a revert to empty", wire.Case{}, []string{"labels"}, 0, humanedit.Conflict{Field: "labels", TS: "2026-11-16T12:00:00Z", Value: json.RawMessage(`null`), Revert: true}, true},
+		{"a field the person never changed", wire.Case{Eta: "soon"}, []string{"eta"}, humanedit.Window, humanedit.Conflict{}, false},
+		{"an unreadable stamp protects no new value", wire.Case{DueAt: "2026-12-09"}, []string{"dueAt"}, humanedit.Window, humanedit.Conflict{}, false},
+		{"an older stamp holds for the window", wire.Case{Summary: "x"}, []string{"summary"}, humanedit.Window, humanedit.Conflict{Field: "summary", TS: "2026-11-24T11:00:00Z", Value: json.RawMessage(`null`)}, true},
+		{"nothing changed", wire.Case{}, nil, humanedit.Window, humanedit.Conflict{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := humanedit.Recent(edits, tc.fields, now)
+			got, ok := humanedit.Find(edits, person, humanedit.Fields(&tc.after), tc.fields, tc.window, now)
 			if diff := cmp.Diff([]any{tc.want, tc.ok}, []any{got, ok}); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}
-	if got := humanedit.Stamp(nil, nil, now); got != nil {
+	if got := humanedit.Stamp(nil, was, nil, now); got != nil {
 		t.Errorf("stamping nothing made %v", got)
+	}
+}
+
+func TestHumanEditsLoad(t *testing.T) {
+	var c wire.Case
+	doc := `{"id":"CASE-1","humanEdits":{"status":"2026-11-24T09:00:00Z","title":{"at":"2026-11-25T09:00:00Z","was":"Desks"},"labels":{"at":"2026-11-25T09:00:00Z","was":null}}}`
+	if err := json.Unmarshal([]byte(doc), &c); err != nil {
+		t.Fatal(err)
+	}
+	want := wire.HumanEdits{
+		"status": {At: "2026-11-24T09:00:00Z"},
+		"title":  {At: "2026-11-25T09:00:00Z", Was: json.RawMessage(`"Desks"`)},
+		"labels": {At: "2026-11-25T09:00:00Z", Was: json.RawMessage(`null`)},
+	}
+	if diff := cmp.Diff(want, c.HumanEdits); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	out, _ := json.Marshal(c.HumanEdits)
+	if got := string(out); got != `{"labels":{"at":"2026-11-25T09:00:00Z","was":null},"status":{"at":"2026-11-24T09:00:00Z"},"title":{"at":"2026-11-25T09:00:00Z","was":"Desks"}}` {
+		t.Errorf("written back as %s", got)
+	}
+}
+
+func TestWindowOf(t *testing.T) {
+	for _, tc := range []struct {
+		prefs string
+		want  time.Duration
+	}{
+		{``, 7 * 24 * time.Hour},
+		{`{"view":"operational"}`, 7 * 24 * time.Hour},
+		{`{"humanEditWindow":0}`, 0},
+		{`{"humanEditWindow":30}`, 30 * 24 * time.Hour},
+		{`{"humanEditWindow":91}`, 7 * 24 * time.Hour},
+		{`{"humanEditWindow":1.5}`, 7 * 24 * time.Hour},
+		{`{"humanEditWindow":"3"}`, 7 * 24 * time.Hour},
+	} {
+		if got := humanedit.WindowOf(json.RawMessage(tc.prefs)); got != tc.want {
+			t.Errorf("WindowOf(%s) = %v, want %v", tc.prefs, got, tc.want)
+		}
 	}
 }
 
@@ -66,7 +116,8 @@ func TestWrite(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	before := &wire.Case{ID: "CASE-1", Title: "Desks", Status: "todo"}
 	moved := &wire.Case{ID: "CASE-1", Title: "Desks", Status: "done"}
-	recent := humanedit.Stamp(nil, []string{"status"}, now.Add(-time.Hour))
+	recent := humanedit.Stamp(nil, humanedit.Fields(before), []string{"status"}, now.Add(-time.Hour))
+	reverted := humanedit.Stamp(nil, humanedit.Fields(moved), []string{"status"}, now.Add(-30*24*time.Hour))
 	for _, tc := range []struct {
 		name      string
 		w         humanedit.Write
@@ -77,12 +128,14 @@ func TestWrite(t *testing.T) {
 		{"the person's change is stamped", humanedit.Write{Actor: wire.ActorHuman, After: moved}, nil, "", []string{"status"}},
 		{"the agent may change what the person left alone", humanedit.Write{Actor: wire.ActorAgent, After: moved}, nil, "", nil},
 		{"the agent may not undo the person's recent change", humanedit.Write{Actor: wire.ActorAgent, Edits: recent, After: moved}, nil, "status", []string{"status"}},
-		{"unless it says override", humanedit.Write{Actor: wire.ActorAgent, Override: true, Edits: recent, After: moved}, &humanedit.Conflict{Field: "status", TS: "2026-11-24T11:00:00Z"}, "", []string{"status"}},
+		{"unless it says override", humanedit.Write{Actor: wire.ActorAgent, Override: true, Edits: recent, After: moved}, &humanedit.Conflict{Field: "status", TS: "2026-11-24T11:00:00Z", Value: json.RawMessage(`"todo"`)}, "", []string{"status"}},
+		{"nor set back what the person replaced a month ago", humanedit.Write{Actor: wire.ActorAgent, Edits: reverted, After: moved}, nil, "status", []string{"status"}},
+		{"an approved proposal is the person's decision", humanedit.Write{Actor: wire.ActorAgent, Decided: true, Edits: recent, After: moved}, nil, "", []string{"status"}},
 		{"an ignored field is never protected", humanedit.Write{Actor: wire.ActorAgent, Edits: recent, After: moved, Ignore: []string{"status"}}, nil, "", []string{"status"}},
 		{"the system is never refused", humanedit.Write{Actor: wire.ActorSystem, Edits: recent, After: moved}, nil, "", []string{"status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.w.Record, tc.w.Before, tc.w.Now = "CASE-1", humanedit.Fields(before), now
+			tc.w.Record, tc.w.Before, tc.w.Now, tc.w.Window = "CASE-1", humanedit.Fields(before), now, humanedit.Window
 			over, err := tc.w.Check()
 			var refused *errs.HumanChangeError
 			if errors.As(err, &refused) {

@@ -102,6 +102,7 @@ func Approve(ctx context.Context, s *store.Store, approver wire.Actor, id string
 	}
 	var result wire.ApprovalResult
 	v, err := s.Update(ctx, prop.Actor, expected, func(tx *store.Tx) error {
+		tx.MarkDecided() // the person's decision: not refused, and what it sets stands as theirs
 		p, ok := tx.Proposals().Get(id)
 		if !ok {
 			return errs.NotFound("proposal %s not found", id)

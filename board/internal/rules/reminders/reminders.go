@@ -155,7 +155,9 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if err != nil {
 			return patched{}, err
 		}
-		over, err := humanedit.Write{Actor: tx.Actor(), Override: p.Override, Record: r.ID, Edits: r.HumanEdits, Before: before, After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Check()
+		w := humanedit.For(tx, r.ID, r.HumanEdits, before, r)
+		w.Override = p.Override
+		over, err := w.Check()
 		if err != nil {
 			return patched{}, err
 		}
@@ -205,7 +207,7 @@ func patchFields(tx *store.Tx, id string, p wire.ReminderPatch) (*wire.Reminder,
 		return r, nil // nothing changed: no activity, updatedAt kept
 	}
 	r.UpdatedAt = tx.Stamp()
-	r.HumanEdits = humanedit.Write{Actor: tx.Actor(), Edits: r.HumanEdits, Before: humanedit.Fields(old), After: r, Ignore: humanedit.Untracked, Now: tx.Now()}.Track()
+	r.HumanEdits = humanedit.For(tx, r.ID, r.HumanEdits, humanedit.Fields(old), r).Track()
 	tx.Reminders().Put(r)
 	logPatch(tx, old, r)
 	return r, nil

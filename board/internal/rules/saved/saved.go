@@ -12,6 +12,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -65,6 +66,11 @@ func PatchPrefs(ctx context.Context, s *store.Store, actor wire.Actor, expected 
 		if tz, ok := cur["timezone"]; ok {
 			name, _ := tz.(string)
 			if _, err := LoadZone(name); err != nil {
+				return err
+			}
+		}
+		if w, ok := cur[humanedit.WindowPref]; ok {
+			if err := humanedit.CheckWindow(w); err != nil {
 				return err
 			}
 		}
