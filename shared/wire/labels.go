@@ -15,6 +15,9 @@ type LabelPatch struct {
 	Description Opt[string] `json:"description,omitzero"`
 	Color       Opt[string] `json:"color,omitzero"`
 	Actor       Actor       `json:"actor,omitempty"`
+	// Override lets an agent write through the person's change; the page
+	// and a person's HTTP call may set it, the agent's tools never do.
+	Override bool `json:"override,omitempty"`
 }
 
 // LabelList is GET /api/labels: the active catalog.

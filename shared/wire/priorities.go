@@ -16,6 +16,9 @@ type PriorityPatch struct {
 	Position        Opt[json.RawMessage] `json:"position,omitzero"`
 	ExpectedVersion *int64               `json:"expectedVersion,omitempty"`
 	Actor           Actor                `json:"actor,omitempty"`
+	// Override lets an agent write through the person's change; the page
+	// and a person's HTTP call may set it, the agent's tools never do.
+	Override bool `json:"override,omitempty"`
 }
 
 // PriorityList is GET /api/priorities: the notes in order, then the starred

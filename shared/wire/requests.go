@@ -150,4 +150,7 @@ type MessagePatch struct {
 	CaseID     Opt[string] `json:"caseId,omitzero"`
 	ReminderID Opt[string] `json:"reminderId,omitzero"`
 	Actor      Actor       `json:"actor,omitempty"`
+	// Override lets an agent write through the person's change; the page
+	// and a person's HTTP call may set it, the agent's tools never do.
+	Override bool `json:"override,omitempty"`
 }

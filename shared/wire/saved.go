@@ -7,6 +7,9 @@ type ViewInput struct {
 	Name    Opt[string]          `json:"name,omitzero"`
 	Filters Opt[json.RawMessage] `json:"filters,omitzero"`
 	Actor   Actor                `json:"actor,omitempty"`
+	// Override lets an agent write through the person's change; the page
+	// and a person's HTTP call may set it, the agent's tools never do.
+	Override bool `json:"override,omitempty"`
 }
 
 // TemplateInput is the body of POST /api/templates (name required) and
@@ -22,6 +25,9 @@ type TemplateInput struct {
 	Tags    Opt[[]string] `json:"tags,omitzero"`
 	Tasks   Opt[[]string] `json:"tasks,omitzero"`
 	Actor   Actor         `json:"actor,omitempty"`
+	// Override lets an agent write through the person's change; the page
+	// and a person's HTTP call may set it, the agent's tools never do.
+	Override bool `json:"override,omitempty"`
 }
 
 // PrefsReply is GET /api/prefs and the answer of PATCH /api/prefs: the

@@ -161,6 +161,8 @@ type Message struct {
 	// sender to (for outbound mail, its recipients): a person page by
 	// address, else an organisation page by domain. The board sets them.
 	Entities []string `json:"entities,omitempty"`
+	// HumanEdits is, per field, the person's last change to it (see Case).
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -281,6 +283,8 @@ type Priority struct {
 	Position  *float64 `json:"position,omitempty"`
 	CreatedAt string   `json:"createdAt"`
 	UpdatedAt string   `json:"updatedAt"`
+	// HumanEdits is, per field, the person's last change to it (see Case).
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -295,6 +299,8 @@ type LabelDef struct {
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	Color       string `json:"color"`
+	// HumanEdits is, per field, the person's last change to it (see Case).
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -342,6 +348,8 @@ type View struct {
 	Filters   json.RawMessage `json:"filters"`
 	CreatedAt string          `json:"createdAt"`
 	UpdatedAt string          `json:"updatedAt"`
+	// HumanEdits is, per field, the person's last change to it (see Case).
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.
@@ -361,6 +369,8 @@ type Template struct {
 	Tasks     []string `json:"tasks,omitempty"`
 	CreatedAt string   `json:"createdAt"`
 	UpdatedAt string   `json:"updatedAt"`
+	// HumanEdits is, per field, the person's last change to it (see Case).
+	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
 }
 
 // Key is the record's id.

@@ -188,6 +188,17 @@ func (w Write) Check() (*Conflict, error) {
 	return nil, &errs.HumanChangeError{Record: w.Record, Field: c.Field, Actor: wire.ActorHuman, TS: c.TS, Value: c.Value, Revert: c.Revert, Window: w.Window}
 }
 
+// Apply is the whole rule over one write: the agent's side first (a
+// refusal changes nothing), then the person's. It returns the edits map to
+// keep and the conflict an override went through (nil when none).
+func (w Write) Apply() (wire.HumanEdits, *Conflict, error) {
+	over, err := w.Check()
+	if err != nil {
+		return w.Edits, nil, err
+	}
+	return w.Track(), over, nil
+}
+
 // Overridden is the activity detail of an override.
 func (c Conflict) Overridden() string {
 	return "override of the person's change to " + c.Field + " at " + c.TS

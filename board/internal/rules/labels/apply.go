@@ -2,12 +2,14 @@ package labels
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/activity"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -41,7 +43,7 @@ func syncLabels(tx *store.Tx, cat []*wire.LabelDef) {
 	keep := map[string]bool{}
 	for _, l := range cat {
 		keep[l.ID] = true
-		if o, ok := old[l.ID]; !ok || o != *l {
+		if o, ok := old[l.ID]; !ok || !reflect.DeepEqual(o, *l) {
 			cp := *l
 			tx.Labels().Put(&cp)
 		}
@@ -109,6 +111,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if !ok {
 			return errs.NotFound("label %s not found", id)
 		}
+		before := humanedit.Fields(l)
 		if p.Title.Set {
 			t := strings.TrimSpace(p.Title.V)
 			if t == "" {
@@ -125,6 +128,13 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 			}
 			l.Color = p.Color.V
 		}
+		w := humanedit.For(tx, l.ID, l.HumanEdits, before, l)
+		w.Override = p.Override
+		edits, _, err := w.Apply() // the catalog has no log an override could land in
+		if err != nil {
+			return err
+		}
+		l.HumanEdits = edits
 		tx.Labels().Put(l)
 		out = l
 		return nil

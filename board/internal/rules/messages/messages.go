@@ -5,6 +5,7 @@ package messages
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	netmail "net/mail"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
 	"github.com/opsboard/opsboard/board/internal/rules/activity"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -137,6 +139,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if !ok {
 			return errs.NotFound("message %s not found", id)
 		}
+		before := humanedit.Fields(m)
 		if p.Read.Set {
 			m.Read = p.Read.V && !p.Read.Null
 		}
@@ -181,6 +184,9 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 				m.CaseID = cid
 			}
 		}
+		if err := protect(tx, m, before, p.Override); err != nil {
+			return err
+		}
 		tx.Messages().Put(m)
 		out = m
 		return nil
@@ -212,4 +218,21 @@ func AddToReminder(ctx context.Context, s *store.Store, actor wire.Actor, id str
 		return nil
 	})
 	return rem, msg, v, err
+}
+
+// protect applies the person's-word rule to a message patch: it refuses an
+// agent's undoing of the person's change, or logs its override on the
+// message's case, and stamps the person's own changes.
+func protect(tx *store.Tx, m *wire.Message, before map[string]json.RawMessage, override bool) error {
+	w := humanedit.For(tx, m.ID, m.HumanEdits, before, m)
+	w.Override = override
+	edits, over, err := w.Apply()
+	if err != nil {
+		return err
+	}
+	m.HumanEdits = edits
+	if over != nil {
+		activity.OnCase(tx, m.CaseID, wire.VerbOverride, m.ID+" "+over.Overridden())
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -47,6 +48,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 			return errs.NotFound("priority %s not found", id)
 		}
 		old := *pr
+		before := humanedit.Fields(&old)
 		if t := field.OptText(p.Text, ""); t != "" {
 			pr.Text = t
 		}
@@ -60,6 +62,13 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		if pr.Text != old.Text || !samePosition(pr.Position, old.Position) {
 			pr.UpdatedAt = tx.Stamp()
 		}
+		w := humanedit.For(tx, pr.ID, pr.HumanEdits, before, pr)
+		w.Override = p.Override
+		edits, _, err := w.Apply() // a priority note has no case whose log could hold an override
+		if err != nil {
+			return err
+		}
+		pr.HumanEdits = edits
 		tx.Priorities().Put(pr)
 		out = pr
 		return nil

@@ -203,6 +203,7 @@ func PatchView(ctx context.Context, s *store.Store, actor wire.Actor, id string,
 		if !ok {
 			return errs.NotFound("view %s not found", id)
 		}
+		before := humanedit.Fields(view)
 		if in.Name.Set {
 			name := field.OptText(in.Name, "")
 			if name == "" {
@@ -225,7 +226,13 @@ func PatchView(ctx context.Context, s *store.Store, actor wire.Actor, id string,
 				view.Filters = f
 			}
 		}
-		view.UpdatedAt = tx.Stamp()
+		w := humanedit.For(tx, view.ID, view.HumanEdits, before, view)
+		w.Override = in.Override
+		edits, _, err := w.Apply()
+		if err != nil {
+			return err
+		}
+		view.HumanEdits, view.UpdatedAt = edits, tx.Stamp()
 		tx.Views().Put(view)
 		out = view
 		return nil
@@ -285,6 +292,7 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id str
 		if !ok {
 			return errs.NotFound("template %s not found", id)
 		}
+		before := humanedit.Fields(t)
 		if in.Name.Set {
 			name := field.OptText(in.Name, "")
 			if name == "" {
@@ -303,7 +311,13 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id str
 		if err := templateSize(t); err != nil {
 			return err
 		}
-		t.UpdatedAt = tx.Stamp()
+		w := humanedit.For(tx, t.ID, t.HumanEdits, before, t)
+		w.Override = in.Override
+		edits, _, err := w.Apply()
+		if err != nil {
+			return err
+		}
+		t.HumanEdits, t.UpdatedAt = edits, tx.Stamp()
 		tx.Templates().Put(t)
 		out = t
 		return nil
