@@ -114,3 +114,24 @@ func BenchmarkClean(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPatch is one case patch on a board of n cases, by the person
+// (whose change is stamped) and by the agent (whose change is checked
+// against the person's), to measure what the person's-word rule costs.
+func BenchmarkPatch(b *testing.B) {
+	for _, by := range []wire.Actor{wire.ActorHuman, wire.ActorAgent} {
+		b.Run(string(by), func(b *testing.B) {
+			s, ids := openBoard(b, sizes[0], 0)
+			id := ids[len(ids)/2]
+			// The person changed another field, so the agent's write is checked.
+			if _, _, err := Patch(context.Background(), s, wire.ActorHuman, id, wire.CasePatch{Status: wire.Some(string(wire.LaneTodo))}); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; b.Loop(); i++ {
+				if _, _, err := Patch(context.Background(), s, by, id, wire.CasePatch{Summary: wire.Some(fmt.Sprint("summary ", i))}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
