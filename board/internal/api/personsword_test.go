@@ -97,3 +97,27 @@ func TestApprovedProposalIsThePersonsWord(t *testing.T) {
 	}
 	refusedRevert(t, b, "PATCH", "/api/cases/"+c, map[string]any{"status": "waiting_for_input"}, "status")
 }
+
+// TestAgentMayNotDeleteThePersonsRecentWork: a delete undoes every change
+// at once, so the agent may not delete what the person changed within the
+// window; past it, it may.
+func TestAgentMayNotDeleteThePersonsRecentWork(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)}
+	b := newBoard(t, storeClock(clk))
+	c := newCaseID(b, "Lease")
+	pr := b.must(http.StatusCreated, "POST", "/api/priorities", map[string]any{"text": "Health first"}).Get("priority.id").String()
+	evt := b.must(http.StatusCreated, "POST", "/api/events", map[string]any{"title": "Visit", "date": "2026-12-02"}).Get("event.id").String()
+	fresh := newCaseID(b, "Untouched")
+	b.must(http.StatusOK, "PATCH", "/api/cases/"+c, map[string]any{"summary": "mine"})
+	b.must(http.StatusOK, "PATCH", "/api/priorities/"+pr, map[string]any{"text": "Sleep first"})
+	b.must(http.StatusOK, "PATCH", "/api/events/"+evt, map[string]any{"location": "Office"})
+
+	refusedRevert(t, b, "DELETE", "/api/cases/"+c+"?hard=true", nil, "summary")
+	refusedRevert(t, b, "DELETE", "/api/priorities/"+pr, nil, "text")
+	refusedRevert(t, b, "DELETE", "/api/events/"+evt, nil, "location")
+	b.must(http.StatusOK, "DELETE", "/api/cases/"+fresh+"?hard=true", nil, agent...)
+
+	clk.add(8 * 24 * time.Hour)
+	b.must(http.StatusOK, "DELETE", "/api/priorities/"+pr, nil, agent...)
+	b.must(http.StatusOK, "DELETE", "/api/events/"+evt, nil, agent...)
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/activity"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
+	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -32,8 +33,12 @@ func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (i
 
 // DeleteTx is Delete inside a write.
 func DeleteTx(tx *store.Tx, id string) error {
-	if _, ok := tx.Cases().Get(id); !ok {
+	c, ok := tx.Cases().Get(id)
+	if !ok {
 		return errs.NotFound("case %s not found", id)
+	}
+	if err := humanedit.Removal(tx, c.ID, c.HumanEdits, c); err != nil {
+		return err
 	}
 	remove(tx, []string{id}, false)
 	return nil

@@ -179,6 +179,9 @@ func DeleteTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID, t
 			return err
 		}
 		t := c.Tasks[i]
+		if err := humanedit.Removal(tx, t.ID, t.HumanEdits, &t); err != nil {
+			return err
+		}
 		c.Tasks = append(c.Tasks[:i], c.Tasks[i+1:]...)
 		c.UpdatedAt = tx.Stamp()
 		activity.Log(c, actor, wire.VerbTaskDeleted, t.ID+" "+t.Title, tx.Stamp())

@@ -196,6 +196,9 @@ func deleteTx(tx *store.Tx, id string) error {
 	if !ok {
 		return errs.NotFound("event %s not found", id)
 	}
+	if err := humanedit.Removal(tx, e.ID, e.HumanEdits, e); err != nil {
+		return err
+	}
 	tx.Events().Delete(id)
 	activity.OnCase(tx, e.CaseID, wire.VerbEventUnlinked, e.ID+" "+e.Title)
 	return nil

@@ -203,3 +203,25 @@ func (w Write) Apply() (wire.HumanEdits, *Conflict, error) {
 func (c Conflict) Overridden() string {
 	return "override of the person's change to " + c.Field + " at " + c.TS
 }
+
+// Removal refuses an agent's delete of a record the person changed within
+// the window (a delete undoes every change at once); an approved proposal
+// goes through. record is the record as it stands.
+func Removal(tx *store.Tx, id string, edits wire.HumanEdits, record any) error {
+	if tx.Actor() != wire.ActorAgent || tx.Decided() || len(edits) == 0 {
+		return nil
+	}
+	window, now := WindowOf(tx.Doc().Prefs), tx.Now()
+	fields := make([]string, 0, len(edits))
+	for f := range edits {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	for _, f := range fields {
+		at, err := time.Parse(time.RFC3339Nano, edits[f].At)
+		if err == nil && now.Sub(at) < window {
+			return &errs.HumanChangeError{Record: id, Field: f, Actor: wire.ActorHuman, TS: edits[f].At, Value: value(Fields(record), f), Window: window}
+		}
+	}
+	return nil
+}

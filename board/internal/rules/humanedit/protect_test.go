@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/opsboard/opsboard/board/internal/errs"
 	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -154,6 +155,44 @@ func TestWrite(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantEdits, stamped); diff != "" {
 				t.Errorf("Track (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRemoval(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	c := &wire.Case{ID: "CASE-1", Title: "Chairs"}
+	c.HumanEdits = humanedit.Stamp(nil, humanedit.Fields(&wire.Case{Title: "Desks"}), []string{"title"}, now.Add(-time.Hour))
+	for _, tc := range []struct {
+		name    string
+		by      wire.Actor
+		decided bool
+		prefs   string
+		want    string // the field refused over, "" when allowed
+	}{
+		{"the agent may not delete the person's recent work", wire.ActorAgent, false, ``, "title"},
+		{"the person may", wire.ActorHuman, false, ``, ""},
+		{"an approved proposal may", wire.ActorAgent, true, ``, ""},
+		{"past the window the agent may", wire.ActorAgent, false, `{"humanEditWindow":0}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tx := store.Scratch(&wire.Doc{Prefs: json.RawMessage(tc.prefs)}, now, tc.by)
+			if tc.decided {
+				tx.MarkDecided()
+			}
+			got := ""
+			var refused *errs.HumanChangeError
+			if err := humanedit.Removal(tx, c.ID, c.HumanEdits, c); errors.As(err, &refused) {
+				got = refused.Field
+				if string(refused.Value) != `"Chairs"` {
+					t.Errorf("value %s, want the person's", refused.Value)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("refused over %q, want %q", got, tc.want)
 			}
 		})
 	}

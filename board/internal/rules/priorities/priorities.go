@@ -83,8 +83,12 @@ func samePosition(a, b *float64) bool {
 // Delete removes a priority note for good.
 func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (int64, error) {
 	return s.Update(ctx, actor, nil, func(tx *store.Tx) error {
-		if _, ok := tx.Priorities().Get(id); !ok {
+		pr, ok := tx.Priorities().Get(id)
+		if !ok {
 			return errs.NotFound("priority %s not found", id)
+		}
+		if err := humanedit.Removal(tx, pr.ID, pr.HumanEdits, pr); err != nil {
+			return err
 		}
 		tx.Priorities().Delete(id)
 		return nil

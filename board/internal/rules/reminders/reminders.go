@@ -391,6 +391,9 @@ func deleteTx(tx *store.Tx, id string) error {
 	if !ok {
 		return errs.NotFound("reminder %s not found", id)
 	}
+	if err := humanedit.Removal(tx, r.ID, r.HumanEdits, r); err != nil {
+		return err
+	}
 	tx.Reminders().Delete(id)
 	for _, m := range tx.Doc().Messages {
 		if m.ReminderID == id {
