@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/opsboard/opsboard/shared/httpaddr"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -102,7 +103,12 @@ func (e *BoardError) Outcome() (text string, ok bool) {
 		return "", false
 	}
 	hc := e.HumanChange
-	return fmt.Sprintf("Not changed, the person's change stands (field %s, changed by the %s at %s).", hc.Field, hc.Actor, hc.TS), true
+	value := ""
+	if len(hc.Value) > 0 && string(hc.Value) != "null" {
+		// The value that stands, so the agent need not read the record again.
+		value = " = " + truncate(string(hc.Value), 200)
+	}
+	return fmt.Sprintf("Not changed, the person's change stands (field %s%s, changed by the %s at %s).", hc.Field, value, hc.Actor, hc.TS), true
 }
 
 // NotFound reports whether err is the board's 404.
@@ -260,3 +266,14 @@ func agentBody(body any) ([]byte, error) {
 
 // seg escapes one path segment (an id).
 func seg(id string) string { return url.PathEscape(id) }
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

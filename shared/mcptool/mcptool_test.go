@@ -2,6 +2,7 @@ package mcptool_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -193,7 +194,7 @@ func TestCheckerSpeaksLikeTheTool(t *testing.T) {
 
 func TestHumanChangeIsAnAnswerNotAFailure(t *testing.T) {
 	refused := &client.BoardError{Status: 400, Message: "CASE-1: the person changed 'status' at T; propose it instead",
-		HumanChange: &wire.HumanChange{Field: "status", Actor: "human", TS: "2026-11-24T09:00:00Z"}}
+		HumanChange: &wire.HumanChange{Field: "status", Actor: "human", TS: "2026-11-24T09:00:00Z", Value: json.RawMessage(`"done"`)}}
 	for _, tc := range []struct {
 		name    string
 		err     error
@@ -201,7 +202,7 @@ func TestHumanChangeIsAnAnswerNotAFailure(t *testing.T) {
 		want    string
 	}{
 		{"the revert refusal is a normal result", fmt.Errorf("update: %w", refused), false,
-			"Not changed, the person's change stands (field status, changed by the human at 2026-11-24T09:00:00Z). update: CASE-1: the person changed 'status' at T; propose it instead"},
+			"Not changed, the person's change stands (field status = \"done\", changed by the human at 2026-11-24T09:00:00Z). update: CASE-1: the person changed 'status' at T; propose it instead"},
 		{"any other refusal stays an error", &client.BoardError{Status: 400, Message: "field 'status' must be one of"}, true, "field 'status' must be one of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
