@@ -15,6 +15,7 @@ const (
 	KindViewRecord      = "view"
 	KindTemplateRecord  = "template"
 	KindIngestRunRecord = "ingestRun"
+	KindBoardActivity   = "boardActivity"
 	KindPrefsRecord     = "prefs"        // id "prefs"; the record is the prefs object
 	KindLabelSources    = "labelSources" // id "labelSources"; which bundles are installed
 )

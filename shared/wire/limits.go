@@ -96,6 +96,9 @@ const (
 	MaxIngestRuns = 200
 	// MaxIngestRunErrors is how many error lines a stored report keeps.
 	MaxIngestRunErrors = 20
+	// MaxBoardActivity is how many Activity rows that belong to no case
+	// the board keeps.
+	MaxBoardActivity = 500
 	// GuardTimeout bounds every call of the guard's client, so the agent's
 	// bridge answers (UNAVAILABLE at worst) rather than hang.
 	GuardTimeout = 4000 * time.Millisecond
@@ -194,6 +197,7 @@ func Limits() []Limit {
 		{"MIME nesting", levels(MaxMIMEDepth), "nested multiparts read of one mail"},
 		{"ingest runs kept", fmt.Sprint(MaxIngestRuns), "mail ingest run reports"},
 		{"errors per ingest run", fmt.Sprint(MaxIngestRunErrors), "error lines a stored run report keeps"},
+		{"board activity rows kept", fmt.Sprint(MaxBoardActivity), "Activity rows that belong to no case (overrides of a priority note, a label, a view or a template)"},
 		{"guard wait", durationText(GuardTimeout), "every call of the guard's client (the agent's bridge answers UNAVAILABLE past it)"},
 		{"guard wait through the board", durationText(GuardProxyTimeout), "the board's calls to the guard on the page's behalf"},
 		{"guard body", bytesText(MaxGuardBody), "a request to the guard sidecar"},

@@ -202,6 +202,18 @@ type IngestRouted struct {
 // Key is the record's id.
 func (r *IngestRun) Key() string { return r.ID }
 
+// BoardActivity is an Activity feed row that belongs to no case: an
+// override of the person's change to a priority note, a label, a saved
+// view or a template. The newest MaxBoardActivity are kept.
+type BoardActivity struct {
+	ID string `json:"id"`
+	Activity
+	Record string `json:"record,omitempty"` // the id of the record the row is about
+}
+
+// Key is the row's id.
+func (a *BoardActivity) Key() string { return a.ID }
+
 // Event is a calendar event, optionally linked to a case node.
 type Event struct {
 	ID          string `json:"id"`
@@ -397,4 +409,7 @@ type Doc struct {
 	Templates []*Template      `json:"templates,omitempty"`
 	// IngestRuns are the reports of the last mail ingest runs (the newest 200).
 	IngestRuns []*IngestRun `json:"ingestRuns,omitempty"`
+	// BoardActivity is the Activity rows that belong to no case (the
+	// newest 500).
+	BoardActivity []*BoardActivity `json:"boardActivity,omitempty"`
 }

@@ -121,3 +121,36 @@ func TestAgentMayNotDeleteThePersonsRecentWork(t *testing.T) {
 	b.must(http.StatusOK, "DELETE", "/api/priorities/"+pr, nil, agent...)
 	b.must(http.StatusOK, "DELETE", "/api/events/"+evt, nil, agent...)
 }
+
+// TestOverrideOfACaselessRecordIsLogged: a priority note, a label, a view
+// and a template belong to no case, and their overrides still show in
+// Activity, as the agent's, naming the record.
+func TestOverrideOfACaselessRecordIsLogged(t *testing.T) {
+	b := newBoard(t)
+	pr := b.must(http.StatusCreated, "POST", "/api/priorities", map[string]any{"text": "Health first"}).Get("priority.id").String()
+	lbl := b.must(http.StatusCreated, "POST", "/api/labels", map[string]any{"title": "Hiring", "description": "Ours."}).Get("label.id").String()
+	view := b.must(http.StatusCreated, "POST", "/api/views", map[string]any{"name": "Mine", "filters": map[string]any{"q": "x"}}).Get("view.id").String()
+	tpl := b.must(http.StatusCreated, "POST", "/api/templates", map[string]any{"name": "Move", "title": "Move"}).Get("template.id").String()
+	b.must(http.StatusOK, "PATCH", "/api/priorities/"+pr, map[string]any{"text": "Sleep first"})
+	b.must(http.StatusOK, "PATCH", "/api/labels/"+lbl, map[string]any{"description": "People we hire."})
+	b.must(http.StatusOK, "PATCH", "/api/views/"+view, map[string]any{"name": "Mine now"})
+	b.must(http.StatusOK, "PATCH", "/api/templates/"+tpl, map[string]any{"summary": "Boxes"})
+
+	b.must(http.StatusOK, "PATCH", "/api/priorities/"+pr, map[string]any{"text": "Agent first", "override": true}, agent...)
+	b.must(http.StatusOK, "PATCH", "/api/labels/"+lbl, map[string]any{"description": "Agent words.", "override": true}, agent...)
+	b.must(http.StatusOK, "PATCH", "/api/views/"+view, map[string]any{"name": "Agent's", "override": true}, agent...)
+	b.must(http.StatusOK, "PATCH", "/api/templates/"+tpl, map[string]any{"summary": nil, "override": true}, agent...)
+
+	logged := map[string]bool{}
+	for _, row := range b.must(http.StatusOK, "GET", "/api/activity?actor=agent", nil).Get("activity").Array() {
+		if row.Get("verb").String() == "override" {
+			id, _, _ := strings.Cut(row.Get("detail").String(), " ")
+			logged[id] = true
+		}
+	}
+	for _, id := range []string{pr, lbl, view, tpl} {
+		if !logged[id] {
+			t.Errorf("the override of %s is not in Activity: %v", id, logged)
+		}
+	}
+}

@@ -17,6 +17,8 @@ var kinds = []kind{
 	{Name: "templates", Const: "Templates", Field: "Templates", Table: "templates", Type: "Template", Record: "KindTemplateRecord", Clone: "shallow", Minted: true, Restore: true, Doc: "Templates are the case templates of the draft."},
 	// Ingest runs are reports of past runs, not state a restore brings back.
 	{Name: "ingestRuns", Const: "IngestRuns", Field: "IngestRuns", Table: "ingestRuns", Type: "IngestRun", Record: "KindIngestRunRecord", Clone: "shallow", Minted: true, Doc: "IngestRuns are the reports of the mail ingest runs in the draft."},
+	// Board activity is a log, like the ingest runs.
+	{Name: "boardActivity", Const: "BoardActivity", Field: "BoardActivity", Table: "boardActivity", Type: "BoardActivity", Record: "KindBoardActivity", Clone: "shallow", Minted: true, Doc: "BoardActivity is the Activity rows of the draft that belong to no case."},
 }
 
 // kind is one record kind and how the files and the store treat it.

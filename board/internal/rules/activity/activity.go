@@ -4,8 +4,11 @@
 package activity
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -37,6 +40,46 @@ func OnCase(tx *store.Tx, caseID string, verb wire.Verb, detail string) {
 	Log(c, tx.Actor(), verb, detail, tx.Stamp())
 	c.UpdatedAt = tx.Stamp()
 	tx.Cases().Put(c)
+}
+
+// MaxBoard is how many rows that belong to no case the board keeps.
+const MaxBoard = wire.MaxBoardActivity
+
+// OnBoard logs an entry that belongs to no case (an override of the
+// person's change to a priority note, say) inside a write, about record,
+// and drops the oldest such rows beyond MaxBoard.
+func OnBoard(tx *store.Tx, record string, verb wire.Verb, detail string) {
+	row := &wire.BoardActivity{ID: tx.NextID("ACT"), Record: record,
+		Activity: wire.Activity{Actor: tx.Actor(), Verb: verb, TS: tx.Stamp(), Detail: detail}}
+	tx.BoardActivity().Put(row)
+	rows := tx.Doc().BoardActivity
+	if extra := len(rows) - MaxBoard; extra > 0 {
+		old := slices.Clone(rows)
+		slices.SortStableFunc(old, func(a, b *wire.BoardActivity) int { return cmp.Compare(idNumber(a.ID), idNumber(b.ID)) })
+		for _, r := range old[:extra] {
+			tx.BoardActivity().Delete(r.ID)
+		}
+	}
+}
+
+// Override logs an override of the person's change to record: on its
+// case when it is linked to one that still exists, else as a row of its
+// own, so no override goes unlogged.
+func Override(tx *store.Tx, caseID, record, detail string) {
+	if caseID != "" {
+		if _, ok := tx.Cases().Get(caseID); ok {
+			OnCase(tx, caseID, wire.VerbOverride, record+" "+detail)
+			return
+		}
+	}
+	OnBoard(tx, record, wire.VerbOverride, record+" "+detail)
+}
+
+// idNumber is the counter part of an id like ACT-12.
+func idNumber(id string) int64 {
+	_, n, _ := strings.Cut(id, "-")
+	v, _ := strconv.ParseInt(n, 10, 64)
+	return v
 }
 
 // Category groups activity verbs for the filters of the page: the verb's
@@ -133,6 +176,11 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 	for _, row := range Lifecycle(d) {
 		if cat := Category(row.Verb); keep(row.Activity, cat) {
 			out = append(out, wire.ActivityEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
+		}
+	}
+	for _, r := range d.BoardActivity {
+		if cat := Category(r.Verb); keep(r.Activity, cat) {
+			out = append(out, wire.ActivityEntry{Activity: r.Activity, Category: cat})
 		}
 	}
 	for _, r := range d.IngestRuns { // one system row per mail ingest run

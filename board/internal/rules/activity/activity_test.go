@@ -1,9 +1,12 @@
 package activity
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opsboard/opsboard/board/internal/store"
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
@@ -72,5 +75,25 @@ func TestFeed(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestOnBoardKeepsTheNewestRows(t *testing.T) {
+	tx := store.Scratch(&wire.Doc{}, time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), wire.ActorAgent)
+	for i := range MaxBoard + 3 {
+		OnBoard(tx, fmt.Sprintf("PRI-%d", i+1), wire.VerbOverride, "override")
+	}
+	rows := tx.Doc().BoardActivity
+	if len(rows) != MaxBoard {
+		t.Fatalf("kept %d rows, want %d", len(rows), MaxBoard)
+	}
+	for _, r := range rows {
+		if r.Record == "PRI-1" || r.Record == "PRI-3" {
+			t.Errorf("the oldest row %s is still kept", r.Record)
+		}
+	}
+	feed := Feed(tx.Doc(), Query{Actor: wire.ActorAgent, Limit: 1})
+	if len(feed) != 1 || feed[0].Verb != wire.VerbOverride || feed[0].CaseID != "" {
+		t.Errorf("the feed shows %+v", feed)
 	}
 }

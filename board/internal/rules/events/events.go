@@ -93,7 +93,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 			return nil, err
 		}
 		if over != nil {
-			activity.OnCase(tx, e.CaseID, wire.VerbOverride, e.ID+" "+over.Overridden())
+			activity.Override(tx, e.CaseID, e.ID, over.Overridden())
 		}
 		return e, nil
 	})

@@ -130,9 +130,12 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		}
 		w := humanedit.For(tx, l.ID, l.HumanEdits, before, l)
 		w.Override = p.Override
-		edits, _, err := w.Apply() // the catalog has no log an override could land in
+		edits, over, err := w.Apply()
 		if err != nil {
 			return err
+		}
+		if over != nil {
+			activity.Override(tx, "", l.ID, over.Overridden())
 		}
 		l.HumanEdits = edits
 		tx.Labels().Put(l)

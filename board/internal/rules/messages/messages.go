@@ -232,7 +232,7 @@ func protect(tx *store.Tx, m *wire.Message, before map[string]json.RawMessage, o
 	}
 	m.HumanEdits = edits
 	if over != nil {
-		activity.OnCase(tx, m.CaseID, wire.VerbOverride, m.ID+" "+over.Overridden())
+		activity.Override(tx, m.CaseID, m.ID, over.Overridden())
 	}
 	return nil
 }

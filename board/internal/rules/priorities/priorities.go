@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/rules/activity"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/store"
@@ -64,9 +65,12 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		}
 		w := humanedit.For(tx, pr.ID, pr.HumanEdits, before, pr)
 		w.Override = p.Override
-		edits, _, err := w.Apply() // a priority note has no case whose log could hold an override
+		edits, over, err := w.Apply()
 		if err != nil {
 			return err
+		}
+		if over != nil {
+			activity.Override(tx, "", pr.ID, over.Overridden())
 		}
 		pr.HumanEdits = edits
 		tx.Priorities().Put(pr)

@@ -163,7 +163,7 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		}
 		if over != nil {
 			// A reminder has no log of its own: the override lands on its node.
-			activity.OnCase(tx, r.CaseID, wire.VerbOverride, r.ID+" "+over.Overridden())
+			activity.Override(tx, r.CaseID, r.ID, over.Overridden())
 		}
 		return patched{r, completeTx(tx, old, r)}, nil
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/errs"
+	"github.com/opsboard/opsboard/board/internal/rules/activity"
 	"github.com/opsboard/opsboard/board/internal/rules/field"
 	"github.com/opsboard/opsboard/board/internal/rules/humanedit"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
@@ -228,9 +229,12 @@ func PatchView(ctx context.Context, s *store.Store, actor wire.Actor, id string,
 		}
 		w := humanedit.For(tx, view.ID, view.HumanEdits, before, view)
 		w.Override = in.Override
-		edits, _, err := w.Apply()
+		edits, over, err := w.Apply()
 		if err != nil {
 			return err
+		}
+		if over != nil {
+			activity.Override(tx, "", view.ID, over.Overridden())
 		}
 		view.HumanEdits, view.UpdatedAt = edits, tx.Stamp()
 		tx.Views().Put(view)
@@ -313,9 +317,12 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id str
 		}
 		w := humanedit.For(tx, t.ID, t.HumanEdits, before, t)
 		w.Override = in.Override
-		edits, _, err := w.Apply()
+		edits, over, err := w.Apply()
 		if err != nil {
 			return err
+		}
+		if over != nil {
+			activity.Override(tx, "", t.ID, over.Overridden())
 		}
 		t.HumanEdits, t.UpdatedAt = edits, tx.Stamp()
 		tx.Templates().Put(t)
