@@ -81,7 +81,7 @@ func sessionID(ctx context.Context) string {
 }
 
 func (ss *sessions[D]) on(id, set string) bool {
-	return slices.Contains(ss.started, set) || slices.Contains(ss.enabled[id], set)
+	return slices.Contains(ss.started, set) || slices.Contains(ss.enabled[id], set) || slices.Contains(ss.enabled[id], AllToolsets)
 }
 
 func (ss *sessions[D]) list(ctx context.Context, _ *Args) (string, error) {

@@ -145,3 +145,14 @@ func TestEnableToolsetReadOnly(t *testing.T) {
 		t.Errorf("tools %v, want %v", got, want)
 	}
 }
+
+// TestEnableAllToolsets: "all" adds every set's tools and turns every set on.
+func TestEnableAllToolsets(t *testing.T) {
+	c, _ := dynamicSession(t, mcptool.Selection{})
+	if text, isErr := callText(t, c, "enable_toolset", map[string]any{"toolset": "all"}); isErr || text != "Enabled all: added 2 tools: shout, erase." {
+		t.Errorf("enable all: %q (error %v)", text, isErr)
+	}
+	if text, _ := callText(t, c, "list_toolsets", nil); strings.Contains(text, "off") {
+		t.Errorf("a set is off after enabling all:\n%s", text)
+	}
+}
