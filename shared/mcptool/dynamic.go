@@ -141,6 +141,14 @@ func (ss *sessions[D]) enable(ctx context.Context, a *Args) (string, error) {
 	return fmt.Sprintf("Enabled %s: added %d %s: %s.", name, len(fresh), noun(len(fresh), "tool", "tools"), strings.Join(names, ", ")), nil
 }
 
+// forget drops what an ended session enabled.
+func (ss *sessions[D]) forget(id string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.enabled, id)
+	delete(ss.added, id)
+}
+
 // add serves tools to one session, which tells its client the list changed.
 func (ss *sessions[D]) add(ctx context.Context, id string, tools []server.ServerTool) error {
 	if ss.srv == nil {

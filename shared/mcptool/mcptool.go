@@ -190,16 +190,22 @@ func (s Server[D]) MCPServer(d D, sel Selection) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := server.NewMCPServer(s.Name, s.Version,
+	opts := []server.ServerOption{
 		server.WithToolCapabilities(s.Dynamic),
 		server.WithInstructions(s.Instructions),
 		server.WithRecovery(),
-	)
+	}
+	var ss *sessions[D]
 	if s.Dynamic {
-		ss, err := newSessions(s, d, sel, tools)
-		if err != nil {
+		if ss, err = newSessions(s, d, sel, tools); err != nil {
 			return nil, err
 		}
+		hooks := &server.Hooks{}
+		hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) { ss.forget(cs.SessionID()) })
+		opts = append(opts, server.WithHooks(hooks))
+	}
+	srv := server.NewMCPServer(s.Name, s.Version, opts...)
+	if ss != nil {
 		ss.srv = srv
 		tools = append(tools, ss.tools()...)
 	}
