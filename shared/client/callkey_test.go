@@ -95,7 +95,7 @@ func (d *dropFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // A tool call retried after its answer was lost is one case on the real
-// board, and the retry answers that case.
+// board, and the retry answers that case as already there.
 func TestRetriedToolCallAfterADroppedConnectionIsOneRecord(t *testing.T) {
 	b := clienttest.StartBoard(t)
 	c, err := client.New(b.URL, client.WithHTTPClient(&http.Client{Transport: &dropFirst{}, Timeout: 10 * time.Second}))
@@ -114,7 +114,7 @@ func TestRetriedToolCallAfterADroppedConnectionIsOneRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 1 || got.Case.ID != cases[0].ID {
-		t.Errorf("the retry answered %s and the board holds %d cases, want one, the same", got.Case.ID, len(cases))
+	if len(cases) != 1 || got.Case.ID != cases[0].ID || !got.Existing {
+		t.Errorf("the retry answered %s (existing %v) and the board holds %d cases, want one, the same, existing", got.Case.ID, got.Existing, len(cases))
 	}
 }

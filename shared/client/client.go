@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -227,7 +228,23 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("the service at %s did not answer %s %s like the board (%v): is CRM_BASE_URL pointing at the board?", c.base, method, path, err)
 	}
+	if resp.Header.Get("Idempotent-Replayed") == "true" {
+		markExisting(out)
+	}
 	return nil
+}
+
+// markExisting sets Existing on a create's answer the board replayed for a
+// repeated Idempotency-Key: the record was made by an earlier try, and the
+// agent reads it as already there, as it reads the board's own dedupe.
+func markExisting(out any) {
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return
+	}
+	if f := v.Elem().FieldByName("Existing"); f.IsValid() && f.CanSet() && f.Kind() == reflect.Bool {
+		f.SetBool(true)
+	}
 }
 
 // transportError tells "nothing listens there" from a failure mid-request;
