@@ -15,6 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/shared/client"
 )
 
 // Constructor builds one tool and its handler around the server's
@@ -228,8 +229,11 @@ type HandlerFunc func(ctx context.Context, a *Args) (string, error)
 // as an error (not a protocol error), so the model reads the board's words.
 // The board's refusal to let the agent revert the person's recent change is
 // no failure: it comes back as a normal result saying what to do instead.
+// The context names the call (tool, arguments, session) to the board's
+// client, so the creates a retried call repeats are one write each.
 func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = client.WithCall(ctx, req.Params.Name, sessionOf(ctx), req.Params.Arguments)
 		text, err := fn(ctx, ArgsOf(req))
 		var out Outcome
 		if errors.As(err, &out) {
@@ -242,4 +246,12 @@ func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 		}
 		return mcp.NewToolResultText(text), nil
 	}
+}
+
+// sessionOf is the MCP session's id, "" outside one.
+func sessionOf(ctx context.Context) string {
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		return s.SessionID()
+	}
+	return ""
 }

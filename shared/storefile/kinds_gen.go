@@ -10,20 +10,21 @@ import (
 
 // The collections of records, as the document and the journal name them.
 const (
-	CollectionCases      Collection = "cases"
-	CollectionMessages   Collection = "messages"
-	CollectionEvents     Collection = "events"
-	CollectionReminders  Collection = "reminders"
-	CollectionPriorities Collection = "priorities"
-	CollectionLabels     Collection = "labels"
-	CollectionProposals  Collection = "pending"
-	CollectionViews      Collection = "views"
-	CollectionTemplates  Collection = "templates"
-	CollectionIngestRuns Collection = "ingestRuns"
+	CollectionCases           Collection = "cases"
+	CollectionMessages        Collection = "messages"
+	CollectionEvents          Collection = "events"
+	CollectionReminders       Collection = "reminders"
+	CollectionPriorities      Collection = "priorities"
+	CollectionLabels          Collection = "labels"
+	CollectionProposals       Collection = "pending"
+	CollectionViews           Collection = "views"
+	CollectionTemplates       Collection = "templates"
+	CollectionIngestRuns      Collection = "ingestRuns"
+	CollectionIdempotencyKeys Collection = "idempotencyKeys"
 )
 
 // Collections are the collections of records in the document's order.
-var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns}
+var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns, CollectionIdempotencyKeys}
 
 // Entry is one committed write: the records it upserted, the ids it deleted,
 // and the singleton fields it replaced. Replaying entries in order over the
@@ -32,18 +33,19 @@ type Entry struct {
 	Version int64 `json:"v"`
 	// Actor and At say who made the write and when (RFC 3339, UTC). Entries
 	// written before they were kept have neither; replay ignores both.
-	Actor      wire.Actor        `json:"actor,omitempty"`
-	At         string            `json:"at,omitempty"`
-	Cases      []*wire.Case      `json:"cases,omitempty"`
-	Messages   []*wire.Message   `json:"messages,omitempty"`
-	Events     []*wire.Event     `json:"events,omitempty"`
-	Reminders  []*wire.Reminder  `json:"reminders,omitempty"`
-	Priorities []*wire.Priority  `json:"priorities,omitempty"`
-	Labels     []*wire.LabelDef  `json:"labels,omitempty"`
-	Proposals  []*wire.Proposal  `json:"pending,omitempty"`
-	Views      []*wire.View      `json:"views,omitempty"`
-	Templates  []*wire.Template  `json:"templates,omitempty"`
-	IngestRuns []*wire.IngestRun `json:"ingestRuns,omitempty"`
+	Actor           wire.Actor                `json:"actor,omitempty"`
+	At              string                    `json:"at,omitempty"`
+	Cases           []*wire.Case              `json:"cases,omitempty"`
+	Messages        []*wire.Message           `json:"messages,omitempty"`
+	Events          []*wire.Event             `json:"events,omitempty"`
+	Reminders       []*wire.Reminder          `json:"reminders,omitempty"`
+	Priorities      []*wire.Priority          `json:"priorities,omitempty"`
+	Labels          []*wire.LabelDef          `json:"labels,omitempty"`
+	Proposals       []*wire.Proposal          `json:"pending,omitempty"`
+	Views           []*wire.View              `json:"views,omitempty"`
+	Templates       []*wire.Template          `json:"templates,omitempty"`
+	IngestRuns      []*wire.IngestRun         `json:"ingestRuns,omitempty"`
+	IdempotencyKeys []*wire.IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 	// Deleted maps a collection to the ids the write removed from it.
 	Deleted      map[Collection][]string `json:"deleted,omitempty"`
 	Counters     map[string]int64        `json:"counters,omitempty"`
@@ -64,6 +66,7 @@ func applyRecords(d *wire.Doc, e *Entry) {
 	d.Views = upsert(d.Views, e.Views)
 	d.Templates = upsert(d.Templates, e.Templates)
 	d.IngestRuns = upsert(d.IngestRuns, e.IngestRuns)
+	d.IdempotencyKeys = upsert(d.IdempotencyKeys, e.IdempotencyKeys)
 	for coll, ids := range e.Deleted {
 		switch coll {
 		case CollectionCases:
@@ -86,6 +89,8 @@ func applyRecords(d *wire.Doc, e *Entry) {
 			d.Templates = remove(d.Templates, ids)
 		case CollectionIngestRuns:
 			d.IngestRuns = remove(d.IngestRuns, ids)
+		case CollectionIdempotencyKeys:
+			d.IdempotencyKeys = remove(d.IdempotencyKeys, ids)
 		}
 	}
 }
@@ -102,6 +107,7 @@ func mergeRecords(m, e *Entry) {
 	m.Views = append(m.Views, e.Views...)
 	m.Templates = append(m.Templates, e.Templates...)
 	m.IngestRuns = append(m.IngestRuns, e.IngestRuns...)
+	m.IdempotencyKeys = append(m.IdempotencyKeys, e.IdempotencyKeys...)
 }
 
 // normalizeRecords drops null records, and gives a collection the document
@@ -135,6 +141,7 @@ func normalizeRecords(d *wire.Doc) {
 	d.Views = dropNil(d.Views)
 	d.Templates = dropNil(d.Templates)
 	d.IngestRuns = dropNil(d.IngestRuns)
+	d.IdempotencyKeys = dropNil(d.IdempotencyKeys)
 }
 
 // seeMintedIDs calls see with the id of every record whose id was minted

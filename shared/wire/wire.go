@@ -200,6 +200,25 @@ type IngestRouted struct {
 // Key is the record's id.
 func (r *IngestRun) Key() string { return r.ID }
 
+// IdempotencyRecord is the first answer to a create sent with an
+// Idempotency-Key, kept so a repeat of the key answers it again instead of
+// writing twice. ID is a digest of the method, the path and the key, so
+// one key names different records on different routes.
+type IdempotencyRecord struct {
+	ID     string `json:"id"`
+	At     string `json:"at"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// BodySum is a digest of the request body as canonical JSON: the same
+	// key with another body is refused, not answered.
+	BodySum string          `json:"bodySum"`
+	Status  int             `json:"status"`
+	Answer  json.RawMessage `json:"answer"`
+}
+
+// Key is the record's id.
+func (r *IdempotencyRecord) Key() string { return r.ID }
+
 // Event is a calendar event, optionally linked to a case node.
 type Event struct {
 	ID          string `json:"id"`
@@ -387,4 +406,6 @@ type Doc struct {
 	Templates []*Template      `json:"templates,omitempty"`
 	// IngestRuns are the reports of the last mail ingest runs (the newest 200).
 	IngestRuns []*IngestRun `json:"ingestRuns,omitempty"`
+	// IdempotencyKeys are the first answers of keyed creates, oldest first.
+	IdempotencyKeys []*IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 }

@@ -17,6 +17,8 @@ var kinds = []kind{
 	{Name: "templates", Const: "Templates", Field: "Templates", Table: "templates", Type: "Template", Record: "KindTemplateRecord", Clone: "shallow", Minted: true, Restore: true, Doc: "Templates are the case templates of the draft."},
 	// Ingest runs are reports of past runs, not state a restore brings back.
 	{Name: "ingestRuns", Const: "IngestRuns", Field: "IngestRuns", Table: "ingestRuns", Type: "IngestRun", Record: "KindIngestRunRecord", Clone: "shallow", Minted: true, Doc: "IngestRuns are the reports of the mail ingest runs in the draft."},
+	// Keys of repeated creates are the API's bookkeeping, not board state.
+	{Name: "idempotencyKeys", Const: "IdempotencyKeys", Field: "IdempotencyKeys", Table: "idempotencyKeys", Type: "IdempotencyRecord", Record: "KindIdempotencyRecord", Clone: "shallow", Doc: "IdempotencyKeys are the first answers of keyed creates in the draft, oldest first."},
 }
 
 // kind is one record kind and how the files and the store treat it.
