@@ -67,7 +67,7 @@ func (c *Client) Case(ctx context.Context, id string) (CaseDetail, error) {
 // Existing set instead of a second record.
 func (c *Client) CreateCase(ctx context.Context, in wire.CaseCreate) (CaseAnswer, error) {
 	var out CaseAnswer
-	err := c.do(ctx, http.MethodPost, "/api/cases", nil, in, &out)
+	err := c.create(ctx, "/api/cases", in, &out)
 	return out, err
 }
 
@@ -146,7 +146,7 @@ func (c *Client) Tree(ctx context.Context, f TreeFilter) ([]*TreeNode, error) {
 // AddTask appends a task to a case's checklist.
 func (c *Client) AddTask(ctx context.Context, caseID string, in wire.TaskInput) (wire.TaskReply, error) {
 	var out wire.TaskReply
-	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/tasks", nil, in, &out)
+	err := c.create(ctx, "/api/cases/"+seg(caseID)+"/tasks", in, &out)
 	return out, err
 }
 
@@ -167,7 +167,7 @@ func (c *Client) DeleteTask(ctx context.Context, caseID, taskID string) (int64, 
 // AddNote adds a note to a case.
 func (c *Client) AddNote(ctx context.Context, caseID, text string) (wire.NoteReply, error) {
 	var out wire.NoteReply
-	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/notes", nil, wire.NoteCreate{Text: text}, &out)
+	err := c.create(ctx, "/api/cases/"+seg(caseID)+"/notes", wire.NoteCreate{Text: text}, &out)
 	return out, err
 }
 

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,6 +34,8 @@ const maxAnswer = 32 << 20
 type Client struct {
 	base string // scheme://host[:port][/prefix], no trailing slash
 	http *http.Client
+	now  func() time.Time
+	keys callKeys // the Idempotency-Keys of tool calls' creates (callkey.go)
 }
 
 // Option configures a Client.
@@ -41,6 +44,11 @@ type Option func(*Client)
 // WithHTTPClient replaces the default HTTP client (a 30 s timeout).
 func WithHTTPClient(h *http.Client) Option {
 	return func(c *Client) { c.http = h }
+}
+
+// WithClock replaces the clock that times a tool call's keys (tests).
+func WithClock(now func() time.Time) Option {
+	return func(c *Client) { c.now = now }
 }
 
 // New returns a client for the board at baseURL (DefaultBaseURL when empty).
@@ -54,6 +62,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		// The timeout only backs up callers whose context has no deadline:
 		// the board answers in milliseconds when it is healthy.
 		http: &http.Client{Timeout: 30 * time.Second},
+		now:  time.Now,
 	}
 	for _, o := range opts {
 		o(c)
@@ -143,13 +152,23 @@ func rootCause(err error) error {
 // out, when not nil, receives the decoded answer.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
 	if method == http.MethodGet || method == http.MethodHead {
-		return c.send(ctx, method, path, query, nil, out)
+		return c.send(ctx, method, path, query, nil, "", out)
 	}
 	data, err := agentBody(body)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	return c.send(ctx, method, path, query, data, out)
+	return c.send(ctx, method, path, query, data, "", out)
+}
+
+// create is do for a POST that makes a record: under a tool call (WithCall)
+// it is sent with the call's Idempotency-Key.
+func (c *Client) create(ctx context.Context, path string, body, out any) error {
+	data, err := agentBody(body)
+	if err != nil {
+		return fmt.Errorf("POST %s: %w", path, err)
+	}
+	return c.send(ctx, http.MethodPost, path, nil, data, c.keys.key(ctx, c.now(), path, data), out)
 }
 
 // readPost sends a POST that only reads (a search): its body is sent as
@@ -159,11 +178,12 @@ func (c *Client) readPost(ctx context.Context, path string, body, out any) error
 	if err != nil {
 		return fmt.Errorf("POST %s: encode body: %w", path, err)
 	}
-	return c.send(ctx, http.MethodPost, path, nil, data, out)
+	return c.send(ctx, http.MethodPost, path, nil, data, "", out)
 }
 
-// send performs one request; a nil body sends none.
-func (c *Client) send(ctx context.Context, method, path string, query url.Values, body []byte, out any) error {
+// send performs one request; a nil body sends none, an empty key no
+// Idempotency-Key.
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body []byte, key string, out any) error {
 	var rd io.Reader
 	write := body != nil
 	if write {
@@ -181,6 +201,9 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	req.Header.Set("Accept", "application/json")
 	if write {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -211,7 +234,23 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("the service at %s did not answer %s %s like the board (%v): is CRM_BASE_URL pointing at the board?", c.base, method, path, err)
 	}
+	if resp.Header.Get("Idempotent-Replayed") == "true" {
+		markExisting(out)
+	}
 	return nil
+}
+
+// markExisting sets Existing on a create's answer the board replayed for a
+// repeated Idempotency-Key: the record was made by an earlier try, and the
+// agent reads it as already there, as it reads the board's own dedupe.
+func markExisting(out any) {
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return
+	}
+	if f := v.Elem().FieldByName("Existing"); f.IsValid() && f.CanSet() && f.Kind() == reflect.Bool {
+		f.SetBool(true)
+	}
 }
 
 // transportError tells "nothing listens there" from a failure mid-request;

@@ -42,7 +42,7 @@ func (c *Client) Event(ctx context.Context, id string) (EventAnswer, error) {
 // CreateEvent adds an event.
 func (c *Client) CreateEvent(ctx context.Context, in wire.EventCreate) (EventAnswer, error) {
 	var out EventAnswer
-	err := c.do(ctx, http.MethodPost, "/api/events", nil, in, &out)
+	err := c.create(ctx, "/api/events", in, &out)
 	return out, err
 }
 

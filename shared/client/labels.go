@@ -18,7 +18,7 @@ func (c *Client) Labels(ctx context.Context) ([]wire.LabelDef, error) {
 // CreateLabel adds a custom label; the board mints its id from the title.
 func (c *Client) CreateLabel(ctx context.Context, in wire.LabelCreate) (wire.LabelReply, error) {
 	var out wire.LabelReply
-	err := c.do(ctx, http.MethodPost, "/api/labels", nil, in, &out)
+	err := c.create(ctx, "/api/labels", in, &out)
 	return out, err
 }
 

@@ -12,7 +12,7 @@ import (
 // AddCaseMessage creates a message linked to a case.
 func (c *Client) AddCaseMessage(ctx context.Context, caseID string, in wire.MessageInput) (wire.MessageReply, error) {
 	var out wire.MessageReply
-	err := c.do(ctx, http.MethodPost, "/api/cases/"+seg(caseID)+"/messages", nil, in, &out)
+	err := c.create(ctx, "/api/cases/"+seg(caseID)+"/messages", in, &out)
 	return out, err
 }
 

@@ -18,7 +18,7 @@ func (c *Client) Proposals(ctx context.Context) ([]wire.ProposalItem, error) {
 // Propose files a proposal for approval.
 func (c *Client) Propose(ctx context.Context, in wire.ProposalCreate) (wire.ProposalReply, error) {
 	var out wire.ProposalReply
-	err := c.do(ctx, http.MethodPost, "/api/pending", nil, in, &out)
+	err := c.create(ctx, "/api/pending", in, &out)
 	return out, err
 }
 

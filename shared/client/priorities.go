@@ -21,7 +21,7 @@ func (c *Client) Priorities(ctx context.Context) (PrioritiesAnswer, error) {
 // CreatePriority adds a priority note.
 func (c *Client) CreatePriority(ctx context.Context, in wire.PriorityCreate) (wire.PriorityReply, error) {
 	var out wire.PriorityReply
-	err := c.do(ctx, http.MethodPost, "/api/priorities", nil, in, &out)
+	err := c.create(ctx, "/api/priorities", in, &out)
 	return out, err
 }
 

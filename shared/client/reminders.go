@@ -42,7 +42,7 @@ func (c *Client) Reminder(ctx context.Context, id string) (ReminderAnswer, error
 // CreateReminder adds a reminder.
 func (c *Client) CreateReminder(ctx context.Context, in wire.ReminderCreate) (wire.ReminderReply, error) {
 	var out wire.ReminderReply
-	err := c.do(ctx, http.MethodPost, "/api/reminders", nil, in, &out)
+	err := c.create(ctx, "/api/reminders", in, &out)
 	return out, err
 }
 
@@ -63,6 +63,6 @@ func (c *Client) DeleteReminder(ctx context.Context, id string) (int64, error) {
 // AddReminderMessage creates an email linked to a reminder.
 func (c *Client) AddReminderMessage(ctx context.Context, id string, in wire.MessageInput) (wire.ReminderMessageReply, error) {
 	var out wire.ReminderMessageReply
-	err := c.do(ctx, http.MethodPost, "/api/reminders/"+seg(id)+"/messages", nil, in, &out)
+	err := c.create(ctx, "/api/reminders/"+seg(id)+"/messages", in, &out)
 	return out, err
 }

@@ -34,7 +34,7 @@ func (c *Client) Views(ctx context.Context) ([]wire.View, error) {
 func (c *Client) SaveView(ctx context.Context, id string, in wire.ViewInput) (wire.ViewSaved, error) {
 	var out wire.ViewSaved
 	if id == "" {
-		err := c.do(ctx, http.MethodPost, "/api/views", nil, in, &out)
+		err := c.create(ctx, "/api/views", in, &out)
 		return out, err
 	}
 	err := c.do(ctx, http.MethodPatch, "/api/views/"+seg(id), nil, in, &out)
@@ -60,7 +60,7 @@ func (c *Client) Templates(ctx context.Context) ([]wire.Template, error) {
 func (c *Client) SaveTemplate(ctx context.Context, id string, in wire.TemplateInput) (wire.TemplateSaved, error) {
 	var out wire.TemplateSaved
 	if id == "" {
-		err := c.do(ctx, http.MethodPost, "/api/templates", nil, in, &out)
+		err := c.create(ctx, "/api/templates", in, &out)
 		return out, err
 	}
 	err := c.do(ctx, http.MethodPatch, "/api/templates/"+seg(id), nil, in, &out)

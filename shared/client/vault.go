@@ -65,7 +65,7 @@ func (c *Client) Page(ctx context.Context, idOrPath string) (wire.PageReply, err
 // an alias or an email.
 func (c *Client) CreatePage(ctx context.Context, in wire.PageCreate) (PageAnswer, error) {
 	var out PageAnswer
-	err := c.do(ctx, http.MethodPost, "/api/vault/pages", nil, in, &out)
+	err := c.create(ctx, "/api/vault/pages", in, &out)
 	return out, err
 }
 

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/opsboard/opsboard/shared/client"
 	"github.com/opsboard/opsboard/shared/mcptool"
@@ -166,14 +167,31 @@ func (c Command[D]) serveStdio(ctx context.Context, s *server.MCPServer, in io.R
 	return nil
 }
 
+// sessionVersions are the protocol revisions that keep a session.
+func sessionVersions() []string {
+	var out []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if v <= mcp.LATEST_LEGACY_PROTOCOL_VERSION {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // serveHTTP serves streamable HTTP on addr (path /mcp) until ctx ends.
 func (c Command[D]) serveHTTP(ctx context.Context, logger *slog.Logger, s *server.MCPServer, addr string, attrs []any) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	opts := []server.StreamableHTTPOption{server.WithStreamableHTTPLogger(logger)}
+	if c.Tools.Dynamic {
+		// A toolset enabled by one client is that client's alone, which
+		// needs a session: the protocol revisions without one are not served.
+		opts = append(opts, server.WithStreamableHTTPProtocolVersions(sessionVersions()...))
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", server.NewStreamableHTTPServer(s, server.WithStreamableHTTPLogger(logger)))
+	mux.Handle("/mcp", server.NewStreamableHTTPServer(s, opts...))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

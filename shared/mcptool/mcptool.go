@@ -15,6 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/opsboard/opsboard/shared/client"
 )
 
 // Constructor builds one tool and its handler around the server's
@@ -34,11 +35,14 @@ const AllToolsets = "all"
 // Server is one tool server: what identifies it to MCP clients, what a
 // client may put before the agent once per session, and its toolsets.
 // Default names the toolsets served when none are asked for; empty means
-// all of them.
+// all of them. A Dynamic server also serves list_toolsets and
+// enable_toolset in every selection, so a session can add a toolset's
+// tools while it runs (its client is told the tool list changed).
 type Server[D any] struct {
 	Name, Version, Instructions string
 	Toolsets                    []Toolset[D]
 	Default                     []string
+	Dynamic                     bool
 }
 
 // Selection is what a client asked to be served: toolset names (empty: the
@@ -97,8 +101,22 @@ func (s Server[D]) Resolve(names []string) ([]Toolset[D], error) {
 // Tools builds the selected tools around d, each handler wrapped to check
 // its arguments against the tool's schema first (see Validated). A tool in
 // two selected toolsets is served once. With ReadOnly only the tools whose
-// read-only hint is true are built.
+// read-only hint is true are built. A Dynamic server's list_toolsets and
+// enable_toolset come last.
 func (s Server[D]) Tools(d D, sel Selection) ([]server.ServerTool, error) {
+	tools, err := s.selected(d, sel)
+	if err != nil || !s.Dynamic {
+		return tools, err
+	}
+	ss, err := newSessions(s, d, sel, tools)
+	if err != nil {
+		return nil, err
+	}
+	return append(tools, ss.tools()...), nil
+}
+
+// selected builds the tools of the selected toolsets.
+func (s Server[D]) selected(d D, sel Selection) ([]server.ServerTool, error) {
 	sets, err := s.Resolve(sel.Toolsets)
 	if err != nil {
 		return nil, err
@@ -132,9 +150,15 @@ func ReadOnlyHint(t mcp.Tool) bool {
 	return t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
 }
 
-// ReadTools are the read tools of every toolset, each once.
+// ReadTools are the read tools of every toolset, each once, and a Dynamic
+// server's list_toolsets and enable_toolset.
 func (s Server[D]) ReadTools(d D) []server.ServerTool {
-	return s.every(d, func(ts Toolset[D]) []Constructor[D] { return ts.Read })
+	out := s.every(d, func(ts Toolset[D]) []Constructor[D] { return ts.Read })
+	if s.Dynamic {
+		ss := &sessions[D]{s: s, d: d, served: map[string]bool{}}
+		out = append(out, ss.tools()...)
+	}
+	return out
 }
 
 // WriteTools are the write tools of every toolset, each once.
@@ -160,16 +184,32 @@ func (s Server[D]) every(d D, part func(Toolset[D]) []Constructor[D]) []server.S
 // MCPServer is the MCP server with the selected tools registered; a wrong
 // type, a value outside an enum or an unknown argument is a tool error the
 // model can correct.
+// A Dynamic server declares that its tool list changes, and says so to a
+// session that enables a toolset.
 func (s Server[D]) MCPServer(d D, sel Selection) (*server.MCPServer, error) {
-	tools, err := s.Tools(d, sel)
+	tools, err := s.selected(d, sel)
 	if err != nil {
 		return nil, err
 	}
-	srv := server.NewMCPServer(s.Name, s.Version,
-		server.WithToolCapabilities(false),
+	opts := []server.ServerOption{
+		server.WithToolCapabilities(s.Dynamic),
 		server.WithInstructions(s.Instructions),
 		server.WithRecovery(),
-	)
+	}
+	var ss *sessions[D]
+	if s.Dynamic {
+		if ss, err = newSessions(s, d, sel, tools); err != nil {
+			return nil, err
+		}
+		hooks := &server.Hooks{}
+		hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) { ss.forget(cs.SessionID()) })
+		opts = append(opts, server.WithHooks(hooks))
+	}
+	srv := server.NewMCPServer(s.Name, s.Version, opts...)
+	if ss != nil {
+		ss.srv = srv
+		tools = append(tools, ss.tools()...)
+	}
 	srv.AddTools(tools...)
 	return srv, nil
 }
@@ -189,8 +229,11 @@ type HandlerFunc func(ctx context.Context, a *Args) (string, error)
 // as an error (not a protocol error), so the model reads the board's words.
 // The board's refusal to let the agent revert the person's recent change is
 // no failure: it comes back as a normal result saying what to do instead.
+// The context names the call (tool, arguments, session) to the board's
+// client, so the creates a retried call repeats are one write each.
 func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = client.WithCall(ctx, req.Params.Name, sessionOf(ctx), req.Params.Arguments)
 		text, err := fn(ctx, ArgsOf(req))
 		var out Outcome
 		if errors.As(err, &out) {
@@ -203,4 +246,12 @@ func Handle(fn HandlerFunc) server.ToolHandlerFunc {
 		}
 		return mcp.NewToolResultText(text), nil
 	}
+}
+
+// sessionOf is the MCP session's id, "" outside one.
+func sessionOf(ctx context.Context) string {
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		return s.SessionID()
+	}
+	return ""
 }

@@ -10,21 +10,22 @@ import (
 
 // The collections of records, as the document and the journal name them.
 const (
-	CollectionCases         Collection = "cases"
-	CollectionMessages      Collection = "messages"
-	CollectionEvents        Collection = "events"
-	CollectionReminders     Collection = "reminders"
-	CollectionPriorities    Collection = "priorities"
-	CollectionLabels        Collection = "labels"
-	CollectionProposals     Collection = "pending"
-	CollectionViews         Collection = "views"
-	CollectionTemplates     Collection = "templates"
-	CollectionIngestRuns    Collection = "ingestRuns"
-	CollectionBoardActivity Collection = "boardActivity"
+	CollectionCases           Collection = "cases"
+	CollectionMessages        Collection = "messages"
+	CollectionEvents          Collection = "events"
+	CollectionReminders       Collection = "reminders"
+	CollectionPriorities      Collection = "priorities"
+	CollectionLabels          Collection = "labels"
+	CollectionProposals       Collection = "pending"
+	CollectionViews           Collection = "views"
+	CollectionTemplates       Collection = "templates"
+	CollectionIngestRuns      Collection = "ingestRuns"
+	CollectionBoardActivity   Collection = "boardActivity"
+	CollectionIdempotencyKeys Collection = "idempotencyKeys"
 )
 
 // Collections are the collections of records in the document's order.
-var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns, CollectionBoardActivity}
+var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns, CollectionBoardActivity, CollectionIdempotencyKeys}
 
 // Entry is one committed write: the records it upserted, the ids it deleted,
 // and the singleton fields it replaced. Replaying entries in order over the
@@ -33,19 +34,20 @@ type Entry struct {
 	Version int64 `json:"v"`
 	// Actor and At say who made the write and when (RFC 3339, UTC). Entries
 	// written before they were kept have neither; replay ignores both.
-	Actor         wire.Actor            `json:"actor,omitempty"`
-	At            string                `json:"at,omitempty"`
-	Cases         []*wire.Case          `json:"cases,omitempty"`
-	Messages      []*wire.Message       `json:"messages,omitempty"`
-	Events        []*wire.Event         `json:"events,omitempty"`
-	Reminders     []*wire.Reminder      `json:"reminders,omitempty"`
-	Priorities    []*wire.Priority      `json:"priorities,omitempty"`
-	Labels        []*wire.LabelDef      `json:"labels,omitempty"`
-	Proposals     []*wire.Proposal      `json:"pending,omitempty"`
-	Views         []*wire.View          `json:"views,omitempty"`
-	Templates     []*wire.Template      `json:"templates,omitempty"`
-	IngestRuns    []*wire.IngestRun     `json:"ingestRuns,omitempty"`
-	BoardActivity []*wire.BoardActivity `json:"boardActivity,omitempty"`
+	Actor           wire.Actor                `json:"actor,omitempty"`
+	At              string                    `json:"at,omitempty"`
+	Cases           []*wire.Case              `json:"cases,omitempty"`
+	Messages        []*wire.Message           `json:"messages,omitempty"`
+	Events          []*wire.Event             `json:"events,omitempty"`
+	Reminders       []*wire.Reminder          `json:"reminders,omitempty"`
+	Priorities      []*wire.Priority          `json:"priorities,omitempty"`
+	Labels          []*wire.LabelDef          `json:"labels,omitempty"`
+	Proposals       []*wire.Proposal          `json:"pending,omitempty"`
+	Views           []*wire.View              `json:"views,omitempty"`
+	Templates       []*wire.Template          `json:"templates,omitempty"`
+	IngestRuns      []*wire.IngestRun         `json:"ingestRuns,omitempty"`
+	BoardActivity   []*wire.BoardActivity     `json:"boardActivity,omitempty"`
+	IdempotencyKeys []*wire.IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 	// Deleted maps a collection to the ids the write removed from it.
 	Deleted      map[Collection][]string `json:"deleted,omitempty"`
 	Counters     map[string]int64        `json:"counters,omitempty"`
@@ -67,6 +69,7 @@ func applyRecords(d *wire.Doc, e *Entry) {
 	d.Templates = upsert(d.Templates, e.Templates)
 	d.IngestRuns = upsert(d.IngestRuns, e.IngestRuns)
 	d.BoardActivity = upsert(d.BoardActivity, e.BoardActivity)
+	d.IdempotencyKeys = upsert(d.IdempotencyKeys, e.IdempotencyKeys)
 	for coll, ids := range e.Deleted {
 		switch coll {
 		case CollectionCases:
@@ -91,6 +94,8 @@ func applyRecords(d *wire.Doc, e *Entry) {
 			d.IngestRuns = remove(d.IngestRuns, ids)
 		case CollectionBoardActivity:
 			d.BoardActivity = remove(d.BoardActivity, ids)
+		case CollectionIdempotencyKeys:
+			d.IdempotencyKeys = remove(d.IdempotencyKeys, ids)
 		}
 	}
 }
@@ -108,6 +113,7 @@ func mergeRecords(m, e *Entry) {
 	m.Templates = append(m.Templates, e.Templates...)
 	m.IngestRuns = append(m.IngestRuns, e.IngestRuns...)
 	m.BoardActivity = append(m.BoardActivity, e.BoardActivity...)
+	m.IdempotencyKeys = append(m.IdempotencyKeys, e.IdempotencyKeys...)
 }
 
 // normalizeRecords drops null records, and gives a collection the document
@@ -142,6 +148,7 @@ func normalizeRecords(d *wire.Doc) {
 	d.Templates = dropNil(d.Templates)
 	d.IngestRuns = dropNil(d.IngestRuns)
 	d.BoardActivity = dropNil(d.BoardActivity)
+	d.IdempotencyKeys = dropNil(d.IdempotencyKeys)
 }
 
 // seeMintedIDs calls see with the id of every record whose id was minted

@@ -15,9 +15,12 @@ const (
 	KindViewRecord      = "view"
 	KindTemplateRecord  = "template"
 	KindIngestRunRecord = "ingestRun"
-	KindBoardActivity   = "boardActivity"
-	KindPrefsRecord     = "prefs"        // id "prefs"; the record is the prefs object
-	KindLabelSources    = "labelSources" // id "labelSources"; which bundles are installed
+	// KindIdempotencyRecord is the board's own bookkeeping of keyed
+	// creates; GET /api/changes leaves it out.
+	KindIdempotencyRecord = "idempotencyKey"
+	KindBoardActivity     = "boardActivity"
+	KindPrefsRecord       = "prefs"        // id "prefs"; the record is the prefs object
+	KindLabelSources      = "labelSources" // id "labelSources"; which bundles are installed
 )
 
 // ViewSummary is the value of the view query parameter that asks a list

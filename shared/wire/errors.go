@@ -11,6 +11,9 @@ type ErrorReply struct {
 	// HumanChange names the person's recent change an agent write would
 	// have reverted (a 400 the agent should answer with a proposal).
 	HumanChange *HumanChange `json:"humanChange,omitempty"`
+	// IdempotencyKey is the key a 409 refused because it came back with
+	// another body: the one 409 that is not a version conflict.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
 // HumanChange is a field the person changed, by whom and when, and the

@@ -118,6 +118,18 @@ const (
 	QuarantineReleasedDays = 7
 )
 
+// Repeated creates.
+const (
+	// IdempotencyWindow is how long the board answers a repeated
+	// Idempotency-Key with the first answer instead of writing again.
+	IdempotencyWindow = 24 * time.Hour
+	// MaxIdempotencyKeys is how many keys the board keeps; the oldest drop
+	// first, so a flood of keys cannot grow the document without bound.
+	MaxIdempotencyKeys = 10000
+	// MaxIdempotencyKeyLen bounds the header's value (printable ASCII).
+	MaxIdempotencyKeyLen = 255
+)
+
 // The person's edits against the agent.
 const (
 	// HumanEditWindow is how long a person's change to a field stands
@@ -204,6 +216,9 @@ func Limits() []Limit {
 		{"guard texts per call", fmt.Sprint(MaxGuardTexts), "`POST /classify` of the guard sidecar"},
 		{"guard model text", chars(MaxGuardModelText), "a text the guard's model scores; longer ones go to the rule-based detector"},
 		{"quarantine kept after release", durationText(QuarantineReleasedDays * 24 * time.Hour), "a released, never replayed quarantine record (the default; `releasedTtlDays` changes it)"},
+		{"idempotency key", fmt.Sprintf("1 to %d printable ASCII characters", MaxIdempotencyKeyLen), "the `Idempotency-Key` header of a create (400 otherwise)"},
+		{"idempotency keys remembered", durationText(IdempotencyWindow), "a repeated key answers the first answer; later it is a new create"},
+		{"idempotency keys kept", fmt.Sprint(MaxIdempotencyKeys), "keys the board holds; the oldest drop first"},
 		{"a person's edit stands", durationText(HumanEditWindow), fmt.Sprintf("an agent write to a field the person changed (400 `humanChange`; propose instead); the `humanEditWindow` preference sets it, 0 to %d whole days; a revert of the person's change is refused at any age", MaxHumanEditWindowDays)},
 		{"every snapshot kept", durationText(SnapshotKeepAll), "local snapshots"},
 		{"daily snapshots kept", durationText(SnapshotKeepDaily), "local snapshots older than that, the newest of each UTC day"},

@@ -214,6 +214,25 @@ type BoardActivity struct {
 // Key is the row's id.
 func (a *BoardActivity) Key() string { return a.ID }
 
+// IdempotencyRecord is the first answer to a create sent with an
+// Idempotency-Key, kept so a repeat of the key answers it again instead of
+// writing twice. ID is a digest of the method, the path and the key, so
+// one key names different records on different routes.
+type IdempotencyRecord struct {
+	ID     string `json:"id"`
+	At     string `json:"at"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// BodySum is a digest of the request body as canonical JSON: the same
+	// key with another body is refused, not answered.
+	BodySum string          `json:"bodySum"`
+	Status  int             `json:"status"`
+	Answer  json.RawMessage `json:"answer"`
+}
+
+// Key is the record's id.
+func (r *IdempotencyRecord) Key() string { return r.ID }
+
 // Event is a calendar event, optionally linked to a case node.
 type Event struct {
 	ID          string `json:"id"`
@@ -412,4 +431,6 @@ type Doc struct {
 	// BoardActivity is the Activity rows that belong to no case (the
 	// newest 500).
 	BoardActivity []*BoardActivity `json:"boardActivity,omitempty"`
+	// IdempotencyKeys are the first answers of keyed creates, oldest first.
+	IdempotencyKeys []*IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 }

@@ -104,6 +104,8 @@ type API struct {
 	vault    *vault.Vault  // nil: no vault folder
 	vaultSeq atomic.Uint64 // numbers the vault events of the live stream
 	syncMu   sync.Mutex    // one sync of the pages' back links at a time
+
+	keys keyLocks // Idempotency-Keys in flight (idempotency.go)
 }
 
 // New returns the API's router. Other handlers (the web page) may be

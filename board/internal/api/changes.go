@@ -46,6 +46,9 @@ func changesReply(list []*store.Change, version int64) (wire.Changes, error) {
 	n := 0
 	for _, c := range list {
 		for _, rc := range c.Records {
+			if rc.Kind == wire.KindIdempotencyRecord {
+				continue // the API's own bookkeeping, no surface shows it
+			}
 			latest[wire.RecordRef{Kind: rc.Kind, ID: rc.ID}] = last{rc, n}
 			n++
 		}

@@ -18,7 +18,7 @@ import (
 func (a *API) vaultRoutes(r *mux.Router) {
 	r.HandleFunc("/vault", a.listPages).Methods(http.MethodGet)
 	r.HandleFunc("/vault/unresolved", a.unresolvedSenders).Methods(http.MethodGet)
-	r.HandleFunc("/vault/pages", a.createPage).Methods(http.MethodPost)
+	r.HandleFunc("/vault/pages", a.keyed(a.createPage)).Methods(http.MethodPost)
 	r.HandleFunc("/vault/pages/{id}", a.getPage).Methods(http.MethodGet)
 	r.HandleFunc("/vault/pages/{id}", a.patchPage).Methods(http.MethodPatch)
 	r.HandleFunc("/vault/pages/{id}/merge", a.mergePage).Methods(http.MethodPost)

@@ -11,17 +11,18 @@ import (
 
 // tables are a draft's collections, one per record kind.
 type tables struct {
-	cases         Table[*wire.Case]
-	messages      Table[*wire.Message]
-	events        Table[*wire.Event]
-	reminders     Table[*wire.Reminder]
-	priorities    Table[*wire.Priority]
-	labels        Table[*wire.LabelDef]
-	proposals     Table[*wire.Proposal]
-	views         Table[*wire.View]
-	templates     Table[*wire.Template]
-	ingestRuns    Table[*wire.IngestRun]
-	boardActivity Table[*wire.BoardActivity]
+	cases           Table[*wire.Case]
+	messages        Table[*wire.Message]
+	events          Table[*wire.Event]
+	reminders       Table[*wire.Reminder]
+	priorities      Table[*wire.Priority]
+	labels          Table[*wire.LabelDef]
+	proposals       Table[*wire.Proposal]
+	views           Table[*wire.View]
+	templates       Table[*wire.Template]
+	ingestRuns      Table[*wire.IngestRun]
+	boardActivity   Table[*wire.BoardActivity]
+	idempotencyKeys Table[*wire.IdempotencyRecord]
 }
 
 // start points each table at its collection of the draft d.
@@ -37,11 +38,12 @@ func (t *tables) start(d *wire.Doc) {
 	t.templates = newTable(storefile.CollectionTemplates, &d.Templates, shallow)
 	t.ingestRuns = newTable(storefile.CollectionIngestRuns, &d.IngestRuns, shallow)
 	t.boardActivity = newTable(storefile.CollectionBoardActivity, &d.BoardActivity, shallow)
+	t.idempotencyKeys = newTable(storefile.CollectionIdempotencyKeys, &d.IdempotencyKeys, shallow)
 }
 
 // all are the draft's tables, in the document's order.
 func (t *tables) all() []collection {
-	return []collection{&t.cases, &t.messages, &t.events, &t.reminders, &t.priorities, &t.labels, &t.proposals, &t.views, &t.templates, &t.ingestRuns, &t.boardActivity}
+	return []collection{&t.cases, &t.messages, &t.events, &t.reminders, &t.priorities, &t.labels, &t.proposals, &t.views, &t.templates, &t.ingestRuns, &t.boardActivity, &t.idempotencyKeys}
 }
 
 // indexes locate each record of the head state by id, so a write finds a
@@ -49,17 +51,18 @@ func (t *tables) all() []collection {
 // store keeps them in step with its head: only writes read or change them,
 // under the write lock.
 type indexes struct {
-	cases         index
-	messages      index
-	events        index
-	reminders     index
-	priorities    index
-	labels        index
-	proposals     index
-	views         index
-	templates     index
-	ingestRuns    index
-	boardActivity index
+	cases           index
+	messages        index
+	events          index
+	reminders       index
+	priorities      index
+	labels          index
+	proposals       index
+	views           index
+	templates       index
+	ingestRuns      index
+	boardActivity   index
+	idempotencyKeys index
 	// messageKeys maps a message's dedupe key to its id. An entry may be
 	// stale (the message was deleted): a lookup checks the record it finds.
 	messageKeys map[string]string
@@ -78,6 +81,7 @@ func (ix *indexes) build(d *wire.Doc) {
 	ix.templates = indexOf(d.Templates)
 	ix.ingestRuns = indexOf(d.IngestRuns)
 	ix.boardActivity = indexOf(d.BoardActivity)
+	ix.idempotencyKeys = indexOf(d.IdempotencyKeys)
 }
 
 // indexWith lets each table find the head's records through ix.
@@ -93,6 +97,7 @@ func (t *tables) indexWith(ix *indexes) {
 	t.templates.ix = &ix.templates
 	t.ingestRuns.ix = &ix.ingestRuns
 	t.boardActivity.ix = &ix.boardActivity
+	t.idempotencyKeys.ix = &ix.idempotencyKeys
 }
 
 // noteChanged notes in e every record the write upserted or removed.
@@ -108,6 +113,7 @@ func (t *tables) noteChanged(e *storefile.Entry) {
 	e.Templates = t.templates.changed(e)
 	e.IngestRuns = t.ingestRuns.changed(e)
 	e.BoardActivity = t.boardActivity.changed(e)
+	e.IdempotencyKeys = t.idempotencyKeys.changed(e)
 }
 
 // changes adds every record the write touched, with its images, to out.
@@ -123,6 +129,7 @@ func (t *tables) changes(out []RecordChange) []RecordChange {
 	out = appendChanges(out, wire.KindTemplateRecord, &t.templates)
 	out = appendChanges(out, wire.KindIngestRunRecord, &t.ingestRuns)
 	out = appendChanges(out, wire.KindBoardActivity, &t.boardActivity)
+	out = appendChanges(out, wire.KindIdempotencyRecord, &t.idempotencyKeys)
 	return out
 }
 
@@ -152,6 +159,8 @@ func (t *tables) putImage(kind, id string, image any) (ok bool, err error) {
 		return true, putImage(&t.ingestRuns, id, image)
 	case wire.KindBoardActivity:
 		return true, putImage(&t.boardActivity, id, image)
+	case wire.KindIdempotencyRecord:
+		return true, putImage(&t.idempotencyKeys, id, image)
 	}
 	return false, nil
 }
@@ -188,6 +197,9 @@ func (tx *Tx) IngestRuns() *Table[*wire.IngestRun] { return &tx.ingestRuns }
 
 // BoardActivity is the Activity rows of the draft that belong to no case.
 func (tx *Tx) BoardActivity() *Table[*wire.BoardActivity] { return &tx.boardActivity }
+
+// IdempotencyKeys are the first answers of keyed creates in the draft, oldest first.
+func (tx *Tx) IdempotencyKeys() *Table[*wire.IdempotencyRecord] { return &tx.idempotencyKeys }
 
 // diffStates compares every collection a restore brings back of the
 // snapshot with cur.

@@ -28,6 +28,7 @@ func wantTools() []string {
 		"search", "agenda", "list_messages",
 		"backup_status", "run_backup",
 		"find_entity", "get_page", "list_unresolved_senders", "create_page", "update_page", "link_page", "merge_pages",
+		"complete_tasks", "link_messages", "what_changed", "undo_agent_writes", "list_toolsets", "enable_toolset",
 	}
 }
 
@@ -61,6 +62,7 @@ func TestEndToEnd(t *testing.T) {
 	board := clienttest.StartBoardEnv(t, clienttest.BackupEnv(t)...)
 	bin := clienttest.Build(t, ".", ".")
 	s := clienttest.StartSessionWith(t, bin, []string{"CRM_BASE_URL=" + board.URL}, server, "--toolsets", "all")
+	start := time.Now().UTC().Add(-time.Second).Format(time.RFC3339)
 	w := &world{board: board, s: s, ids: map[string]string{}, used: map[string]bool{}}
 
 	t.Run("tools are listed", func(t *testing.T) {
@@ -92,6 +94,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })
 	t.Run("backups", func(t *testing.T) { backupsFamily(t, w) })
 	t.Run("vault", func(t *testing.T) { vaultFamily(t, w) })
+	t.Run("batches and history", func(t *testing.T) { batchesFamily(t, w, start) })
 
 	t.Run("every tool was called", func(t *testing.T) {
 		for _, name := range wantTools() {

@@ -9,7 +9,7 @@ import (
 )
 
 // server is how the binary must introduce itself.
-var server = mcp.Implementation{Name: "mcp-board", Version: "4.2.0"}
+var server = mcp.Implementation{Name: "mcp-board", Version: "4.3.0"}
 
 // TestBareHTTPServesOnTheBoardToolPort: a bare --http means port 8002,
 // as mcp-calendar's means 8003.
@@ -64,10 +64,16 @@ func TestStreamableHTTP(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
 	s := clienttest.ServeHTTP(t, bin, board.URL, server)
-	if n := len(s.Tools(t)); n != len(toolsets()["core"]) {
-		t.Errorf("%d tools over HTTP, want core's %d", n, len(toolsets()["core"]))
+	if n := len(s.Tools(t)); n != len(toolsets()["core"])+len(frame) {
+		t.Errorf("%d tools over HTTP, want core's %d and the toolset tools", n, len(toolsets()["core"]))
 	}
+	// Over HTTP a toolset is enabled for the one session that asks.
+	s.OK(t, "enable_toolset", map[string]any{"toolset": "tree"}, "Enabled tree: added 3 tools: list_initiatives, create_initiative, create_workstream.")
 	s.OK(t, "create_initiative", map[string]any{"title": "Over HTTP"}, "[initiative] Over HTTP")
+	other := clienttest.ServeHTTP(t, bin, board.URL, server)
+	if n := len(other.Tools(t)); n != len(toolsets()["core"])+len(frame) {
+		t.Errorf("another session sees %d tools, want core's and the toolset tools", n)
+	}
 	if lines := s.Proc.StdoutLines(); len(lines) > 0 {
 		t.Errorf("the HTTP server wrote to stdout: %q", lines)
 	}

@@ -20,18 +20,22 @@ const (
 	maxDefaultBytes = 24000
 )
 
+// frame is what every selection serves besides its sets' tools.
+var frame = []string{"enable_toolset", "list_toolsets"}
+
 // toolsets is what each --toolsets name serves.
 func toolsets() map[string][]string {
 	return map[string][]string{
-		"core": {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
+		"core": {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_reminder",
 			"delete_reminder", "delete_task", "find_entity", "get_case", "get_page", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
-			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
-			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task"},
+			"list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
+			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task", "what_changed"},
 		"labels": {"list_label_bundles", "list_labels"},
 		"saved":  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
-		"admin":  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "uninstall_label_bundle", "update_label"},
+		"admin":  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "undo_agent_writes", "uninstall_label_bundle", "update_label"},
 		"vault":  {"create_page", "find_entity", "get_page", "link_page", "list_unresolved_senders", "merge_pages", "update_page"},
-		"bulk":   {"regroup_cases", "update_cases"},
+		"bulk":   {"complete_tasks", "link_messages", "regroup_cases", "update_cases"},
+		"tree":   {"create_initiative", "create_workstream", "list_initiatives"},
 		"all":    wantTools(),
 	}
 }
@@ -53,7 +57,7 @@ func TestToolsets(t *testing.T) {
 	board := clienttest.StartBoard(t)
 	bin := clienttest.Build(t, ".", ".")
 	env := []string{"CRM_BASE_URL=" + board.URL}
-	for _, set := range []string{"", "core", "labels", "saved", "admin", "vault", "bulk", "all", "labels,saved", "core,vault"} {
+	for _, set := range []string{"", "core", "labels", "saved", "admin", "vault", "bulk", "tree", "all", "labels,saved", "core,vault"} {
 		name := set
 		if name == "" {
 			name = "default"
@@ -66,7 +70,7 @@ func TestToolsets(t *testing.T) {
 			s := clienttest.StartSessionWith(t, bin, env, server, args...)
 			tools, size := s.ListBytes(t)
 			got := names(tools)
-			var want []string
+			want := slices.Clone(frame) // every selection can list and enable the others
 			for _, part := range strings.Split(set, ",") {
 				if part == "" {
 					part = "core"
@@ -89,7 +93,9 @@ func TestToolsets(t *testing.T) {
 	}
 	t.Run("SVC_TOOLSETS", func(t *testing.T) {
 		s := clienttest.StartSessionWith(t, bin, append(env, "SVC_TOOLSETS=saved"), server)
-		if got := names(s.Tools(t)); !slices.Equal(got, toolsets()["saved"]) {
+		want := append(slices.Clone(frame), toolsets()["saved"]...)
+		sort.Strings(want)
+		if got := names(s.Tools(t)); !slices.Equal(got, want) {
 			t.Errorf("SVC_TOOLSETS=saved serves %v", got)
 		}
 	})
@@ -100,7 +106,7 @@ func TestToolsets(t *testing.T) {
 		if err == nil {
 			t.Fatal("the server started with an unknown toolset")
 		}
-		if !strings.Contains(string(out), `unknown toolset \"calendar\": the toolsets are core, labels, saved, admin, vault, bulk, all`) {
+		if !strings.Contains(string(out), `unknown toolset \"calendar\": the toolsets are core, labels, saved, admin, vault, bulk, tree, all`) {
 			t.Errorf("the error does not name the toolsets:\n%s", out)
 		}
 	})
@@ -121,7 +127,10 @@ func TestReadOnly(t *testing.T) {
 				}
 			}
 			t.Logf("toolset %s --read-only: %d tools, %d bytes of tools/list", set, len(tools), size)
-			want := map[string]int{"core": 14, "all": 20}[set]
+			// list_toolsets and enable_toolset change only the session, so
+			// they stay; what_changed joined core's reads, list_initiatives
+			// left them for tree.
+			want := map[string]int{"core": 16, "all": 23}[set]
 			if len(tools) != want {
 				t.Errorf("%d read-only tools in %s, want %d: %v", len(tools), set, want, names(tools))
 			}

@@ -283,19 +283,27 @@ func updateCase(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 }
 
 func updateCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
+	patch := map[string]any{"type": "object", "description": "As ids' fields.", "additionalProperties": false, "properties": propertiesOf(patchArgs(false)...)}
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Change many nodes at once. " + manualRule),
-		mcp.WithArray("ids", mcp.Required(), mcp.Description("Node ids."), mcp.WithStringItems(), mcp.MinItems(1)),
+		mcp.WithDescription("Change many nodes: ids with one change, or items with one each. " + manualRule),
+		mcp.WithArray("ids", mcp.Description("Node ids."), mcp.WithStringItems(), mcp.MinItems(1)),
+		itemsArg("Instead of ids: a change per node.", false, map[string]any{"id": prop("string", "Node id."), "patch": patch}, "id", "patch"),
 	}
 	opts = append(opts, patchArgs(false)...)
 	opts = append(opts, expectedArg(), mcptool.Destructive(mcptool.Idempotent))
 	tool := mcp.NewTool("update_cases", opts...)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
-		ids := a.Strs("ids")
+		ids, items := a.Strs("ids"), a.Objects("items")
 		p, given := casePatch(a)
 		expected := a.Expected()
 		if a.Err() != nil {
 			return "", a.Err()
+		}
+		if a.Has("items") {
+			if a.Has("ids") || len(given) > 0 || expected != nil {
+				return "", errors.New("items carries each node's change: pass items alone, or ids with the fields to change")
+			}
+			return caseItems(ctx, c, items)
 		}
 		if len(given) == 0 {
 			return "", errors.New("nothing to update: pass at least one field to change")

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -70,6 +71,10 @@ func propose(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		}
 		if err := check(payload); err != nil {
 			return "", fmt.Errorf("payload: %w", err)
+		}
+		if _, ok := payload["items"]; ok && verb == "update_cases" {
+			// The board applies an approved update_cases as one patch over ids.
+			return "", errors.New("payload: update_cases is proposed with ids and one change; propose a different change per node as update_case, one proposal each")
 		}
 		raw, err := json.Marshal(payload)
 		if err != nil {

@@ -14,10 +14,13 @@ import (
 // tool surface's, raised when tools change (4.0.0 grouped them in toolsets,
 // typed propose's payload and gave approval back to the person; 4.1.0 added
 // the backup tools to admin; 4.2.0 added the vault set and moved the
-// batch writes to bulk, to keep the default set within its budget).
+// batch writes to bulk, to keep the default set within its budget; 4.3.0
+// added list_toolsets, enable_toolset and what_changed to the default set,
+// the batch forms complete_tasks, link_messages and update_cases' items,
+// undo_agent_writes to admin, and moved the tree's shortcuts to tree).
 const (
 	Name    = "mcp-board"
-	Version = "4.2.0"
+	Version = "4.3.0"
 )
 
 // DefaultHTTPAddr is where --http serves when given no address: the board
@@ -32,7 +35,9 @@ Rules:
 - Search before creating: call search with several queries (the entity name and the topic) and get_tree; update a match instead of duplicating; a match that is archived is restored and relinked, not recreated.
 - Call list_labels before passing labels: an unknown label id is refused.
 - Who is someone? find_entity before create_page: one page per person or organisation.
-- The person's manual actions are authoritative (get_case lists them first): never revert them; add a note, or propose the change for their approval. Approving a proposal is the person's, not yours.`
+- The person's manual actions are authoritative (get_case lists them first): never revert them; add a note, or propose the change for their approval. Approving a proposal is the person's, not yours.
+- At the start of a run, what_changed says what the person did since your last one.
+- More verbs are in toolsets (hard delete, the label catalog, backups, undoing your own writes, batches, vault writes): list_toolsets, then enable_toolset.`
 
 // The toolsets, as --toolsets names them. The bulk sweep of done cases is
 // the person's, from the page, and is no agent tool in any set.
@@ -43,6 +48,7 @@ const (
 	SetAdmin  = "admin"
 	SetVault  = "vault"
 	SetBulk   = "bulk"
+	SetTree   = "tree"
 )
 
 // Constructor is one board tool: built around the board client.
@@ -55,26 +61,30 @@ type Constructor = mcptool.Constructor[*client.Client]
 // vault's writes (the vault tool server: its two reads are in core too, so
 // an agent can tell who someone is without asking for the set). The batch
 // writes left core to make room for those two within the default budget;
-// update_case and set_parent do one node at a time there.
+// update_case and set_parent do one node at a time there. The tree's
+// shortcuts (create_initiative, create_workstream, list_initiatives) left
+// it for what_changed and the two toolset tools: create_case with kind,
+// list_cases and get_tree do the same in core. An agent enables any set
+// while it runs (enable_toolset).
 func Server() mcptool.Server[*client.Client] {
 	return mcptool.Server[*client.Client]{
 		Name: Name, Version: Version, Instructions: Instructions,
-		Default: []string{SetCore},
+		Default: []string{SetCore}, Dynamic: true,
 		Toolsets: []mcptool.Toolset[*client.Client]{
 			{
 				Name: SetCore, Description: "Cases and the tree, tasks, notes, messages, reminders, priorities, search and proposals.",
 				Read: []Constructor{
-					getCase, listCases, getTree, listInitiatives, listProposals,
+					getCase, listCases, getTree, listProposals,
 					listReminders, getReminder,
 					getPriorities,
 					listLabels,
 					search, agenda, listMessages,
-					findEntity, getPage,
+					findEntity, getPage, whatChanged,
 				},
 				Write: []Constructor{
 					createCase, updateCase, archiveCase, restoreCase, mergeCases,
 					addTask, updateTask, completeTask, deleteTask, addNote, linkMessage, updateMessage,
-					createInitiative, createWorkstream, setParent, propose,
+					setParent, propose,
 					createReminder, updateReminder, completeReminder, deleteReminder, linkReminder, linkReminderMessage,
 					addPriority, updatePriority, removePriority, setStarred,
 				},
@@ -89,9 +99,9 @@ func Server() mcptool.Server[*client.Client] {
 				Write: []Constructor{saveView, deleteView, saveTemplate, deleteTemplate, setPrefs},
 			},
 			{
-				Name: SetAdmin, Description: "Past undoing or rarely needed: hard delete of a case, writes to the label catalog, and the off-site backup.",
+				Name: SetAdmin, Description: "Past undoing or rarely needed: hard delete of a case, writes to the label catalog, the off-site backup, and undoing your own writes.",
 				Read:  []Constructor{backupStatus},
-				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle, runBackup},
+				Write: []Constructor{deleteCase, createLabel, updateLabel, deleteLabel, installLabelBundle, uninstallLabelBundle, runBackup, undoAgentWrites},
 			},
 			{
 				Name: SetVault, Description: "The vault tool server: pages for people, organisations, projects and topics, linked with cases both ways.",
@@ -99,8 +109,13 @@ func Server() mcptool.Server[*client.Client] {
 				Write: []Constructor{createPage, updatePage, linkPage, mergePages},
 			},
 			{
-				Name: SetBulk, Description: "One change to many nodes at once, all or nothing: update_cases and regroup_cases.",
-				Write: []Constructor{updateCases, regroupCases},
+				Name: SetBulk, Description: "Many items at once, checked first, one bad item changes nothing: update_cases, regroup_cases, complete_tasks, link_messages.",
+				Write: []Constructor{updateCases, regroupCases, completeTasks, linkMessages},
+			},
+			{
+				Name: SetTree, Description: "Shortcuts over the tree: create_initiative, create_workstream, list_initiatives.",
+				Read:  []Constructor{listInitiatives},
+				Write: []Constructor{createInitiative, createWorkstream},
 			},
 		},
 	}

@@ -32,7 +32,19 @@ func wantTools() map[string][]string {
 		"agenda":     {"agenda", "list_messages"},
 		"backups":    {"backup_status", "run_backup"},
 		"vault":      {"find_entity", "get_page", "list_unresolved_senders", "create_page", "update_page", "link_page", "merge_pages"},
+		"batches":    {"complete_tasks", "link_messages"},
+		"history":    {"what_changed", "undo_agent_writes"},
+		"toolsets":   {"list_toolsets", "enable_toolset"},
 	}
+}
+
+// frame is what the frame serves in every selection beside the sets.
+var frame = []string{mcptool.EnableToolsetTool, mcptool.ListToolsetsTool}
+
+func withFrame(names ...string) []string {
+	out := append(slices.Clone(names), frame...)
+	sort.Strings(out)
+	return out
 }
 
 func allTools(t *testing.T) (read, write []mcp.Tool) {
@@ -55,8 +67,8 @@ func TestEveryListedToolIsPresentAndNoOther(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
-	if len(got) != 64 {
-		t.Errorf("%d tools, want 64", len(got))
+	if len(got) != 70 {
+		t.Errorf("%d tools, want 70", len(got))
 	}
 }
 
@@ -205,22 +217,23 @@ func selected(t *testing.T, sel mcptool.Selection) []string {
 // --read-only keeps exactly the tools that say they only read.
 func TestToolsets(t *testing.T) {
 	want := map[string][]string{
-		SetCore: {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_initiative", "create_reminder", "create_workstream",
+		SetCore: {"add_note", "add_priority", "add_task", "agenda", "archive_case", "complete_reminder", "complete_task", "create_case", "create_reminder",
 			"delete_reminder", "delete_task", "find_entity", "get_case", "get_page", "get_priorities", "get_reminder", "get_tree", "link_message", "link_reminder", "link_reminder_message", "list_cases",
-			"list_initiatives", "list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
-			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task"},
+			"list_labels", "list_messages", "list_pending", "list_reminders", "merge_cases", "propose", "remove_priority", "restore_case", "search",
+			"set_parent", "set_starred", "update_case", "update_message", "update_priority", "update_reminder", "update_task", "what_changed"},
 		SetLabels: {"list_label_bundles", "list_labels"},
 		SetSaved:  {"delete_template", "delete_view", "get_prefs", "list_templates", "list_views", "save_template", "save_view", "set_prefs"},
-		SetAdmin:  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "uninstall_label_bundle", "update_label"},
+		SetAdmin:  {"backup_status", "create_label", "delete_case", "delete_label", "install_label_bundle", "run_backup", "undo_agent_writes", "uninstall_label_bundle", "update_label"},
 		SetVault:  {"create_page", "find_entity", "get_page", "link_page", "list_unresolved_senders", "merge_pages", "update_page"},
-		SetBulk:   {"regroup_cases", "update_cases"},
+		SetBulk:   {"complete_tasks", "link_messages", "regroup_cases", "update_cases"},
+		SetTree:   {"create_initiative", "create_workstream", "list_initiatives"},
 	}
 	for set, names := range want {
-		if diff := cmp.Diff(names, selected(t, mcptool.Selection{Toolsets: []string{set}})); diff != "" {
+		if diff := cmp.Diff(withFrame(names...), selected(t, mcptool.Selection{Toolsets: []string{set}})); diff != "" {
 			t.Errorf("toolset %s (-want +got)\n%s", set, diff)
 		}
 	}
-	if diff := cmp.Diff(want[SetCore], selected(t, mcptool.Selection{})); diff != "" {
+	if diff := cmp.Diff(withFrame(want[SetCore]...), selected(t, mcptool.Selection{})); diff != "" {
 		t.Errorf("the default is not core (-want +got)\n%s", diff)
 	}
 	all := selected(t, mcptool.Selection{Toolsets: []string{mcptool.AllToolsets}})
@@ -246,7 +259,7 @@ func TestToolsets(t *testing.T) {
 	if diff := cmp.Diff(readNames, selected(t, mcptool.Selection{Toolsets: []string{mcptool.AllToolsets}, ReadOnly: true})); diff != "" {
 		t.Errorf("read-only all (-want +got)\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"backup_status"}, selected(t, mcptool.Selection{Toolsets: []string{SetAdmin}, ReadOnly: true})); diff != "" {
+	if diff := cmp.Diff(withFrame("backup_status"), selected(t, mcptool.Selection{Toolsets: []string{SetAdmin}, ReadOnly: true})); diff != "" {
 		t.Errorf("read-only admin (-want +got)\n%s", diff)
 	}
 }

@@ -19,6 +19,8 @@ var kinds = []kind{
 	{Name: "ingestRuns", Const: "IngestRuns", Field: "IngestRuns", Table: "ingestRuns", Type: "IngestRun", Record: "KindIngestRunRecord", Clone: "shallow", Minted: true, Doc: "IngestRuns are the reports of the mail ingest runs in the draft."},
 	// Board activity is a log, like the ingest runs.
 	{Name: "boardActivity", Const: "BoardActivity", Field: "BoardActivity", Table: "boardActivity", Type: "BoardActivity", Record: "KindBoardActivity", Clone: "shallow", Minted: true, Doc: "BoardActivity is the Activity rows of the draft that belong to no case."},
+	// Keys of repeated creates are the API's bookkeeping, not board state.
+	{Name: "idempotencyKeys", Const: "IdempotencyKeys", Field: "IdempotencyKeys", Table: "idempotencyKeys", Type: "IdempotencyRecord", Record: "KindIdempotencyRecord", Clone: "shallow", Doc: "IdempotencyKeys are the first answers of keyed creates in the draft, oldest first."},
 }
 
 // kind is one record kind and how the files and the store treat it.

@@ -21,35 +21,41 @@ import (
 // is the answer, with existing true, and nothing is written.
 func AddTask(ctx context.Context, s *store.Store, actor wire.Actor, caseID string, in wire.TaskInput) (wire.Task, bool, int64, error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (wire.Task, bool, error) {
-		c, ok := tx.Cases().Get(caseID)
-		if !ok {
-			return wire.Task{}, false, errs.NotFound("case %s not found", caseID)
-		}
-		title := strings.TrimSpace(in.Title)
-		if title == "" {
-			return wire.Task{}, false, errs.BadRequest("Field 'title' is required.")
-		}
-		if actor == wire.ActorAgent {
-			for _, t := range c.Tasks {
-				if t.CompletedAt == "" && strings.EqualFold(strings.TrimSpace(t.Title), title) {
-					return t, true, nil
-				}
+		return AddTaskTx(tx, actor, caseID, in)
+	})
+}
+
+// AddTaskTx is AddTask within a write; found is true when the agent's
+// task was already on the case (nothing is written then).
+func AddTaskTx(tx *store.Tx, actor wire.Actor, caseID string, in wire.TaskInput) (wire.Task, bool, error) {
+	c, ok := tx.Cases().Get(caseID)
+	if !ok {
+		return wire.Task{}, false, errs.NotFound("case %s not found", caseID)
+	}
+	title := strings.TrimSpace(in.Title)
+	if title == "" {
+		return wire.Task{}, false, errs.BadRequest("Field 'title' is required.")
+	}
+	if actor == wire.ActorAgent {
+		for _, t := range c.Tasks {
+			if t.CompletedAt == "" && strings.EqualFold(strings.TrimSpace(t.Title), title) {
+				return t, true, nil
 			}
 		}
-		if err := field.CheckDate("dueAt", in.DueAt); err != nil {
-			return wire.Task{}, false, err
-		}
-		rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", in.DueAt)
-		if err != nil {
-			return wire.Task{}, false, err
-		}
-		out := wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
-		c.Tasks = append(c.Tasks, out)
-		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, wire.VerbTaskAdded, out.ID+" "+title, tx.Stamp())
-		tx.Cases().Put(c)
-		return out, false, nil
-	})
+	}
+	if err := field.CheckDate("dueAt", in.DueAt); err != nil {
+		return wire.Task{}, false, err
+	}
+	rule, err := field.CheckRepeat("repeat", in.Repeat, "dueAt", in.DueAt)
+	if err != nil {
+		return wire.Task{}, false, err
+	}
+	out := wire.Task{ID: field.NextChildID(c.ID, "T", taskIDs(c)), Title: title, Detail: in.Detail, DueAt: in.DueAt, Position: in.Position, Repeat: rule, CreatedAt: tx.Stamp()}
+	c.Tasks = append(c.Tasks, out)
+	c.UpdatedAt = tx.Stamp()
+	activity.Log(c, actor, wire.VerbTaskAdded, out.ID+" "+title, tx.Stamp())
+	tx.Cases().Put(c)
+	return out, false, nil
 }
 
 // PatchTask edits a task; completed true stamps completedAt, false clears it.
@@ -206,26 +212,32 @@ func caseTask(tx *store.Tx, caseID, taskID string) (*wire.Case, int, error) {
 // AddNote appends a note to a case.
 func AddNote(ctx context.Context, s *store.Store, actor wire.Actor, caseID, text string) (wire.Note, bool, int64, error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (wire.Note, bool, error) {
-		c, ok := tx.Cases().Get(caseID)
-		if !ok {
-			return wire.Note{}, false, errs.NotFound("case %s not found", caseID)
-		}
-		text = strings.TrimSpace(text)
-		if text == "" {
-			return wire.Note{}, false, errs.BadRequest("Field 'text' is required.")
-		}
-		if actor == wire.ActorAgent {
-			for _, n := range c.Notes {
-				if strings.TrimSpace(n.Text) == text {
-					return n, true, nil
-				}
+		return AddNoteTx(tx, actor, caseID, text)
+	})
+}
+
+// AddNoteTx is AddNote within a write; found is true when the agent's
+// note was already on the case (nothing is written then).
+func AddNoteTx(tx *store.Tx, actor wire.Actor, caseID, text string) (wire.Note, bool, error) {
+	c, ok := tx.Cases().Get(caseID)
+	if !ok {
+		return wire.Note{}, false, errs.NotFound("case %s not found", caseID)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return wire.Note{}, false, errs.BadRequest("Field 'text' is required.")
+	}
+	if actor == wire.ActorAgent {
+		for _, n := range c.Notes {
+			if strings.TrimSpace(n.Text) == text {
+				return n, true, nil
 			}
 		}
-		out := wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
-		c.Notes = append(c.Notes, out)
-		c.UpdatedAt = tx.Stamp()
-		activity.Log(c, actor, wire.VerbNoteAdded, out.ID, tx.Stamp())
-		tx.Cases().Put(c)
-		return out, false, nil
-	})
+	}
+	out := wire.Note{ID: field.NextChildID(c.ID, "N", noteIDs(c)), Text: text, Actor: actor, CreatedAt: tx.Stamp()}
+	c.Notes = append(c.Notes, out)
+	c.UpdatedAt = tx.Stamp()
+	activity.Log(c, actor, wire.VerbNoteAdded, out.ID, tx.Stamp())
+	tx.Cases().Put(c)
+	return out, false, nil
 }

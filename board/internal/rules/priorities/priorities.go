@@ -21,22 +21,28 @@ import (
 // and nothing is written.
 func Create(ctx context.Context, s *store.Store, actor wire.Actor, in wire.PriorityCreate) (*wire.Priority, bool, int64, error) {
 	return store.CreateOrFind(ctx, s, actor, func(tx *store.Tx) (*wire.Priority, bool, error) {
-		text := strings.TrimSpace(in.Text)
-		if text == "" {
-			return nil, false, errs.BadRequest("Field 'text' is required.")
-		}
-		if actor == wire.ActorAgent {
-			for _, p := range tx.Doc().Priorities {
-				if strings.TrimSpace(p.Text) == text {
-					return p, true, nil
-				}
+		return CreateTx(tx, actor, in)
+	})
+}
+
+// CreateTx is Create within a write; found is true when the agent's
+// priority note was already there (nothing is written then).
+func CreateTx(tx *store.Tx, actor wire.Actor, in wire.PriorityCreate) (*wire.Priority, bool, error) {
+	text := strings.TrimSpace(in.Text)
+	if text == "" {
+		return nil, false, errs.BadRequest("Field 'text' is required.")
+	}
+	if actor == wire.ActorAgent {
+		for _, p := range tx.Doc().Priorities {
+			if strings.TrimSpace(p.Text) == text {
+				return p, true, nil
 			}
 		}
-		now := tx.Stamp()
-		out := &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
-		tx.Priorities().Put(out)
-		return out, false, nil
-	})
+	}
+	now := tx.Stamp()
+	out := &wire.Priority{ID: tx.NextID("PRI"), Text: text, Position: in.Position, CreatedAt: now, UpdatedAt: now}
+	tx.Priorities().Put(out)
+	return out, false, nil
 }
 
 // Patch edits a priority note. Empty or whitespace text is ignored

@@ -37,11 +37,13 @@ export function messageOf(e) {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @param {string} [key] the Idempotency-Key of a create
  * @returns {Promise<any>} the decoded answer
  */
-async function request(method, path, body) {
+async function request(method, path, body, key) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: 'application/json' } };
+  if (key) init.headers['Idempotency-Key'] = key;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -65,9 +67,10 @@ async function request(method, path, body) {
   // data refetch at once, even before the stream's event arrives.
   if (method !== 'GET' && data && typeof data.version === 'number') {
     advance(data.version);
-    // A dry run, a create that found its match and a command bar search
-    // answer the version without having written.
-    if (!data.dryRun && !data.existing && !data.results) for (const fn of writeHooks) fn(method, path, data.version, body);
+    // A dry run, a create that found its match or its key's first answer,
+    // and a command bar search answer the version without having written.
+    const replayed = res.headers.get('Idempotent-Replayed') === 'true';
+    if (!data.dryRun && !data.existing && !data.results && !replayed) for (const fn of writeHooks) fn(method, path, data.version, body);
   }
   return data;
 }
@@ -119,6 +122,52 @@ const get = (/** @type {string} */ path) => request('GET', path);
 /** @param {string} path @param {unknown} [body] sent as {} when absent */
 const post = (path, body) => request('POST', path, body === undefined ? {} : body);
 const patch = (/** @type {string} */ path, /** @type {unknown} */ body) => request('PATCH', path, body);
+
+// A create is sent with an Idempotency-Key, one per gesture: a call that got
+// no answer is retried once under its key, and a second call with the same
+// route and body while the first is under way (or within GESTURE_MS of its
+// answer: a double click, a form submitted twice) shares the key, so the
+// board makes one record and answers both alike.
+const GESTURE_MS = 2000;
+/** @type {Map<string, { key: string, users: number, until: number }>} */
+const gestures = new Map();
+
+/** @param {string} path @param {unknown} body */
+function gesture(path, body) {
+  const now = Date.now();
+  for (const [sig, g] of gestures) if (g.users === 0 && g.until < now) gestures.delete(sig);
+  const sig = path + '\n' + JSON.stringify(body);
+  let g = gestures.get(sig);
+  if (!g) {
+    g = { key: newKey(), users: 0, until: 0 };
+    gestures.set(sig, g);
+  }
+  g.users++;
+  const held = g;
+  return { key: g.key, done: () => { if (--held.users === 0) held.until = Date.now() + GESTURE_MS; } };
+}
+
+function newKey() {
+  if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** @param {string} path @param {unknown} [body] sent as {} when absent */
+async function create(path, body) {
+  const sent = body === undefined ? {} : body;
+  const g = gesture(path, sent);
+  try {
+    try {
+      return await request('POST', path, sent, g.key);
+    } catch (e) {
+      if (statusOf(e) !== 0) throw e;
+      await new Promise((done) => setTimeout(done, 300));
+      return await request('POST', path, sent, g.key); // the same key: a create that did arrive is not made twice
+    }
+  } finally {
+    g.done();
+  }
+}
 const del = (/** @type {string} */ path) => request('DELETE', path);
 
 const casePath = (/** @type {string} */ id) => `/api/cases/${enc(id)}`;
@@ -132,7 +181,7 @@ export const api = {
     /** @param {string} id @returns {Answer<{ case: Case }>} */
     get: (id) => get(casePath(id)),
     /** @param {Body} body @returns {Answer<{ case: Case, existing?: boolean }>} */
-    create: (body) => post('/api/cases', body),
+    create: (body) => create('/api/cases', body),
     /** @param {string} id @param {Body} body @returns {Answer<{ case: Case }>} */
     patch: (id, body) => patch(casePath(id), body),
     // remove archives the case; hard deletes an archived one for good.
@@ -145,13 +194,13 @@ export const api = {
     /** @param {string[]} ids @returns {Answer<{ removed: string[], messagesRemoved: number }>} */
     clean: (ids) => post('/api/cases/clean', { ids }),
     /** @param {string} id @param {Body} body @returns {Answer<{ task: Task }>} */
-    addTask: (id, body) => post(`${casePath(id)}/tasks`, body),
+    addTask: (id, body) => create(`${casePath(id)}/tasks`, body),
     /** @param {string} id @param {string} taskId @param {Body} body @returns {Answer<{ task: Task, next?: Task }>} */
     patchTask: (id, taskId, body) => patch(`${casePath(id)}/tasks/${enc(taskId)}`, body),
     /** @param {string} id @param {string} taskId @returns {Answer<{}>} */
     removeTask: (id, taskId) => del(`${casePath(id)}/tasks/${enc(taskId)}`),
     /** @param {string} id @param {Body} body @returns {Answer<{ note: Note }>} */
-    addNote: (id, body) => post(`${casePath(id)}/notes`, body),
+    addNote: (id, body) => create(`${casePath(id)}/notes`, body),
   },
   /** @param {Query} [params] @returns {Answer<{ tree: any[] }>} the strategy outline, each node a case summary with children and rollup */
   tree: (params) => get('/api/tree' + qs(params)),
@@ -161,7 +210,7 @@ export const api = {
     /** @param {string} id @returns {Answer<{ event: CalendarEvent }>} */
     get: (id) => get(`/api/events/${enc(id)}`),
     /** @param {Body} body @returns {Answer<{ event: CalendarEvent }>} */
-    create: (body) => post('/api/events', body),
+    create: (body) => create('/api/events', body),
     /** @param {string} id @param {Body} body @returns {Answer<{ event: CalendarEvent }>} */
     patch: (id, body) => patch(`/api/events/${enc(id)}`, body),
     /** @param {string} id @returns {Answer<{}>} */
@@ -175,7 +224,7 @@ export const api = {
     /** @param {string} id @returns {Answer<{ reminder: Reminder, messages: Message[] }>} */
     get: (id) => get(`/api/reminders/${enc(id)}`),
     /** @param {Body} body @returns {Answer<{ reminder: Reminder }>} */
-    create: (body) => post('/api/reminders', body),
+    create: (body) => create('/api/reminders', body),
     /** @param {string} id @param {Body} body @returns {Answer<{ reminder: Reminder, next?: Reminder }>} */
     patch: (id, body) => patch(`/api/reminders/${enc(id)}`, body),
     /** @param {string} id @returns {Answer<{}>} */
@@ -195,7 +244,7 @@ export const api = {
     /** @returns {Answer<{ labels: Label[] }>} */
     list: () => get('/api/labels'),
     /** @param {Body} body @returns {Answer<{ label: Label }>} */
-    create: (body) => post('/api/labels', body),
+    create: (body) => create('/api/labels', body),
     /** @param {string} id @param {Body} body @returns {Answer<{ label: Label }>} */
     patch: (id, body) => patch(`/api/labels/${enc(id)}`, body),
     // remove deletes a label; scrub also takes it off every record.
@@ -214,7 +263,7 @@ export const api = {
     /** @returns {Answer<{ priorities: Priority[], starred: Case[] }>} */
     list: () => get('/api/priorities'),
     /** @param {Body} body @returns {Answer<{ priority: Priority }>} */
-    create: (body) => post('/api/priorities', body),
+    create: (body) => create('/api/priorities', body),
     /** @param {string} id @param {Body} body @returns {Answer<{ priority: Priority }>} */
     patch: (id, body) => patch(`/api/priorities/${enc(id)}`, body),
     /** @param {string} id @returns {Answer<{}>} */
@@ -237,7 +286,7 @@ export const api = {
     /** @param {string} id @returns {Answer<{ page: VaultPage }>} */
     get: (id) => get(pagePath(id)),
     /** @param {Body} body { title, type, aliases?, emails?, domains?, body? } @returns {Answer<{ page: VaultPage, existing?: boolean }>} */
-    create: (body) => post('/api/vault/pages', body),
+    create: (body) => create('/api/vault/pages', body),
     /** @param {string} id @param {Body} body { title?, aliases?, emails?, domains?, body?, append? } @returns {Answer<{ page: VaultPage }>} */
     patch: (id, body) => patch(pagePath(id), body),
     /** @returns {Answer<{ senders: UnresolvedSender[] }>} the senders no page holds, most recent first */
@@ -253,7 +302,7 @@ export const api = {
     /** @returns {Answer<{ views: SavedView[] }>} */
     list: () => get('/api/views'),
     /** @param {Body} body @returns {Answer<{ view: SavedView }>} */
-    create: (body) => post('/api/views', body),
+    create: (body) => create('/api/views', body),
     /** @param {string} id @returns {Answer<{}>} */
     remove: (id) => del(`/api/views/${enc(id)}`),
   },
@@ -261,7 +310,7 @@ export const api = {
     /** @returns {Answer<{ templates: Template[] }>} */
     list: () => get('/api/templates'),
     /** @param {Body} body @returns {Answer<{ template: Template }>} */
-    create: (body) => post('/api/templates', body),
+    create: (body) => create('/api/templates', body),
     /** @param {string} id @returns {Answer<{}>} */
     remove: (id) => del(`/api/templates/${enc(id)}`),
   },
