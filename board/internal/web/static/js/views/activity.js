@@ -17,7 +17,7 @@ export function ActivityPage({ route }) {
   const actor = route.query.get('actor') || '';
   const category = route.query.get('category') || '';
   const { data, error, loading } = useLive(() => api.activity({ actor, category, limit: FEED_PAGE, view: 'summary' }), [actor, category],
-    { kinds: ['case', 'reminder', 'event', 'ingestRun'] });
+    { kinds: ['case', 'reminder', 'event', 'ingestRun', 'boardActivity'] });
   const older = useOlder(data, actor, category);
   const rows = [...((data && data.activity) || []), ...older.rows];
   /** @type {{ day: string, rows: any[] }[]} */
