@@ -58,7 +58,7 @@ func agendaFamily(t *testing.T, w *world) {
 	desks := w.ids["desks"]
 	before := w.caseOf(t, desks).Case.Status
 	w.ok(t, "update_case", map[string]any{"id": desks, "status": "todo"},
-		"Not changed, the person's change stands (field status, changed by the human at", "propose")
+		"Not changed, the person's change stands (field status = ", ", changed by the human at", "propose")
 	if after := w.caseOf(t, desks).Case.Status; after != before {
 		t.Errorf("a refused update moved %s from %s to %s", desks, before, after)
 	}

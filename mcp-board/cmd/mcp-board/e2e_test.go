@@ -91,6 +91,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("agenda inbox", func(t *testing.T) { agendaFamily(t, w) })
 	t.Run("approvals", func(t *testing.T) { approvalsFamily(t, w) })
 	t.Run("views templates prefs", func(t *testing.T) { savedFamily(t, w) })
+	t.Run("the person's word", func(t *testing.T) { personsWordFamily(t, w) })
 	t.Run("removals", func(t *testing.T) { removalsFamily(t, w) })
 	t.Run("backups", func(t *testing.T) { backupsFamily(t, w) })
 	t.Run("vault", func(t *testing.T) { vaultFamily(t, w) })

@@ -48,6 +48,9 @@ func addPriority(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
+		if ans.Existing {
+			return "Already there, nothing added: " + priorityLine(ans.Priority), nil
+		}
 		return "Added " + priorityLine(ans.Priority), nil
 	})
 }

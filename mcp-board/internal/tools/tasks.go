@@ -34,6 +34,9 @@ func addTask(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return "", err
 		}
+		if ans.Existing {
+			return fmt.Sprintf("Already on %s, nothing added: %s\nAn open task of that title is there; use update_task to change it.", caseID, render.TaskLine(ans.Task)), nil
+		}
 		return fmt.Sprintf("Added to %s: %s", caseID, render.TaskLine(ans.Task)), nil
 	})
 }
@@ -122,6 +125,9 @@ func addNote(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		ans, err := c.AddNote(ctx, caseID, text)
 		if err != nil {
 			return "", err
+		}
+		if ans.Existing {
+			return fmt.Sprintf("Already noted on %s as %s, nothing added: a note with that text is there.", caseID, ans.Note.ID), nil
 		}
 		return fmt.Sprintf("Noted on %s as %s.", caseID, ans.Note.ID), nil
 	})
