@@ -31,8 +31,9 @@ func mirrors() map[string]mcp.Tool {
 		"create_case":     tool(createCase),
 		"update_reminder": tool(updateReminder),
 		"update_event":    mcptool.UpdateEventTool(),
-		// undo has no tool of its own (the agent may only propose one): its
-		// payload is checked against this schema, never listed.
+		// Undoing the person's writes is a proposal (undo_agent_writes
+		// reaches only the agent's own): its payload is checked against
+		// this schema, never listed.
 		// It names one write (version) or an actor's writes since a time
 		// (writesBy, since); the board says when neither or both are given.
 		"undo": mcp.NewTool("undo",
