@@ -53,7 +53,9 @@ func Propose(ctx context.Context, s *store.Store, actor wire.Actor, in wire.Prop
 		if err != nil {
 			return err
 		}
-		if err := tx.DryRun(func(scratch *store.Tx) error { _, err := p.apply(scratch); return err }); err != nil {
+		// The person's-word rule is left out of the check: a proposal is how
+		// the agent asks for a change the rule would refuse it.
+		if err := tx.DryRun(func(scratch *store.Tx) error { scratch.MarkDecided(); _, err := p.apply(scratch); return err }); err != nil {
 			return err
 		}
 		var payload bytes.Buffer
