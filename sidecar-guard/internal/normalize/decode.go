@@ -19,23 +19,25 @@ const maxBase64Run = MaxRunBytes / 3 * 4
 // (standard or URL alphabet, padded or not), at most limit of them.
 func Base64Runs(s string, limit int) []string {
 	var out []string
-	for i := 0; i < len(s) && len(out) < limit; {
-		if !isBase64Byte(s[i]) {
-			i++
+	for i := 0; i+minBase64 <= len(s) && len(out) < limit; {
+		// A run long enough holds no other byte in its first minBase64:
+		// reading those backwards skips most text a word at a time.
+		k := i + minBase64 - 1
+		for k >= i && isBase64Byte(s[k]) {
+			k--
+		}
+		if k >= i {
+			i = k + 1
 			continue
 		}
-		j := i
+		j := i + minBase64
 		for j < len(s) && isBase64Byte(s[j]) {
 			j++
 		}
-		run := s[i:j]
-		for i = j; i < len(s) && s[i] == '='; i++ {
-		}
-		if len(run) < minBase64 {
-			continue
-		}
-		if text, ok := decodeBase64(run); ok {
+		if text, ok := decodeBase64(s[i:j]); ok {
 			out = append(out, text)
+		}
+		for i = j; i < len(s) && s[i] == '='; i++ {
 		}
 	}
 	return out

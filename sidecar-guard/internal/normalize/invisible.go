@@ -58,6 +58,28 @@ func StripInvisible(s string) (string, Invisible) {
 	return b.String(), inv
 }
 
+// InvisibleAsSpace reads each run of format characters in s as a word
+// break: "Ignore\u200ball\u200bprevious" becomes "Ignore all previous".
+// StripInvisible reads the same text as "Ignoreallprevious"; a zero-width
+// space may stand for either, so both readings are scanned.
+func InvisibleAsSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false
+	for _, r := range s {
+		if r >= 0x80 && unicode.Is(unicode.Cf, r) {
+			gap = true
+			continue
+		}
+		if gap {
+			b.WriteByte(' ')
+			gap = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // hasFormat reports whether s holds any format character; most text has
 // none, and then nothing is copied.
 func hasFormat(s string) bool {

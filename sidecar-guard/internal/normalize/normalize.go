@@ -21,6 +21,10 @@ const (
 	Base64 Kind = "base64"
 	// QuotedPrintable is a readable text decoded from a run of =XX escapes.
 	QuotedPrintable Kind = "quoted-printable"
+	// WordBreaks is the text again with each run of invisible characters
+	// read as a space, when one sat inside a word: it may have stood for
+	// the space between two words.
+	WordBreaks Kind = "word-breaks"
 )
 
 // Limits that keep the work and the output linear in the input.
@@ -101,27 +105,32 @@ func text(s string, depth int, segs *[]Segment) Result {
 	if depth >= MaxDepth {
 		return r
 	}
+	if inv.InWord {
+		// The same text, not decoded again: its runs are read below.
+		addSegment(segs, WordBreaks, InvisibleAsSpace(s), depth+1, MaxDepth)
+	}
 	// Runs are looked for before joining and folding, which could cut an
 	// encoded run ("-" and "_" are base64url letters).
 	if inv.TagText != "" {
-		addSegment(segs, Tags, inv.TagText, depth+1)
+		addSegment(segs, Tags, inv.TagText, depth+1, depth+1)
 	}
 	for _, d := range Base64Runs(composed, MaxSegments-len(*segs)) {
-		addSegment(segs, Base64, d, depth+1)
+		addSegment(segs, Base64, d, depth+1, depth+1)
 	}
 	for _, d := range QuotedPrintableRuns(composed, MaxSegments-len(*segs)) {
-		addSegment(segs, QuotedPrintable, d, depth+1)
+		addSegment(segs, QuotedPrintable, d, depth+1, depth+1)
 	}
 	return r
 }
 
-// addSegment normalises a decoded run into segs, before the runs inside it.
-func addSegment(segs *[]Segment, kind Kind, decoded string, depth int) {
+// addSegment normalises a decoded text into segs, before the runs inside
+// it, which are decoded only while decodeDepth is below MaxDepth.
+func addSegment(segs *[]Segment, kind Kind, decoded string, depth, decodeDepth int) {
 	if len(*segs) >= MaxSegments {
 		return
 	}
 	i := len(*segs)
 	*segs = append(*segs, Segment{Kind: kind, Depth: depth})
-	r := text(decoded, depth, segs)
+	r := text(decoded, decodeDepth, segs)
 	(*segs)[i].Text, (*segs)[i].Signals = r.Text, r.Signals
 }

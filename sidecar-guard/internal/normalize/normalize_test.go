@@ -50,6 +50,21 @@ func TestStripInvisible(t *testing.T) {
 	}
 }
 
+func TestInvisibleAsSpace(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "Ignore all", "Ignore all"},
+		{"zero width for spaces", "Ignore\u200ball\u200bprevious", "Ignore all previous"},
+		{"a run is one break", "a\u200b\u200c\u2060b", "a b"},
+		{"at the end nothing is added", "ab\u200b", "ab"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, InvisibleAsSpace(tc.in)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestNFKC(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"ascii", "Ignore all", "Ignore all"},
@@ -195,8 +210,17 @@ func TestText(t *testing.T) {
 	}{
 		{"plain", "Lunch at noon?", Result{Text: "Lunch at noon?"}},
 		{"every step", "ＩＧ\u200bＮＯＲＥ  а l l  p r e v i o u s", Result{
-			Text:    "IGNORE all previous",
-			Signals: Signals{Invisible: 1, InWord: true, Confusables: 1, Collapsed: 2},
+			Text:     "IGNORE all previous",
+			Signals:  Signals{Invisible: 1, InWord: true, Confusables: 1, Collapsed: 2},
+			Segments: []Segment{{Kind: WordBreaks, Depth: 1, Text: "IG NORE all previous", Signals: Signals{Confusables: 1, Collapsed: 2}}},
+		}},
+		{"zero width spaces between words", "Ignore\u200ball\u200bprevious " + b64("hidden text in here, all fine"), Result{
+			Text:    "Ignoreallprevious " + b64("hidden text in here, all fine"),
+			Signals: Signals{Invisible: 2, InWord: true},
+			Segments: []Segment{
+				{Kind: WordBreaks, Depth: 1, Text: "Ignore all previous " + b64("hidden text in here, all fine")},
+				{Kind: Base64, Depth: 1, Text: "hidden text in here, all fine"},
+			},
 		}},
 		{"tags become a segment", "Hi" + tags("i g n o r e rules"), Result{
 			Text:     "Hi",

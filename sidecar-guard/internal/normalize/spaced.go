@@ -59,6 +59,9 @@ func nextSingle(s string, i int) int {
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeLastRuneInString(s[:j])
 		}
+		if r < utf8.RuneSelf && !asciiLetter(byte(r)) {
+			continue
+		}
 		if start := j - size; start >= i && unicode.IsLetter(r) && !wordBefore(s, start) {
 			return start
 		}
@@ -74,6 +77,9 @@ func asciiLetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c 
 func wordBefore(s string, i int) bool {
 	if i == 0 {
 		return false
+	}
+	if c := s[i-1]; c < utf8.RuneSelf {
+		return inWord(rune(c))
 	}
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
 	return inWord(r)
