@@ -61,10 +61,12 @@ func BenchmarkScanSizes(b *testing.B) {
 // every word starts a pattern, or the text is one long base64 run.
 func BenchmarkScanAdversarial(b *testing.B) {
 	cases := map[string]string{
-		"trigger words": strings.Repeat("ignore your previous all the instructions in your reply to ", 200),
-		"no spaces":     strings.Repeat("ignore", 2000),
-		"base64":        strings.Repeat("SWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnMg", 250),
-		"zero width":    strings.Repeat("a\u200bb ", 2000),
+		"trigger words":    strings.Repeat("ignore your previous all the instructions in your reply to ", 200),
+		"no spaces":        strings.Repeat("ignore", 2000),
+		"base64":           strings.Repeat("SWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnMg", 250),
+		"zero width":       strings.Repeat("a\u200bb ", 2000),
+		"spaced letters":   strings.Repeat("i g n o r e  a l l  p r e v i o u s ", 300),
+		"quoted-printable": strings.Repeat("=49=67=6E=6F=72=65=20=61=6C=6C=20", 400),
 	}
 	for name, text := range cases {
 		text = text[:min(len(text), 10*1024)]

@@ -3,20 +3,24 @@
 // network, runs in time linear in the text length, and names every rule that
 // fired so a person can see why a text was flagged.
 //
-// A scan removes invisible format characters (remembering that they were
-// there), folds the text (compatibility forms, accents, case, quotes,
-// spaces), cuts it into sentences and runs a fixed table of regular
-// expressions over each sentence. An expression is only tried, anchored,
-// at a word it can start with; one pass over the words finds those (see
-// gate.go). Literal format markers are searched in the whole text, and
-// long base64 runs and Unicode tag characters are decoded and scanned once
-// more, so instructions cannot hide in them.
+// A scan reads the text as package normalize leaves it (invisible
+// characters gone but counted, look-alike letters and spaced-out words
+// undone, encoded runs decoded into segments of their own), folds it
+// (accents, case, quotes, spaces), cuts it into sentences and runs a fixed
+// table of regular expressions over each sentence. An expression is only
+// tried, anchored, at a word it can start with; one pass over the words
+// finds those (see gate.go). Literal format markers are searched in the
+// whole text. Each decoded segment is scanned the same way, so
+// instructions cannot hide in base64, quoted-printable or tag characters.
 package heuristic
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/opsboard/opsboard/sidecar-guard/internal/normalize"
 )
 
 // Result is the verdict of one scan.
@@ -30,11 +34,6 @@ type Result struct {
 	Rules []string
 }
 
-// maxDepth bounds how often decoded text (base64, tag characters) is
-// decoded again. Decoded text is shorter than its source (three bytes per
-// four of base64, one per four of tags), so the total stays linear.
-const maxDepth = 2
-
 // Scan checks one text for prompt-injection markers. It is pure and safe
 // for concurrent use.
 func Scan(text string) Result {
@@ -45,8 +44,34 @@ func Scan(text string) Result {
 // never changes a verdict.
 func scan(text string, gated bool) Result {
 	hits := map[string]bool{}
-	scanText(text, 0, gated, hits)
+	n := normalize.Text(text)
+	found := scanNormal(n.Text, n.Signals, gated, hits)
+	invisible := n.Signals.Invisible > 0
+	for _, seg := range n.Segments {
+		inner := map[string]bool{}
+		if scanNormal(seg.Text, seg.Signals, gated, inner) {
+			found = true
+			invisible = invisible || seg.Signals.Invisible > 0
+		}
+		if len(inner) == 0 {
+			continue
+		}
+		maps.Copy(hits, inner)
+		if rule := decodedRules[seg.Kind]; rule != "" {
+			hits[rule] = true
+		}
+	}
+	if invisible && found {
+		hits[ruleHiddenStripped] = true
+	}
 	return result(hits)
+}
+
+// decodedRules names the rule a decoded segment adds when it holds an
+// attack. Tag text needs none: the tags alone are already a rule.
+var decodedRules = map[normalize.Kind]string{
+	normalize.Base64:          ruleHiddenBase64,
+	normalize.QuotedPrintable: ruleHiddenQuotedPrintable,
 }
 
 func result(hits map[string]bool) Result {
@@ -65,39 +90,23 @@ func result(hits map[string]bool) Result {
 	return Result{Score: score, Rules: rules}
 }
 
-func scanText(text string, depth int, gated bool, hits map[string]bool) {
-	stripped, h := stripFormat(text)
-	if h.inWord {
+// scanNormal runs the rules over one normalised text and adds the rules
+// its signals name. It reports whether a phrase or marker rule fired.
+func scanNormal(text string, sig normalize.Signals, gated bool, hits map[string]bool) bool {
+	if sig.InWord {
 		hits[ruleHiddenInWord] = true
 	}
-	if h.bidiOverride {
+	if sig.BidiOverride {
 		hits[ruleHiddenBidi] = true
 	}
-	if h.tagText != "" {
+	if sig.Tags > 0 {
 		hits[ruleHiddenTags] = true
 	}
 	before := len(hits)
-	if h.tagText != "" && depth < maxDepth {
-		scanText(h.tagText, depth+1, gated, hits)
-	}
-	folded := normalize(stripped)
+	folded := fold(text)
 	scanPhrases(folded, gated, hits)
 	scanMarkers(folded, hits)
-	if depth < maxDepth {
-		for _, decoded := range base64Texts(stripped) {
-			inner := map[string]bool{}
-			scanText(decoded, depth+1, gated, inner)
-			if len(inner) > 0 {
-				hits[ruleHiddenBase64] = true
-				for name := range inner {
-					hits[name] = true
-				}
-			}
-		}
-	}
-	if h.formatChars > 0 && len(hits) > before {
-		hits[ruleHiddenStripped] = true
-	}
+	return len(hits) > before
 }
 
 // scanPhrases runs the phrase rules over each sentence of folded text,

@@ -1,12 +1,9 @@
 package heuristic
 
 import (
-	"encoding/base64"
 	"net/url"
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // chatMarkers are the role and turn delimiters of common chat templates.
@@ -75,9 +72,14 @@ func scanMarkers(folded string, hits map[string]bool) {
 }
 
 // forgedSystemLine reports whether a line of folded text poses as a
-// system turn. Only lines that start like one meet the expression.
+// system turn: a line that starts like one ("system: you ..."), or a
+// markdown heading naming a chat role (see forgedRoleHeading).
 func forgedSystemLine(folded string) bool {
+	var h roleHeadings
 	for line := range strings.Lines(folded) {
+		if h.next(line) {
+			return true
+		}
 		line = strings.TrimLeft(line, " #")
 		if len(line) < 4 || !strings.Contains(line, ":") {
 			continue
@@ -90,6 +92,52 @@ func forgedSystemLine(folded string) bool {
 		}
 	}
 	return false
+}
+
+// roleHeading is a markdown heading that is nothing but a chat role, the
+// way chat transcripts and prompt templates mark turns ("### System").
+var roleHeading = regexp.MustCompile(`^#{1,6}\s*(system|developer|admin|administrator|user|human|assistant)(?:\s+(?:prompt|message|instructions?|turn))?\s*:?\s*$`)
+
+// addressesReader matches the start of a line that speaks to the model.
+var addressesReader = regexp.MustCompile(`^(?:you|your|ignore|disregard|forget|new|from now|the (?:assistant|ai|model)|obey|always|never|do not|don't|as an? (?:ai|assistant|language model))\b`)
+
+// roleHeadings follows the lines of a text for forged turns: a system or
+// developer heading whose next line speaks to the model, or headings of
+// two different roles (a made-up conversation). A heading named "System"
+// over ordinary text, in a mail about some system, is neither.
+type roleHeadings struct {
+	roles   map[string]bool
+	pending bool // the last line was a system or developer heading
+}
+
+// next reads one line and reports whether the headings so far forge a turn.
+func (h *roleHeadings) next(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return false
+	}
+	pending := h.pending
+	h.pending = false
+	if line[0] != '#' {
+		return pending && addressesReader.MatchString(line)
+	}
+	m := roleHeading.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	role := m[1]
+	switch role {
+	case "system", "developer", "admin", "administrator":
+		h.pending = true
+		role = "system"
+	case "human":
+		role = "user"
+	}
+	if h.roles == nil {
+		h.roles = map[string]bool{}
+	}
+	h.roles[role] = true
+	return len(h.roles) >= 2
 }
 
 // urlCarriesData reports whether an image URL looks built to carry data
@@ -115,75 +163,4 @@ func urlCarriesData(raw string) bool {
 		}
 	}
 	return false
-}
-
-// minBase64 is the shortest run of base64 worth decoding: 32 characters
-// carry 24 bytes, a short sentence.
-const minBase64 = 32
-
-// base64Texts returns the readable texts hidden in long base64 runs of s.
-func base64Texts(s string) []string {
-	var out []string
-	for i := 0; i < len(s); {
-		if !isBase64Byte(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isBase64Byte(s[j]) {
-			j++
-		}
-		run := s[i:j]
-		i = j
-		for i < len(s) && s[i] == '=' {
-			i++
-		}
-		if len(run) < minBase64 {
-			continue
-		}
-		if text, ok := decodeBase64(run); ok {
-			out = append(out, text)
-		}
-	}
-	return out
-}
-
-func isBase64Byte(c byte) bool {
-	return ('A' <= c && c <= 'Z') || ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') ||
-		c == '+' || c == '/' || c == '-' || c == '_'
-}
-
-// decodeBase64 decodes an unpadded run in either alphabet and keeps it
-// only when it reads as text with words.
-func decodeBase64(run string) (string, bool) {
-	enc := base64.RawStdEncoding
-	if strings.ContainsAny(run, "-_") {
-		if strings.ContainsAny(run, "+/") {
-			return "", false
-		}
-		enc = base64.RawURLEncoding
-	}
-	if len(run)%4 == 1 {
-		run = run[:len(run)-1]
-	}
-	b, err := enc.DecodeString(run)
-	if err != nil || !utf8.Valid(b) {
-		return "", false
-	}
-	text := string(b)
-	total, readable, spaces := 0, 0, 0
-	for _, r := range text {
-		total++
-		switch {
-		case r == ' ':
-			spaces++
-			readable++
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsPunct(r) || unicode.IsSpace(r) || unicode.IsSymbol(r):
-			readable++
-		}
-	}
-	if total == 0 || readable*10 < total*9 || spaces < 2 {
-		return "", false
-	}
-	return text, true
 }

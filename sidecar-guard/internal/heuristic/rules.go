@@ -19,6 +19,8 @@ const (
 	ruleHiddenBidi     = "hidden_bidi_override"
 	ruleHiddenBase64   = "hidden_base64_instructions"
 	ruleHiddenStripped = "hidden_format_characters"
+
+	ruleHiddenQuotedPrintable = "hidden_quoted_printable_instructions"
 )
 
 // phraseRule is one family of phrasings over a folded sentence. A
@@ -58,7 +60,7 @@ const (
 	gap8 = `\s+(?:\S+\s+){0,8}?`
 
 	// English.
-	enOverrideVerb = `\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|forg[eo]t(?:s|ten|ting)?|overrid(?:e|es|ing)|overrule|bypass(?:es|ing)?|skip|drop|discard|abandon|neglect|reset|set aside|put aside|throw away|supersed(?:e|es|ing)|revok(?:e|es|ing)|void|pay no (?:attention|heed|mind) to|(?:do not|don't|dont|stop|no longer|cease to|never|quit) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|ing) to|comply(?:ing)? with|heed(?:ing)?|apply(?:ing)?))`
+	enOverrideVerb = `\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|overlook(?:s|ed|ing)?|look past|move past|brush aside|cast aside|unlearn|forg[eo]t(?:s|ten|ting)?|overrid(?:e|es|ing)|overrule|bypass(?:es|ing)?|skip|drop|discard|abandon|neglect|reset|set aside|put aside|throw away|supersed(?:e|es|ing)|revok(?:e|es|ing)|void|pay no (?:attention|heed|mind) to|(?:do not|don't|dont|stop|no longer|cease to|never|quit) (?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)? to|adher(?:e|ing) to|comply(?:ing)? with|heed(?:ing)?|apply(?:ing)?))`
 	enQual         = `(?:previous(?:ly)?|prior|above|earlier|preceding|foregoing|former|original|initial|old|past|existing|system|default|your|all|any|every|these|those)`
 	enInstr        = `(?:instructions?|instruction set|directives?|prompts?|system (?:prompt|message)s?|guidelines|programming|guidance|orders|commands|safeguards|safety (?:rules|guidelines|filters|measures)|polic(?:y|ies)|constraints|restrictions|rules|training|context|conversation|tasks?|goals?|objectives?|ones)\b`
 	enAfterInstr   = `(?:above|before|earlier|previously|so far|until now|up to now|given to you|you (?:were|have been|'ve been) given|you (?:received|got|have)|(?:from|of|by) (?:your|the) (?:developers?|creators?|operators?|system|admin\w*|owners?|programmers?))\b`
@@ -139,6 +141,8 @@ var phraseRules = []phraseRule{
 			enOverrideVerb+`\s+(?:all|everything|anything)(?:\s+else)?(?:\s+that)?\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed|taught)|(?:i|we|they)\s+(?:told|said|gave)|(?:said|written|stated|mentioned)\s+(?:above|before|earlier)|above|before|prior)\b`,
 			enOverrideVerb+`\s+what\s+(?:\S+\s+){0,3}?(?:told|said|gave|instructed|taught|programmed|asked)\b`,
 			enOverrideVerb+`\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?(?:above|foregoing|preceding)\b`,
+			// "ignore all previous." with the noun left out
+			enOverrideVerb+`\s+(?:all\s+(?:of\s+)?)?(?:the\s+|your\s+)?(?:previous|prior|earlier)(?:\s+ones)?\s*(?:[.!;:]|$)`,
 			`\beverything\s+(?:above|before)\s+(?:this|here)(?:\s+\S+){0,3}?\s+(?:was|is)\s+(?:a test|fake|wrong|a mistake|void|irrelevant|a joke)`,
 			// "NEW INSTRUCTIONS:", "your real task is"
 			`\b(?:new|updated|revised|real|actual|true|correct|important|additional|secret|hidden|override|overriding|priority|admin(?:istrator)?|urgent|official)\s+(?:instructions?|directives?|orders|tasks?|commands?|system prompt|prompt)\s*:`,
@@ -222,6 +226,15 @@ var phraseRules = []phraseRule{
 			`\b(?:ahora eres|ya no eres|ahora usted es|usted es ahora|eres ahora|(?:a partir de|desde) ahora(?: en adelante)?,? (?:eres|usted es)|de ahora en adelante,? (?:eres|usted es))\s+(?:\S+\s+){0,3}?(?:`+aiNoun+`|sin|libre de|malvad\w*)`,
 			`\b(?:finge|finja|fingir|haz como si|haga como si|interpreta\w* (?:el|un) papel|actua\w* como|comportate como|comportese como|imagina\w* que|simula\w*|juega a ser|hazte pasar por)\b(?:\s+\S+){0,8}?\s+(?:`+unbound+`)`,
 			`\b(?:activa\w*|cambia\w*|pasa\w*)\s+(?:\S+\s+){0,2}?modo (?:desarrollador|dios)(?:\s+\S+){0,8}?\s+\S*(?:regla|politica|filtro|restriccion|ignor|seguridad)`,
+		),
+	},
+	{
+		// "Developer mode enabled": a jailbreak's switch, stated as done.
+		// Said of a phone or a browser, it is a settings notice.
+		name:      ruleRole,
+		vetoMatch: regexp.MustCompile(`\b(?:phones?|devices?|browsers?|tablets?|android|iphone|ipad|settings|extensions?|apps?|laptops?|computers?|pc|mac|consoles?|routers?|tv)\b`),
+		patterns: list(
+			`\b(?:developer|dev|admin|sudo|root)\s+mode\s+(?:is\s+|has been\s+|now\s+)*(?:enabled|activated|engaged|unlocked|on)\b(?:\s+(?:on|for|in)\s+(?:your|this|the|my)\s+\S+)?`,
 		),
 	},
 	{
