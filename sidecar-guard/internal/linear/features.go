@@ -6,7 +6,6 @@ package linear
 
 import (
 	"math"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,33 +32,50 @@ const (
 
 // Normalize is the text the features are read from: NFKC, format
 // characters (zero-width, bidi, tags) dropped, lower case, every run of
-// whitespace one space. Case is never a feature: one benign source is all
-// lower case, and the model must not learn that capitals mean an attack.
-func Normalize(s string) string {
+// whitespace one space, at most MaxRunes runes. Case is never a feature:
+// one benign source is all lower case, and the model must not learn that
+// capitals mean an attack.
+func Normalize(s string) string { return string(normalize(s)) }
+
+// normalize is Normalize into a rune slice.
+func normalize(s string) []rune {
 	s = norm.NFKC.String(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	space, n := true, 0
+	out := make([]rune, 0, min(len(s), MaxRunes))
+	space := true
 	for _, r := range s {
-		if n >= MaxRunes {
+		if len(out) >= MaxRunes {
 			break
+		}
+		if r < utf8.RuneSelf { // most mail is ASCII: skip the table lookups
+			switch {
+			case r == ' ' || (r >= '\t' && r <= '\r'):
+				if !space {
+					out = append(out, ' ')
+				}
+				space = true
+				continue
+			case r >= 'A' && r <= 'Z':
+				r += 'a' - 'A'
+			}
+			out, space = append(out, r), false
+			continue
 		}
 		switch {
 		case unicode.Is(unicode.Cf, r):
 			continue
 		case unicode.IsSpace(r):
 			if !space {
-				b.WriteByte(' ')
-				n++
+				out = append(out, ' ')
 			}
 			space = true
 			continue
 		}
-		b.WriteRune(unicode.ToLower(r))
-		space = false
-		n++
+		out, space = append(out, unicode.ToLower(r)), false
 	}
-	return strings.TrimSuffix(b.String(), " ")
+	if n := len(out); n > 0 && out[n-1] == ' ' {
+		out = out[:n-1]
+	}
+	return out
 }
 
 // Features calls emit with the bucket of every n-gram occurrence of the
@@ -71,7 +87,7 @@ func Features(text string, bits uint, emit func(uint32)) int {
 		emit(h & mask)
 		n++
 	}
-	t := Normalize(text)
+	t := normalize(text)
 	words(t, put)
 	chars(t, put)
 	return n
@@ -91,6 +107,10 @@ func hashRune(h uint32, r rune) uint32 {
 	if r < utf8.RuneSelf {
 		return (h ^ uint32(r)) * fnvPrime
 	}
+	return hashWide(h, r)
+}
+
+func hashWide(h uint32, r rune) uint32 {
 	var buf [utf8.UTFMax]byte
 	for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
 		h = (h ^ uint32(c)) * fnvPrime
@@ -100,7 +120,7 @@ func hashRune(h uint32, r rune) uint32 {
 
 // words emits word unigrams and bigrams; a word is a run of letters and
 // digits. A bigram's bucket mixes the two words' hashes.
-func words(t string, put func(uint32)) {
+func words(t []rune, put func(uint32)) {
 	var prev, cur uint32
 	in, hasPrev := false, false
 	flush := func() {
@@ -129,16 +149,18 @@ func words(t string, put func(uint32)) {
 // chars emits character 3- to 5-grams of the text padded with a space at
 // each end; FNV-1a is a running hash, so the 4- and 5-gram at a position
 // extend its 3-gram's hash.
-func chars(t string, put func(uint32)) {
-	rs := make([]rune, 0, len(t)+2)
-	rs = append(rs, ' ')
-	rs = append(rs, []rune(t)...)
-	rs = append(rs, ' ')
+func chars(t []rune, put func(uint32)) {
+	at := func(i int) rune {
+		if i == 0 || i > len(t) {
+			return ' '
+		}
+		return t[i-1]
+	}
 	start := hashRune(fnvOffset, 'c')
-	for i := range rs {
+	for i := range len(t) + 2 {
 		h := start
-		for k := 0; k < maxChar && i+k < len(rs); k++ {
-			h = hashRune(h, rs[i+k])
+		for k := 0; k < maxChar && i+k < len(t)+2; k++ {
+			h = hashRune(h, at(i+k))
 			if k+1 >= minChar {
 				put(h)
 			}
