@@ -33,6 +33,7 @@ func main() {
 	flag.Float64Var(&p.L2, "l2", p.L2, "L2 penalty")
 	flag.Float64Var(&p.Rate, "rate", p.Rate, "AdaGrad step size")
 	flag.UintVar(&p.Bits, "bits", p.Bits, "log2 of the hash buckets")
+	flag.BoolVar(&p.BalanceSources, "balance", p.BalanceSources, "give every source the same weight within its class")
 	flag.Parse()
 	if err := run(*data, *own, *out, *sets, *measure, p); err != nil {
 		slog.Error("guard-train", "err", err)

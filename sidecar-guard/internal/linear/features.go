@@ -81,13 +81,19 @@ func normalize(s string) []rune {
 // Features calls emit with the bucket of every n-gram occurrence of the
 // normalized text (repeats included) and returns how many there were.
 func Features(text string, bits uint, emit func(uint32)) int {
+	return placed(normalize(text), bits, func(_ int, h uint32) { emit(h) })
+}
+
+// placed calls emit with each bucket of the normalized text t and the rune
+// position (0 to len(t)+1) the n-gram starts or ends at, and returns how
+// many there were.
+func placed(t []rune, bits uint, emit func(pos int, h uint32)) int {
 	mask := uint32(1)<<bits - 1
 	n := 0
-	put := func(h uint32) {
-		emit(h & mask)
+	put := func(pos int, h uint32) {
+		emit(pos, h&mask)
 		n++
 	}
-	t := normalize(text)
 	words(t, put)
 	chars(t, put)
 	return n
@@ -120,20 +126,20 @@ func hashWide(h uint32, r rune) uint32 {
 
 // words emits word unigrams and bigrams; a word is a run of letters and
 // digits. A bigram's bucket mixes the two words' hashes.
-func words(t []rune, put func(uint32)) {
+func words(t []rune, put func(int, uint32)) {
 	var prev, cur uint32
 	in, hasPrev := false, false
-	flush := func() {
+	flush := func(pos int) {
 		if !in {
 			return
 		}
-		put(cur)
+		put(pos, cur)
 		if hasPrev {
-			put(((prev ^ 0x9e3779b9) * fnvPrime) ^ cur*0x85ebca6b)
+			put(pos, ((prev^0x9e3779b9)*fnvPrime)^cur*0x85ebca6b)
 		}
 		prev, hasPrev, in = cur, true, false
 	}
-	for _, r := range t {
+	for i, r := range t {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if !in {
 				cur, in = hashRune(fnvOffset, 'w'), true
@@ -141,15 +147,15 @@ func words(t []rune, put func(uint32)) {
 			cur = hashRune(cur, r)
 			continue
 		}
-		flush()
+		flush(i)
 	}
-	flush()
+	flush(len(t))
 }
 
 // chars emits character 3- to 5-grams of the text padded with a space at
 // each end; FNV-1a is a running hash, so the 4- and 5-gram at a position
 // extend its 3-gram's hash.
-func chars(t []rune, put func(uint32)) {
+func chars(t []rune, put func(int, uint32)) {
 	at := func(i int) rune {
 		if i == 0 || i > len(t) {
 			return ' '
@@ -162,7 +168,7 @@ func chars(t []rune, put func(uint32)) {
 		for k := 0; k < maxChar && i+k < len(t)+2; k++ {
 			h = hashRune(h, at(i+k))
 			if k+1 >= minChar {
-				put(h)
+				put(i, h)
 			}
 		}
 	}

@@ -28,9 +28,48 @@ func (m *Model) Margin(text string) float64 {
 }
 
 // Probability is the calibrated score in 0..1: 0.5 at the operating point,
-// higher means more like an injection.
+// higher means more like an injection. A text longer than Window runes
+// scores its highest window, so a few injected lines are not drowned by
+// the mail around them.
 func (m *Model) Probability(text string) float64 {
-	return sigmoid(m.Margin(text) - float64(m.Shift))
+	return sigmoid(m.peak(text) - float64(m.Shift))
+}
+
+// Scoring windows, in runes: about a paragraph, Stride apart.
+const (
+	Window = 400
+	Stride = 100
+)
+
+// peak is the highest margin of the whole text and of its windows. Prefix
+// sums of the weights and counts by position make every window O(1), so
+// the cost stays one pass over the features.
+func (m *Model) peak(text string) float64 {
+	t := normalize(text)
+	sum := make([]float64, len(t)+3)
+	cnt := make([]int32, len(t)+3)
+	placed(t, m.Bits, func(pos int, h uint32) {
+		sum[pos+1] += float64(m.W[h])
+		cnt[pos+1]++
+	})
+	for i := 1; i < len(sum); i++ {
+		sum[i] += sum[i-1]
+		cnt[i] += cnt[i-1]
+	}
+	at := func(s, e int) float64 {
+		return float64(m.Bias) + Scale(int(cnt[e]-cnt[s]))*(sum[e]-sum[s])
+	}
+	best, end := at(0, len(sum)-1), len(sum)-1
+	if len(t) <= Window {
+		return best
+	}
+	for s := 0; s < end; s += Stride {
+		best = max(best, at(s, min(s+Window, end)))
+		if s+Window >= end {
+			break
+		}
+	}
+	return best
 }
 
 func sigmoid(z float64) float64 {

@@ -19,6 +19,9 @@ type Params struct {
 	// MinMargin is the lowest operating point: the training texts are
 	// fitted too well for their quantile alone to hold on unseen text.
 	MinMargin float64 `json:"minMargin"`
+	// BalanceSources gives every source the same total weight within its
+	// class, so the largest benign source does not define "benign".
+	BalanceSources bool `json:"balanceSources"`
 }
 
 // DefaultParams are the parameters the committed model was trained with.
@@ -31,6 +34,7 @@ type Example struct {
 	Buckets []uint32
 	Scale   float64
 	Attack  bool
+	Weight  float64 // relative to the other examples of its class; 0 means 1
 }
 
 // Extract turns a text into an Example.
@@ -73,6 +77,9 @@ func Train(examples []Example, p Params) *Model {
 			y, cw := 0.0, weight[0]
 			if ex.Attack {
 				y, cw = 1, weight[1]
+			}
+			if ex.Weight > 0 {
+				cw *= ex.Weight
 			}
 			d := cw * (sigmoid(z) - y)
 			for _, h := range ex.Buckets {

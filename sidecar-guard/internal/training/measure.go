@@ -65,7 +65,7 @@ type Figure struct {
 // source left out: recall on its attacks, false positives on its benign
 // texts. The rules are the same in every fold.
 func HoldOut(rows []Row, p linear.Params, progress func(string)) []Figure {
-	examples := Extract(rows, p.Bits)
+	examples := Weigh(Extract(rows, p.Bits), rows, p)
 	rules := make([]float64, len(rows))
 	for i, r := range rows {
 		rules[i] = heuristic.Scan(r.Text).Score
@@ -90,7 +90,7 @@ func HoldOut(rows []Row, p linear.Params, progress func(string)) []Figure {
 		f := Figure{Name: s}
 		for i, r := range rows {
 			if r.Source == s {
-				f.add(r.Label == 1, rules[i], m.ProbabilityOf(examples[i]))
+				f.add(r.Label == 1, rules[i], m.Probability(r.Text))
 			}
 		}
 		out = append(out, f)

@@ -18,7 +18,34 @@ func Extract(rows []Row, bits uint) []linear.Example {
 
 // Build trains a model on rows.
 func Build(rows []Row, p linear.Params) *linear.Model {
-	return linear.Train(Extract(rows, p.Bits), p)
+	return linear.Train(Weigh(Extract(rows, p.Bits), rows, p), p)
+}
+
+// Weigh sets each example's weight when p balances sources: every source
+// gets the same total weight within a class, and a class's weights still
+// add up to its size.
+func Weigh(ex []linear.Example, rows []Row, p linear.Params) []linear.Example {
+	if !p.BalanceSources {
+		return ex
+	}
+	type group struct {
+		source string
+		label  int
+	}
+	size := map[group]int{}
+	groups, class := [2]int{}, [2]int{}
+	for _, r := range rows {
+		g := group{r.Source, r.Label}
+		if size[g] == 0 {
+			groups[r.Label]++
+		}
+		size[g]++
+		class[r.Label]++
+	}
+	for i, r := range rows {
+		ex[i].Weight = float64(class[r.Label]) / float64(groups[r.Label]*size[group{r.Source, r.Label}])
+	}
+	return ex
 }
 
 // Record is model.json: how the weights file beside it was made, so that
