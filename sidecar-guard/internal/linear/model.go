@@ -35,10 +35,10 @@ func (m *Model) Probability(text string) float64 {
 	return sigmoid(m.peak(text) - float64(m.Shift))
 }
 
-// Scoring windows, in runes: about a paragraph, Stride apart.
+// Scoring windows, in runes: about a sentence or two, Stride apart.
 const (
-	Window = 400
-	Stride = 100
+	Window = 120
+	Stride = 40
 )
 
 // peak is the highest margin of the whole text and of its windows. Prefix
