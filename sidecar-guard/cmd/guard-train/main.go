@@ -3,7 +3,7 @@
 // With -measure it instead reports the combined detector with each source
 // held out in turn, and the trained model on the measurement sets.
 //
-//	go run ./sidecar-guard/cmd/guard-train -data /work/shared/datasets/guard/train -out sidecar-guard/internal/linear/model.bin
+//	go run ./sidecar-guard/cmd/guard-train -data <labelled data>/train -out sidecar-guard/internal/linear/model.bin
 package main
 
 import (
