@@ -1,8 +1,9 @@
 // Package classify decides whether text is a prompt injection: it selects
-// the backend (a local model or the heuristic detector), cuts a mail's
-// subject and body into segments, applies the threshold, and answers a
-// request with the heuristic when the model fails on it, saying why. It
-// does no HTTP and no disk I/O of its own.
+// the backend (a local model, or the offline detector of rules and a
+// linear model), cuts a mail's subject and body into segments, applies the
+// threshold, and answers a request with the offline detector when the
+// model fails on it, saying why. It does no HTTP and no disk I/O of its
+// own.
 package classify
 
 import (
@@ -13,6 +14,7 @@ import (
 
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/heuristic"
+	"github.com/opsboard/opsboard/sidecar-guard/internal/linear"
 )
 
 // Segment window of a mail field, in runes. A window is scored as one text
@@ -39,21 +41,37 @@ type Backend interface {
 	Score(ctx context.Context, text string) (Score, error)
 }
 
-// Heuristic is the deterministic detector as a backend.
+// Heuristic is the offline detector as a backend: the rules and the
+// committed linear model, both deterministic, no network. The name stays
+// the one clients know.
 type Heuristic struct{}
 
 // Name is "heuristic-fallback".
 func (Heuristic) Name() string { return wire.ClassifierHeuristic }
 
-// Score scans text; it never fails.
+// Score scans text with the rules and the embedded model; it fails only
+// when the embedded weights do not parse, which a test rules out.
 func (Heuristic) Score(_ context.Context, text string) (sc Score, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("heuristic panicked: %v", p)
 		}
 	}()
+	m, err := linear.Embedded()
+	if err != nil {
+		return Score{}, err
+	}
+	return Combined(m, text), nil
+}
+
+// Combined scores text with the rules and model m: the higher of the rule
+// score and the model's calibrated probability. The model's operating
+// point is its 0.5, so the threshold means the same for both parts, and a
+// rule hit (0.9 and up) scores what it always did. Rules names only the
+// rules: the model adds a score, not a rule.
+func Combined(m *linear.Model, text string) Score {
 	r := heuristic.Scan(text)
-	return Score{Value: r.Score, Rules: r.Rules, Windows: 1}, nil
+	return Score{Value: max(r.Score, m.Probability(text)), Rules: r.Rules, Windows: 1}
 }
 
 // Classifier applies a backend and a threshold, falling back to the
