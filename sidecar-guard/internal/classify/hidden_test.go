@@ -2,6 +2,7 @@ package classify_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,5 +55,23 @@ func TestMailHiddenEmptyIsMail(t *testing.T) {
 	b, _ := c.MailHidden(context.Background(), "s", "b", " \n")
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("(-Mail +MailHidden)\n%s", diff)
+	}
+}
+
+// A model that fails on the hidden text hands the whole mail to the
+// heuristic, so one verdict never mixes two classifiers.
+func TestMailHiddenFallsBackWhole(t *testing.T) {
+	c := classify.New(scripted{0.1}, 0.5)
+	v, err := c.MailHidden(context.Background(), "hello", "fine", "this hidden text goes boom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Classifier != wire.ClassifierHeuristic || !strings.Contains(v.Fallback, "hidden window 0") || len(v.Segments) != 3 {
+		t.Errorf("classifier %q fallback %q segments %+v", v.Classifier, v.Fallback, v.Segments)
+	}
+	for _, s := range v.Segments {
+		if s.Score != 0 {
+			t.Errorf("a segment kept the model's score: %+v", s)
+		}
 	}
 }

@@ -112,7 +112,7 @@ func child(parent frame, t html.Token) frame {
 	switch t.DataAtom {
 	case atom.Script, atom.Style, atom.Template, atom.Noscript:
 		f.skip = true
-	case atom.Title, atom.Head:
+	case atom.Title:
 		f.hidden = true // the title is never shown in a message's body
 	}
 	st := style{}

@@ -74,6 +74,8 @@ func TestExtract(t *testing.T) {
 		{"style and script are neither", `<style>p{}</style><script>x()</script><p>a</p>`, htmltext.Text{Visible: "a"}},
 		{"stray end tags change nothing", `</div></span><div style="display:none">a</p></div><p>b</p>`,
 			htmltext.Text{Visible: "b", Hidden: "a"}},
+		{"an unclosed head hides nothing after it", `<html><head><title>T</title><body><p>a</p>`,
+			htmltext.Text{Visible: "a", Hidden: "T"}},
 		{"unclosed paragraphs close with their parent", `<div style="display:none"><p>a<p>b</div><p>c`,
 			htmltext.Text{Visible: "c", Hidden: "a\nb"}},
 	} {
