@@ -54,12 +54,20 @@ type ScanRequest struct {
 	// from the original.
 	Source    string `json:"source,omitempty"`
 	SourceRef string `json:"sourceRef,omitempty"`
+	// HTML is the mail's HTML part, if any: the guard scans the text it
+	// hides from a reader. It never enters the quarantine's content hash.
+	HTML string `json:"html,omitempty"`
 }
+
+// SegmentHidden is the kind of a segment of text the HTML part hides from
+// a reader; other segments have no kind.
+const SegmentHidden = "hidden"
 
 // Segment is the verdict on one part of a scanned text.
 type Segment struct {
-	Field   string   `json:"field"` // subject or body
-	Index   int      `json:"index"` // window index within the field
+	Field   string   `json:"field"`          // subject, body or html
+	Kind    string   `json:"kind,omitempty"` // SegmentHidden, or "" for the text as sent
+	Index   int      `json:"index"`          // window index within the field
 	Score   float64  `json:"score"`
 	Flagged bool     `json:"flagged"`
 	Rules   []string `json:"rules,omitempty"` // heuristic rule names that matched: why it was flagged

@@ -107,6 +107,9 @@ const (
 	// MaxGuardBody bounds a request body of the guard: a long mail with
 	// quoted history fits.
 	MaxGuardBody = 4 << 20
+	// MaxGuardHTML bounds the HTML part a scan may carry beside the body:
+	// half a request, so a mail's text and its HTML part fit in one.
+	MaxGuardHTML = MaxGuardBody / 2
 	// MaxGuardTexts is how many texts one /classify call may send.
 	MaxGuardTexts = 256
 	// MaxGuardModelText is the longest text the guard's model scores, in
@@ -213,6 +216,7 @@ func Limits() []Limit {
 		{"guard wait", durationText(GuardTimeout), "every call of the guard's client (the agent's bridge answers UNAVAILABLE past it)"},
 		{"guard wait through the board", durationText(GuardProxyTimeout), "the board's calls to the guard on the page's behalf"},
 		{"guard body", bytesText(MaxGuardBody), "a request to the guard sidecar"},
+		{"guard HTML part", bytesText(MaxGuardHTML), "`html` of the guard's `POST /scan` (400 beyond; the board cuts a longer part to it)"},
 		{"guard texts per call", fmt.Sprint(MaxGuardTexts), "`POST /classify` of the guard sidecar"},
 		{"guard model text", chars(MaxGuardModelText), "a text the guard's model scores; longer ones go to the rule-based detector"},
 		{"quarantine kept after release", durationText(QuarantineReleasedDays * 24 * time.Hour), "a released, never replayed quarantine record (the default; `releasedTtlDays` changes it)"},

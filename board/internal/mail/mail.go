@@ -28,6 +28,9 @@ type Mail struct {
 	Date time.Time
 	// Body is the text/plain part, else the HTML part reduced to readable text.
 	Body string
+	// HTML is the text/html part as sent, "" when there is none: the
+	// guard reads the text it hides from a reader.
+	HTML string
 	// Attachments lists the attached files (their content is not kept).
 	Attachments []Attachment
 	// Raw holds the original bytes, for a replay.

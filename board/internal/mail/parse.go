@@ -45,6 +45,7 @@ func Parse(raw []byte) (m Mail, err error) {
 	var w walker
 	w.walk(e, 0)
 	m.Attachments = w.attachments
+	m.HTML = w.html
 	switch {
 	case w.plain != "":
 		m.Body = normalize(w.plain)

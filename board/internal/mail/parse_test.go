@@ -54,6 +54,7 @@ func TestParse(t *testing.T) {
 				From:       "Ana Lopez <Ana.Lopez@Example.com>", FromAddr: "ana.lopez@example.com",
 				To: []string{"me@example.org", "bob@example.org"}, Cc: []string{"team@example.org"},
 				Subject: "Q4 numbers", Date: date, Body: "Plain numbers here.",
+				HTML: "<p>HTML numbers here.</p>",
 			},
 		},
 		{
@@ -70,6 +71,9 @@ func TestParse(t *testing.T) {
 			want: Mail{
 				From: "news@example.com", FromAddr: "news@example.com", Subject: "Digest", Date: date,
 				Body: "Digest\n\nRead the post (https://example.com/a) now.\n\n- one\n- two",
+				HTML: "<html><head><title>T</title><style>p{color:red}</style></head><body>\r\n" +
+					"<h1>Digest</h1><p>Read <a href=\"https://example.com/a\">the post</a> now.</p>\r\n" +
+					"<script>alert('x')</script><ul><li>one</li><li>two</li></ul></body></html>",
 			},
 		},
 		{
@@ -154,7 +158,7 @@ func TestParse(t *testing.T) {
 				"--outer--"),
 			want: Mail{
 				From: "ana@example.com", FromAddr: "ana@example.com", Subject: "Fwd", Date: date,
-				Body: "First\n\nSecond",
+				Body: "First\n\nSecond", HTML: "<p>First</p><p>Second</p>",
 				Attachments: []Attachment{
 					{Name: "résumé.txt", Size: 2, Type: "text/plain"},
 					{Size: int64(len("From: old@example.com\r\nSubject: the original\r\n\r\nold body")), Type: "message/rfc822"},

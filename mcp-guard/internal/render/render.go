@@ -127,9 +127,13 @@ func Findings(segs []wire.Segment) string {
 		if !g.Flagged {
 			continue
 		}
-		part := fmt.Sprintf("%s (score %.2f", g.Field, g.Score)
+		name := g.Field
+		if g.Kind == wire.SegmentHidden {
+			name = "text the HTML hides" // the agent must know a person cannot see it
+		}
+		part := fmt.Sprintf("%s (score %.2f", name, g.Score)
 		if g.Index > 0 {
-			part = fmt.Sprintf("%s window %d (score %.2f", g.Field, g.Index+1, g.Score)
+			part = fmt.Sprintf("%s window %d (score %.2f", name, g.Index+1, g.Score)
 		}
 		switch {
 		case len(g.Rules) > 0:

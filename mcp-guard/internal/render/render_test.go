@@ -159,3 +159,10 @@ func TestOnlyARealScanReadsClean(t *testing.T) {
 		}
 	}
 }
+
+func TestFindingsNamesHiddenText(t *testing.T) {
+	got := render.Findings([]wire.Segment{{Field: "html", Kind: wire.SegmentHidden, Score: 0.95, Flagged: true, Rules: []string{"instruction_override"}}})
+	if want := "text the HTML hides (score 0.95, matched instruction_override)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -60,6 +60,7 @@ func scanEmail(g *guardclient.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithString("from", mcp.Required(), mcp.Description("Sender address, e.g. ann@example.com.")),
 		mcp.WithString("subject", mcp.Required(), mcp.Description("Subject line as received (may be empty).")),
 		mcp.WithString("body", mcp.Required(), mcp.Description("Body text as received, in full.")),
+		mcp.WithString("html", mcp.Description("The mail's HTML part as received, when it has one: text it hides from a reader (display:none, comments, tiny or background-coloured text) is screened too.")),
 		mcp.WithString("threadId", mcp.Description("Mail thread id, kept on a quarantine record.")),
 		mcp.WithString("messageId", mcp.Description("Message id, kept on a quarantine record.")),
 		mcp.WithString("caseId", mcp.Description("Board node the mail is meant for, e.g. CASE-12, kept on a quarantine record.")),
@@ -69,7 +70,7 @@ func scanEmail(g *guardclient.Client) (mcp.Tool, server.ToolHandlerFunc) {
 	)
 	return tool, mcptool.Handle(func(ctx context.Context, a *mcptool.Args) (string, error) {
 		in := wire.ScanRequest{
-			From: a.Str("from"), Subject: a.Text("subject"), Body: a.Text("body"),
+			From: a.Str("from"), Subject: a.Text("subject"), Body: a.Text("body"), HTML: a.Text("html"),
 			ThreadID: a.Str("threadId"), MessageID: a.Str("messageId"), CaseID: a.Str("caseId"),
 			Record: true, // a flagged mail is always filed, so a person can release it
 		}

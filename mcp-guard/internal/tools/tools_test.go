@@ -96,6 +96,8 @@ func TestArgumentsAreCheckedAgainstTheSchema(t *testing.T) {
 	}{
 		{"scan_email", mail, ""},
 		{"scan_email", map[string]any{"from": "a@b.test", "subject": "s", "body": "b", "threadId": "t", "messageId": "m", "caseId": "CASE-1"}, ""},
+		{"scan_email", map[string]any{"from": "a@b.test", "subject": "s", "body": "b", "html": "<p>b</p>"}, ""},
+		{"scan_email", map[string]any{"from": "a@b.test", "subject": "s", "body": "b", "html": 7.0}, "argument html must be a string"},
 		{"scan_email", map[string]any{"from": "a@b.test", "body": "hi"}, "argument subject is required"},
 		{"scan_email", map[string]any{"from": "a@b.test", "subject": "s", "body": 7.0}, "argument body must be a string"},
 		{"scan_email", map[string]any{"from": "a@b.test", "subject": "s", "body": "b", "record": false}, "unknown argument record"},

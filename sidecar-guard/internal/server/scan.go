@@ -8,6 +8,7 @@ import (
 	"github.com/opsboard/opsboard/shared/httpjson"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
+	"github.com/opsboard/opsboard/sidecar-guard/internal/htmltext"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/sendertrust"
 )
 
@@ -28,6 +29,10 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	if len(in.HTML) > wire.MaxGuardHTML {
+		s.fail(w, httpjson.BadRequest("field 'html' is %d bytes; at most %d", len(in.HTML), wire.MaxGuardHTML))
+		return
+	}
 	sender := s.cfg.Store.Sender(in.From)
 	if !s.cfg.Store.Settings().Enabled {
 		httpjson.Reply(w, http.StatusOK, wire.ScanReply{
@@ -37,7 +42,7 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	v, err := s.cfg.Classifier.Mail(r.Context(), in.Subject, in.Body)
+	v, err := s.cfg.Classifier.MailHidden(r.Context(), in.Subject, in.Body, htmltext.Extract(in.HTML).Hidden)
 	if err != nil {
 		s.screenFailed(w, r, err) // 500: the bridge answers UNAVAILABLE, never clean
 		return

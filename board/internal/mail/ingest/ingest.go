@@ -396,7 +396,7 @@ func (p *pipeline) screen(ctx context.Context, s SourceConfig, m mail.Mail, in w
 		return wire.ScanUnscanned, false
 	}
 	rep, err := p.o.Guard.Scan(ctx, wire.ScanRequest{From: in.From, Subject: in.Subject, Body: in.Body, ThreadID: in.ThreadID,
-		MessageID: in.MessageID, CaseID: caseID, Record: !p.o.DryRun, Source: s.Name, SourceRef: m.Ref})
+		MessageID: in.MessageID, CaseID: caseID, Record: !p.o.DryRun, Source: s.Name, SourceRef: m.Ref, HTML: guardHTML(m.HTML)})
 	switch {
 	case err != nil:
 		p.mu.Lock()
@@ -502,4 +502,18 @@ func preview(body string) string {
 		return s
 	}
 	return string([]rune(s)[:160]) + "…"
+}
+
+// guardHTML is the HTML part cut to what the guard accepts: a longer part
+// would be refused and the mail admitted unscanned, so its first part is
+// screened rather than none of it (the plain text is screened whole).
+func guardHTML(h string) string {
+	if len(h) <= wire.MaxGuardHTML {
+		return h
+	}
+	cut := wire.MaxGuardHTML
+	for cut > 0 && !utf8.RuneStart(h[cut]) { // never split a character
+		cut--
+	}
+	return h[:cut]
 }

@@ -110,3 +110,14 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+func TestGuardHTMLCutsToTheLimitOnACharacter(t *testing.T) {
+	if got := guardHTML("<p>short</p>"); got != "<p>short</p>" {
+		t.Errorf("a short part changed: %q", got)
+	}
+	long := strings.Repeat("a", wire.MaxGuardHTML-1) + "é and more"
+	got := guardHTML(long)
+	if len(got) != wire.MaxGuardHTML-1 || !strings.HasSuffix(got, "a") {
+		t.Errorf("cut to %d bytes ending %q, want %d ending before the split character", len(got), got[len(got)-2:], wire.MaxGuardHTML-1)
+	}
+}
