@@ -161,6 +161,11 @@ type Message struct {
 	// sender to (for outbound mail, its recipients): a person page by
 	// address, else an organisation page by domain. The board sets them.
 	Entities []string `json:"entities,omitempty"`
+	// Truncated names what of the mail was cut to a limit on the way in
+	// ("body", "to", "subject", ...); OriginalSizes holds, for the ones
+	// with a size, the size before the cut (bytes, characters or a count).
+	Truncated     []string         `json:"truncated,omitempty"`
+	OriginalSizes map[string]int64 `json:"originalSizes,omitempty"`
 }
 
 // Key is the record's id.
