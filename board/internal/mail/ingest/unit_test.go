@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,24 @@ func TestLoadConfig(t *testing.T) {
 	}
 	if _, err := LoadConfig(filepath.Join(dir, "none.json")); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// A message the board refused holds the watermark back without stopping
+// the source: the next run reads it again.
+func TestRefusedMessageHoldsTheWatermark(t *testing.T) {
+	st := &state{path: filepath.Join(t.TempDir(), "ingest-state.json"), Sources: map[string]string{}}
+	f := &flight{st: st, name: "box", done: map[int]string{}}
+	for i, err := range []error{nil, errHeld, nil, nil} {
+		seq := f.start()
+		if got := f.finish(seq, fmt.Sprint("wm", i), err); got != nil {
+			t.Fatalf("finish %d: %v", i, got)
+		}
+	}
+	if err := f.failed(); err != nil {
+		t.Errorf("a refusal stopped the source: %v", err)
+	}
+	if got := st.Sources["box"]; got != "wm0" {
+		t.Errorf("watermark %q, want wm0 (before the refused message)", got)
 	}
 }
