@@ -26,9 +26,12 @@ func fitCreate(in *wire.MessageInput) {
 			return
 		}
 		before := int64(len(in.Body))
-		// Each body byte takes at least one byte of JSON: dropping the
-		// excess in body bytes is enough.
-		in.Body = capText(in.Body, max(0, len(in.Body)-(len(data)-maxCreate)))
+		// Keep the body's share of what fits, and drop at least a sixth of
+		// the excess (a body byte takes at most six bytes of JSON), so
+		// each round comes closer.
+		excess := len(data) - maxCreate
+		keep := min(int(int64(len(in.Body))*maxCreate/int64(len(data))), len(in.Body)-(excess+5)/6)
+		in.Body = capText(in.Body, max(0, keep))
 		noteCut(in, "body", before)
 	}
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,5 +129,24 @@ func TestRefusedMessageHoldsTheWatermark(t *testing.T) {
 	}
 	if got := st.Sources["box"]; got != "wm0" {
 		t.Errorf("watermark %q, want wm0 (before the refused message)", got)
+	}
+}
+
+// A body within the parser's limit whose JSON escaping would pass the
+// board's request limit is cut further, and says so.
+func TestCreateFitsTheBoardsRequestLimit(t *testing.T) {
+	in := wire.MessageInput{Subject: "x", Body: strings.Repeat("\x01<", wire.MaxMailBody/2)}
+	fitCreate(&in)
+	data, _ := json.Marshal(wire.MessageCreate{MessageInput: in})
+	if len(data) > wire.MaxRequestBody || len(in.Body) < wire.MaxMailBody/8 {
+		t.Errorf("create of %d bytes, body %d", len(data), len(in.Body))
+	}
+	if diff := cmp.Diff([]string{"body"}, in.Truncated); diff != "" || in.OriginalSizes["body"] != wire.MaxMailBody {
+		t.Errorf("note %v %v", in.Truncated, in.OriginalSizes)
+	}
+	plain := wire.MessageInput{Subject: "x", Body: strings.Repeat("a", wire.MaxMailBody)}
+	fitCreate(&plain)
+	if len(plain.Body) != wire.MaxMailBody || plain.Truncated != nil {
+		t.Errorf("a plain body at the limit was cut: %d %v", len(plain.Body), plain.Truncated)
 	}
 }
