@@ -218,3 +218,13 @@ func TestDecodedPartKeepsItsLimit(t *testing.T) {
 		t.Errorf("a part at the limit: %v, %d", c.names, w.plainSize)
 	}
 }
+
+// A header over the parsing library's own bound (1 MiB) still parses: the
+// subject is cut to its limit, not lost with every other header.
+func TestAHugeSubjectKeepsTheOtherHeaders(t *testing.T) {
+	m, err := Parse([]byte(strings.Replace(header(), "Subject: hello", "Subject: "+strings.Repeat("s", 2<<20), 1) + "\r\nbody"))
+	if err != nil || m.Subject != strings.Repeat("s", maxSubject) || m.FromAddr != "ana@example.com" || m.Body != "body" {
+		t.Errorf("err %v, subject %d, from %q, body %.20q", err, len(m.Subject), m.FromAddr, m.Body)
+	}
+	checkCut(t, m, []string{"subject"}, map[string]int64{"subject": 2 << 20})
+}

@@ -51,9 +51,12 @@ func parseSized(raw []byte, size int64) (m Mail, err error) {
 	if cut {
 		c.add("headers", int64(fields))
 	}
-	e, err := message.Read(bytes.NewReader(src))
+	// The header may take the whole raw limit: the lines the board reads
+	// are kept however long, then cut to their own limits.
+	opts := &message.ReadOptions{MaxHeaderBytes: maxRaw}
+	e, err := message.ReadWithOptions(bytes.NewReader(src), opts)
 	if err != nil && !lenient(err) {
-		e, err = message.Read(bytes.NewReader(sanitize(src)))
+		e, err = message.ReadWithOptions(bytes.NewReader(sanitize(src)), opts)
 	}
 	if err != nil && !lenient(err) {
 		m.Body = normalize(string(raw))
