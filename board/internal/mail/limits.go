@@ -32,14 +32,19 @@ func ReadFile(path string) (Mail, error) {
 		return Mail{}, err
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxRaw))
-	if err != nil {
-		return Mail{}, err
-	}
-	size := int64(len(raw))
-	if fi, err := f.Stat(); err == nil && fi.Size() > size {
+	var size int64
+	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
+	// One buffer of the right size: growing one to 25 MiB would leave
+	// twice that behind for the collector.
+	var b bytes.Buffer
+	b.Grow(int(min(size, maxRaw)) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(f, maxRaw)); err != nil {
+		return Mail{}, err
+	}
+	raw := b.Bytes()
+	size = max(size, int64(len(raw)))
 	m, _ := parseSized(raw, size) // a broken mail is still delivered (see Parse)
 	return m, nil
 }

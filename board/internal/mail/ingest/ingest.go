@@ -326,6 +326,7 @@ func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, relea
 // board refuses is reported and skipped, so one bad mail cannot stall its
 // source.
 func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
+	m.Raw = nil // unused from here: messages in flight must not hold a big mail's bytes
 	in := messageInput(s, m)
 	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
 	p.mu.Lock()
