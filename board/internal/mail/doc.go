@@ -24,7 +24,8 @@
 //	type Attachment struct{ Name string; Size int64; Type string }
 //
 //	func Parse(raw []byte) (Mail, error) // never panics; an error only when nothing usable is there
-//	func ReadFile(path string) (Mail, error) // reads at most the raw limit of the file, then parses
+//	func ParseSized(raw []byte, size int64) (Mail, error) // raw is the first bytes of a mail size bytes long
+//	func ReadFile(path string) (Mail, error) // reads at most MaxRaw of the file, then parses
 //
 //	type Source interface {
 //		// Read calls fn for each message after the watermark `after` ("" = from the

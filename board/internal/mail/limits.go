@@ -13,7 +13,10 @@ import (
 // What a mail over a limit is cut to. A mail is never refused for its size:
 // it comes in cut, and Mail.Truncated says what went.
 const (
-	maxRaw         = wire.MaxMailRaw
+	// MaxRaw is how much of one message a source reads.
+	MaxRaw = wire.MaxMailRaw
+
+	maxRaw         = MaxRaw
 	maxPart        = wire.MaxMailPart
 	maxBody        = wire.MaxMailBody
 	maxSubject     = wire.MaxMailSubject
@@ -45,7 +48,7 @@ func ReadFile(path string) (Mail, error) {
 	}
 	raw := b.Bytes()
 	size = max(size, int64(len(raw)))
-	m, _ := parseSized(raw, size) // a broken mail is still delivered (see Parse)
+	m, _ := ParseSized(raw, size) // a broken mail is still delivered (see Parse)
 	return m, nil
 }
 

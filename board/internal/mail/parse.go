@@ -26,11 +26,13 @@ const maxDepth = wire.MaxMIMEDepth
 // returned Mail then still carries Raw and the bytes as Body. Parse never panics.
 // A mail over a limit is cut to it, and Truncated says what went.
 func Parse(raw []byte) (Mail, error) {
-	return parseSized(raw, int64(len(raw)))
+	return ParseSized(raw, int64(len(raw)))
 }
 
-// parseSized is Parse of the first bytes of a mail size bytes long.
-func parseSized(raw []byte, size int64) (m Mail, err error) {
+// ParseSized is Parse of the first bytes of a mail that is size bytes long
+// where it is stored (a source that stops reading at MaxRaw says how much
+// there was); past MaxRaw, Truncated names "raw" with that size.
+func ParseSized(raw []byte, size int64) (m Mail, err error) {
 	defer func() {
 		// A library bug must not take an ingest run down; the message is still
 		// delivered with its raw bytes.
@@ -43,7 +45,7 @@ func parseSized(raw []byte, size int64) (m Mail, err error) {
 	if len(raw) > maxRaw {
 		raw = raw[:maxRaw]
 	}
-	if size > int64(len(raw)) {
+	if len(raw) == maxRaw && size > maxRaw {
 		c.add("raw", size)
 	}
 	m.Raw = raw
