@@ -145,7 +145,7 @@ func ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-var whole = &imap.FetchItemBodySection{Peek: true}
+var whole = &imap.FetchItemBodySection{Peek: true, Partial: &imap.SectionPartial{Size: mail.MaxRaw}}
 
 // Read calls fn for each message with a UID above the watermark's, in UID order.
 func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, string) error) error {
@@ -184,6 +184,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		chunk := uids[start:min(start+batch, len(uids))]
 		msgs, err := sess.c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{
 			UID:         true,
+			RFC822Size:  true,
 			BodySection: []*imap.FetchItemBodySection{whole},
 		}).Collect()
 		if err != nil {
@@ -194,7 +195,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			m, _ := mail.Parse(b.FindBodySection(whole)) // a broken mail is still delivered
+			m, _ := mail.ParseSized(b.FindBodySection(whole), b.RFC822Size) // a broken mail is still delivered
 			m.Ref = fmt.Sprintf("%d:%d", validity, b.UID)
 			if err := fn(m, Watermark{UIDValidity: validity, UID: uint32(b.UID)}.String()); err != nil {
 				return err
@@ -223,6 +224,7 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	}
 	msgs, err := sess.c.Fetch(imap.UIDSetNum(imap.UID(uid)), &imap.FetchOptions{
 		UID:         true,
+		RFC822Size:  true,
 		BodySection: []*imap.FetchItemBodySection{whole},
 	}).Collect()
 	if err != nil {
@@ -230,7 +232,7 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	}
 	for _, b := range msgs {
 		if uint64(b.UID) == uid {
-			m, _ := mail.Parse(b.FindBodySection(whole))
+			m, _ := mail.ParseSized(b.FindBodySection(whole), b.RFC822Size)
 			m.Ref = ref
 			return m, nil
 		}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -283,5 +284,34 @@ func TestCancelledContext(t *testing.T) {
 	}
 	if err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Read with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// A message over the raw limit is fetched only that far, and says how big
+// it was on the server.
+func TestBigMessageIsFetchedToTheRawLimit(t *testing.T) {
+	s := startServer(t)
+	line := "a body line of the big one, long enough to add up quickly\r\n"
+	raw := "From: big@example.com\r\nSubject: big\r\nMessage-ID: <big@example.com>\r\n\r\n" + strings.Repeat(line, mail.MaxRaw/len(line)+1000)
+	if _, err := s.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []mail.Mail
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	src := s.source("s3cret")
+	if err := src.Read(ctx, "", func(m mail.Mail, _ string) error {
+		got = append(got, m)
+		return nil
+	}); err != nil || len(got) != 1 {
+		t.Fatalf("read %d: %v", len(got), err)
+	}
+	m := got[0]
+	if len(m.Raw) != mail.MaxRaw || m.Subject != "big" || m.OriginalSizes["raw"] != int64(len(raw)) {
+		t.Errorf("raw %d, subject %q, sizes %v", len(m.Raw), m.Subject, m.OriginalSizes)
+	}
+	again, err := src.Get(ctx, m.Ref)
+	if err != nil || again.OriginalSizes["raw"] != int64(len(raw)) {
+		t.Errorf("get: %v %v", err, again.OriginalSizes)
 	}
 }
