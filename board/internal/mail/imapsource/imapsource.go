@@ -24,8 +24,13 @@ import (
 	"github.com/opsboard/opsboard/board/internal/mail"
 )
 
-// batch is how many messages one UID FETCH asks for.
-const batch = 50
+// batch is how many messages one UID FETCH asks for; batchBytes bounds
+// what one fetch holds in memory (a big mail counts up to the raw limit),
+// so fifty huge mails in a row are not held at once.
+const (
+	batch      = 50
+	batchBytes = 32 << 20
+)
 
 // Options say where the mailbox is and how to log in.
 type Options struct {
@@ -168,20 +173,14 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 	}
 	var set imap.UIDSet
 	set.AddRange(imap.UID(last+1), 0) // last+1:*
-	found, err := sess.c.Fetch(set, &imap.FetchOptions{UID: true}).Collect()
+	found, err := sess.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
 		return fmt.Errorf("imap list uids: %w", ctxErr(ctx, err))
 	}
-	var uids []imap.UID
-	for _, m := range found {
-		// "n:*" always includes the highest message, even below n.
-		if uint32(m.UID) > last {
-			uids = append(uids, m.UID)
-		}
-	}
-	slices.Sort(uids)
-	for start := 0; start < len(uids); start += batch {
-		chunk := uids[start:min(start+batch, len(uids))]
+	// "n:*" always includes the highest message, even below n.
+	found = slices.DeleteFunc(found, func(m *imapclient.FetchMessageBuffer) bool { return uint32(m.UID) <= last })
+	slices.SortFunc(found, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	for _, chunk := range chunks(found) {
 		msgs, err := sess.c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{
 			UID:         true,
 			RFC822Size:  true,
@@ -203,6 +202,28 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		}
 	}
 	return nil
+}
+
+// chunks splits the listed messages into fetches of at most batch
+// messages and batchBytes (each counted up to the raw limit; one mail
+// alone may fill a fetch).
+func chunks(list []*imapclient.FetchMessageBuffer) [][]imap.UID {
+	var out [][]imap.UID
+	var cur []imap.UID
+	var size int64
+	for _, m := range list {
+		n := min(m.RFC822Size, mail.MaxRaw)
+		if len(cur) > 0 && (len(cur) == batch || size+n > batchBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, m.UID)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 // Get returns the message with Ref "<uidvalidity>:<uid>"; ErrNotFound when

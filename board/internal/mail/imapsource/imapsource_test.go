@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/google/go-cmp/cmp"
@@ -313,5 +314,26 @@ func TestBigMessageIsFetchedToTheRawLimit(t *testing.T) {
 	again, err := src.Get(ctx, m.Ref)
 	if err != nil || again.OriginalSizes["raw"] != int64(len(raw)) {
 		t.Errorf("get: %v %v", err, again.OriginalSizes)
+	}
+}
+
+func TestChunksBoundCountAndBytes(t *testing.T) {
+	var list []*imapclient.FetchMessageBuffer
+	sizes := []int64{1 << 10, 20 << 20, 20 << 20, 40 << 20, 1 << 10}
+	for i, n := range sizes {
+		list = append(list, &imapclient.FetchMessageBuffer{UID: imap.UID(i + 1), RFC822Size: n})
+	}
+	for i := range 120 {
+		list = append(list, &imapclient.FetchMessageBuffer{UID: imap.UID(10 + i), RFC822Size: 100})
+	}
+	var got []int
+	for _, c := range chunks(list) {
+		got = append(got, len(c))
+	}
+	// 1 KiB + 20 MiB; 20 MiB; a 40 MiB mail counts 25 MiB, alone with the
+	// small ones that fit beside it up to fifty; then the rest by fifty.
+	want := []int{2, 1, 50, 50, 22}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("chunks %v, want %v", got, want)
 	}
 }
