@@ -91,7 +91,30 @@ const (
 const (
 	// MaxMIMEDepth bounds how deep nested multiparts are walked, so a
 	// hostile message cannot make the parser recurse without end.
-	MaxMIMEDepth = 16
+	MaxMIMEDepth = 50
+	// MaxMIMEParts bounds how many parts of one mail are read; later
+	// parts are skipped.
+	MaxMIMEParts = 1000
+	// MaxMailRaw bounds the bytes read of one message from its source; the
+	// rest is never read, so a huge mail costs bounded memory.
+	MaxMailRaw = 25 << 20
+	// MaxMailPart bounds the decoded bytes read of one part.
+	MaxMailPart = 25 << 20
+	// MaxMailBody is how much of a mail's text the board keeps, so every
+	// parsed mail fits the board's create.
+	MaxMailBody = 256 << 10
+	// MaxMailSubject is how many characters of a subject are kept.
+	MaxMailSubject = 1000
+	// MaxMailRecipients is how many addresses of To and Cc together are
+	// kept, To first.
+	MaxMailRecipients = 500
+	// MaxMailHeaderLines and MaxMailHeaderLine bound a mail's header: the
+	// surplus lines are dropped, never those the board reads.
+	MaxMailHeaderLines = 1000
+	MaxMailHeaderLine  = 64 << 10
+	// MaxHTMLDepth bounds how deep nested HTML elements are laid out when
+	// an HTML body becomes text; deeper tags are ignored, their text kept.
+	MaxHTMLDepth = 512
 	// MaxIngestRuns is how many ingest run reports the board keeps.
 	MaxIngestRuns = 200
 	// MaxIngestRunErrors is how many error lines a stored report keeps.
@@ -209,7 +232,16 @@ func Limits() []Limit {
 		{"search sidecar body", bytesText(MaxSearchSidecarBody), "a request to the search sidecar"},
 		{"search sidecar results", fmt.Sprintf("1 to %d", MaxSearchSidecarLimit), "`limit` of one call to the search sidecar"},
 		{"embedded text", fmt.Sprintf("%d tokens", MaxEmbedTokens), "what the search sidecar's embedder reads of a text"},
-		{"MIME nesting", levels(MaxMIMEDepth), "nested multiparts read of one mail"},
+		{"mail read per message", bytesText(MaxMailRaw), "the raw bytes of one mail read from its source; the rest is cut (noted as `raw`)"},
+		{"mail header lines", fmt.Sprintf("%d lines", MaxMailHeaderLines), "header lines kept of one mail; surplus ones are dropped, never From, To, Cc, Subject, Date, Message-ID, In-Reply-To, References or Content-* (noted as `headers`)"},
+		{"mail header line", bytesText(MaxMailHeaderLine), "one header line of a mail; a longer one is dropped unless the board reads it (noted as `headers`)"},
+		{"MIME nesting", levels(MaxMIMEDepth), "nested multiparts read of one mail (noted as `mime`)"},
+		{"MIME parts", fmt.Sprint(MaxMIMEParts), "parts read of one mail; later ones are skipped (noted as `parts`)"},
+		{"mail part", bytesText(MaxMailPart), "the decoded bytes read of one part (noted as `part`)"},
+		{"HTML nesting", levels(MaxHTMLDepth), "nested elements laid out when an HTML body becomes text; deeper tags are ignored, their text kept (noted as `html`)"},
+		{"mail body kept", bytesText(MaxMailBody), "a mail's text on the board (noted as `body`)"},
+		{"mail subject", chars(MaxMailSubject), "a mail's subject on the board (noted as `subject`)"},
+		{"mail recipients", fmt.Sprint(MaxMailRecipients), "To and Cc addresses kept together, To first (noted as `to`, `cc`)"},
 		{"ingest runs kept", fmt.Sprint(MaxIngestRuns), "mail ingest run reports"},
 		{"errors per ingest run", fmt.Sprint(MaxIngestRunErrors), "error lines a stored run report keeps"},
 		{"board activity rows kept", fmt.Sprint(MaxBoardActivity), "Activity rows that belong to no case (overrides of a priority note, a label, a view or a template)"},

@@ -138,6 +138,10 @@ type MessageInput struct {
 	ThreadID   string    `json:"threadId,omitempty"`
 	Scan       string    `json:"scan,omitempty"`
 	Actor      Actor     `json:"actor,omitempty"`
+	// Truncated and OriginalSizes say what ingest cut to a limit (see
+	// Message).
+	Truncated     []string         `json:"truncated,omitempty"`
+	OriginalSizes map[string]int64 `json:"originalSizes,omitempty"`
 	// Entities are the vault pages the board resolved the mail to before
 	// the write; never read from a body, since only the board sets them.
 	Entities []string `json:"-"`

@@ -163,6 +163,11 @@ type Message struct {
 	Entities []string `json:"entities,omitempty"`
 	// HumanEdits is, per field, the person's last change to it (see Case).
 	HumanEdits HumanEdits `json:"humanEdits,omitempty"`
+	// Truncated names what of the mail was cut to a limit on the way in
+	// ("body", "to", "subject", ...); OriginalSizes holds, for the ones
+	// with a size, the size before the cut (bytes, characters or a count).
+	Truncated     []string         `json:"truncated,omitempty"`
+	OriginalSizes map[string]int64 `json:"originalSizes,omitempty"`
 }
 
 // Key is the record's id.

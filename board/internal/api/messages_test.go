@@ -3,9 +3,12 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func TestMessagesPaged(t *testing.T) {
@@ -90,4 +93,24 @@ func TestSearchGetReadsNotesWhenAsked(t *testing.T) {
 		t.Errorf("with fields=notes: %q, want %s", got, c)
 	}
 	b.fails(http.StatusBadRequest, "query 'fields'", "GET", "/api/search?q=x&fields=subject", nil)
+}
+
+// A create may say what of the mail was cut on the way in; the board keeps
+// the note with the message. A body over the request limit is still 413.
+func TestMessageKeepsWhatWasCut(t *testing.T) {
+	b := newBoard(t)
+	body := strings.Repeat("x", wire.MaxMailBody)
+	m := b.must(http.StatusCreated, "POST", "/api/messages", map[string]any{"subject": "big", "body": body,
+		"truncated": []string{"body", "to"}, "originalSizes": map[string]int64{"body": 40 << 20, "to": 20000}}).Get("message")
+	if diff := cmp.Diff([]string{"body", "to"}, strList(m.Get("truncated"))); diff != "" || m.Get("originalSizes.to").Int() != 20000 {
+		t.Errorf("the create's answer: %s %s", m.Get("truncated").Raw, m.Get("originalSizes").Raw)
+	}
+	got := b.must(http.StatusOK, "GET", "/api/messages/"+m.Get("id").String(), nil)
+	if got.Get("message.originalSizes.body").Int() != 40<<20 || len(got.Get("message.body").String()) != wire.MaxMailBody {
+		t.Errorf("stored: %s", got.Get("message.originalSizes").Raw)
+	}
+	if plain := b.must(http.StatusCreated, "POST", "/api/messages", map[string]any{"subject": "plain"}).Get("message"); plain.Get("truncated").Exists() || plain.Get("originalSizes").Exists() {
+		t.Errorf("an uncut message carries a note: %s", plain.Raw)
+	}
+	b.fails(http.StatusRequestEntityTooLarge, "larger than", "POST", "/api/messages", map[string]any{"subject": "raw caller", "body": strings.Repeat("x", 1<<20)})
 }

@@ -140,6 +140,9 @@ func syncClone(ctx context.Context, s Settings, repo string, clean bool, say fun
 		return g, "", fetched, fmt.Errorf("the local copy %s is on no branch: %w", s.Clone, err)
 	}
 	branch = strings.TrimSpace(out)
+	if branch, err = g.followEmptyRemote(ctx, branch, say); err != nil {
+		return g, branch, fetched, err
+	}
 	if clean {
 		if _, err := g.run(ctx, "rev-parse", "--quiet", "--verify", "HEAD"); err == nil {
 			if _, err := g.run(ctx, "reset", "--quiet", "--hard", "HEAD"); err != nil {
@@ -153,6 +156,56 @@ func syncClone(ctx context.Context, s Settings, repo string, clean bool, say fun
 		}
 	}
 	return g, branch, fetched, nil
+}
+
+// followEmptyRemote renames the local branch to the one an empty remote's
+// HEAD names, so the first push lands where a plain clone of the
+// repository looks. A remote with branches, or out of reach, changes
+// nothing.
+func (g gitRepo) followEmptyRemote(ctx context.Context, branch string, say func(string, ...any)) (string, error) {
+	head := g.emptyRemoteHead(ctx)
+	if head == "" || head == branch {
+		return branch, nil
+	}
+	if _, err := g.run(ctx, "rev-parse", "--quiet", "--verify", "HEAD"); err != nil {
+		_, err := g.run(ctx, "symbolic-ref", "HEAD", "refs/heads/"+head)
+		return head, err
+	}
+	if _, err := g.run(ctx, "branch", "--move", "--force", branch, head); err != nil {
+		return branch, err
+	}
+	say("the repository's HEAD names %s: the backups go there", head)
+	return head, nil
+}
+
+// emptyRemoteHead is the branch an empty remote's HEAD names, or "" when
+// the remote has branches or cannot be asked. ls-remote leaves an unborn
+// HEAD out, but a clone of an empty repository takes it, and is cheap.
+func (g gitRepo) emptyRemoteHead(ctx context.Context) string {
+	heads, err := g.run(ctx, "ls-remote", "--heads", "origin")
+	if err != nil || strings.TrimSpace(heads) != "" {
+		return ""
+	}
+	url, err := g.run(ctx, "remote", "get-url", "origin")
+	if err != nil {
+		return ""
+	}
+	tmp, err := os.MkdirTemp("", "backup-head-")
+	if err != nil {
+		return ""
+	}
+	defer os.RemoveAll(tmp)
+	probe := g
+	probe.dir = ""
+	if _, err := probe.run(ctx, "clone", "--quiet", "--bare", "--", strings.TrimSpace(url), filepath.Join(tmp, "r")); err != nil {
+		return ""
+	}
+	probe.dir = filepath.Join(tmp, "r")
+	out, err := probe.run(ctx, "symbolic-ref", "--short", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
 }
 
 // catchUp brings the remote's commits of branch into the clone. Snapshot

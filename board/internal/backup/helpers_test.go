@@ -35,7 +35,7 @@ func newFixture(t *testing.T, env map[string]string) *fixture {
 	f := &fixture{t: t, dir: t.TempDir(), now: time.Date(2026, 11, 26, 3, 30, 0, 0, time.UTC)}
 	f.data = filepath.Join(f.dir, "data")
 	f.bare = filepath.Join(f.dir, "remote.git")
-	gitIn(t, "", "init", "--bare", "--quiet", f.bare)
+	gitIn(t, "", "init", "--bare", "--quiet", "-b", "main", f.bare)
 	storePath := filepath.Join(f.data, "board.json")
 	addCases(t, storePath, "first case", "second case")
 	writeFile(t, filepath.Join(f.data, "ingest.json"), `{"sources":[{"name":"work","kind":"maildir","path":"/mail"}]}`)

@@ -202,7 +202,7 @@ func TestConcurrentRunsOneWins(t *testing.T) {
 
 func TestRepoGuard(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "other.git")
-	gitIn(t, "", "init", "--bare", "--quiet", other)
+	gitIn(t, "", "init", "--bare", "--quiet", "-b", "main", other)
 	f := newFixture(t, map[string]string{"SVC_BACKUP_REPO": other})
 	if f.s.Repo.Source != FromEnv || f.s.Repo.Match {
 		t.Fatalf("repo %+v", f.s.Repo)
@@ -428,5 +428,55 @@ func TestTheirSSHCommandIsUsed(t *testing.T) {
 	}
 	if _, err := os.Stat(called); err != nil {
 		t.Errorf("git did not use the configured ssh command: %v\n%s", err, out)
+	}
+}
+
+// A fresh repository's HEAD may name main or master; the first push goes to
+// that branch, so a plain clone of the repository shows the snapshots.
+func TestFirstPushLandsWhereACloneLooks(t *testing.T) {
+	for _, head := range []string{"main", "master"} {
+		t.Run(head, func(t *testing.T) {
+			bare := filepath.Join(t.TempDir(), "fresh.git")
+			gitIn(t, "", "init", "--bare", "--quiet", "-b", head, bare)
+			f := newFixture(t, map[string]string{"SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"})
+			r := f.mustRun()
+			checkClone(t, bare, head, r.File)
+			// The next run adds to the same branch.
+			r2 := f.mustRun()
+			checkClone(t, bare, head, r2.File)
+			if branches := strings.Fields(gitIn(t, bare, "for-each-ref", "--format=%(refname:short)", "refs/heads")); len(branches) != 1 || branches[0] != head {
+				t.Errorf("branches %v, want only %s", branches, head)
+			}
+		})
+	}
+}
+
+// A local copy that committed while the repository was out of reach, on a
+// branch the repository's HEAD does not name, moves to that branch before
+// its first push.
+func TestLocalCommitsMoveToTheBranchAnEmptyRepositoryNames(t *testing.T) {
+	dir := t.TempDir()
+	bare := filepath.Join(dir, "later.git")
+	f := newFixture(t, map[string]string{"SVC_BACKUP_REPO": bare, "SVC_BACKUP_ALLOW_NONDEFAULT": "1"})
+	if r, out := f.run(); r.Exit != ExitLocalOnly {
+		t.Fatalf("unreachable first run: %s\n%s", fmtRun(r), out)
+	}
+	f.now = f.now.Add(time.Hour)
+	gitIn(t, "", "init", "--bare", "--quiet", "-b", "master", bare)
+	r := f.mustRun()
+	checkClone(t, bare, "master", r.File)
+}
+
+func checkClone(t *testing.T, bare, head, file string) {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "clone")
+	gitIn(t, "", "clone", "--quiet", bare, work)
+	if got := strings.TrimSpace(gitIn(t, work, "symbolic-ref", "--short", "HEAD")); got != head {
+		t.Errorf("the clone is on %s, want %s", got, head)
+	}
+	for _, name := range []string{ManifestName, file} {
+		if _, err := os.Stat(filepath.Join(work, name)); err != nil {
+			t.Errorf("the clone's working tree lacks %s: %v", name, err)
+		}
 	}
 }

@@ -17,11 +17,15 @@
 //		Date        time.Time // from RFC 2822; zero when absent or unparseable
 //		Body        string    // text/plain preferred, else HTML reduced to readable text
 //		Attachments []Attachment
-//		Raw         []byte    // the original bytes; nil only when a source says so
+//		Raw         []byte    // the original bytes (at most the raw limit); nil only when a source says so
+//		Truncated     []string         // what was cut to a limit: "body", "to", "headers", ...
+//		OriginalSizes map[string]int64 // the size before the cut, of those that have one
 //	}
 //	type Attachment struct{ Name string; Size int64; Type string }
 //
 //	func Parse(raw []byte) (Mail, error) // never panics; an error only when nothing usable is there
+//	func ParseSized(raw []byte, size int64) (Mail, error) // raw is the first bytes of a mail size bytes long
+//	func ReadFile(path string) (Mail, error) // reads at most MaxRaw of the file, then parses
 //
 //	type Source interface {
 //		// Read calls fn for each message after the watermark `after` ("" = from the

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"io"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -33,85 +34,126 @@ var dropped = map[atom.Atom]bool{
 	atom.Svg: true,
 }
 
+// void elements have no end tag, so they open no level.
+var void = map[atom.Atom]bool{
+	atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true,
+	atom.Param: true, atom.Source: true, atom.Track: true, atom.Wbr: true,
+}
+
 // HTMLText reduces an HTML body to readable plain text: block elements become
 // line breaks, a link keeps its URL in brackets after its text, scripts and
 // styles are dropped, and runs of blank space collapse.
 func HTMLText(src string) string {
-	z := html.NewTokenizer(strings.NewReader(src))
-	var b textBuilder
-	skip := 0 // depth inside dropped elements
-	pre := 0  // depth inside <pre>, where spacing is kept
-	var href []string
-	var linkText []int // b.len() where each open link's text starts
+	s, _ := htmlText(strings.NewReader(src))
+	return s
+}
+
+// htmlText is HTMLText reading from r; deep reports that elements nested
+// past the depth limit were met, their tags ignored and their text kept.
+func htmlText(r io.Reader) (text string, deep bool) {
+	x := reducer{z: html.NewTokenizer(r)}
 	for {
-		tt := z.Next()
-		switch tt {
+		switch tt := x.z.Next(); tt {
 		case html.ErrorToken:
-			return b.String()
+			return x.b.String(), x.deep
 		case html.TextToken:
 			switch {
-			case skip > 0:
-			case pre > 0:
-				b.verbatim(string(z.Text()))
+			case x.skip > 0:
+			case x.pre > 0:
+				x.b.verbatim(string(x.z.Text()))
 			default:
-				b.text(string(z.Text()))
+				x.b.text(string(x.z.Text()))
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
-			if dropped[a] {
-				if tt == html.StartTagToken {
-					skip++
-				}
-				continue
-			}
-			if skip > 0 {
-				continue
-			}
-			b.open(a)
-			if a == atom.Pre && tt == html.StartTagToken {
-				pre++
-			}
-			if a == atom.Li {
-				b.text("- ")
-			}
-			if a == atom.A && tt == html.StartTagToken {
-				url := ""
-				for hasAttr {
-					var k, v []byte
-					k, v, hasAttr = z.TagAttr()
-					if string(k) == "href" {
-						url = strings.TrimSpace(string(v))
-					}
-				}
-				href = append(href, url)
-				linkText = append(linkText, b.len())
-			}
+			x.start(tt)
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			if dropped[a] {
-				if skip > 0 {
-					skip--
-				}
-				continue
-			}
-			if skip > 0 {
-				continue
-			}
-			if a == atom.A && len(href) > 0 {
-				url, start := href[len(href)-1], linkText[len(linkText)-1]
-				href, linkText = href[:len(href)-1], linkText[:len(linkText)-1]
-				if url != "" && !strings.HasPrefix(url, "#") && strings.TrimSpace(b.since(start)) != url {
-					b.text(" (" + url + ")")
-				}
-			}
-			if a == atom.Pre && pre > 0 {
-				pre--
-			}
-			b.close(a)
+			x.end()
 		}
 	}
+}
+
+// reducer is the state of one HTMLText.
+type reducer struct {
+	z        *html.Tokenizer
+	b        textBuilder
+	skip     int // depth inside dropped elements
+	pre      int // depth inside <pre>, where spacing is kept
+	depth    int // open elements, for the depth limit
+	deep     bool
+	href     []string
+	linkText []int // b.len() where each open link's text starts
+}
+
+func (x *reducer) start(tt html.TokenType) {
+	name, hasAttr := x.z.TagName()
+	a := atom.Lookup(name)
+	if dropped[a] {
+		if tt == html.StartTagToken {
+			x.skip++
+		}
+		return
+	}
+	if tt == html.StartTagToken && !void[a] {
+		x.depth++
+		if x.depth > maxHTMLDepth {
+			x.deep = true
+			return
+		}
+	}
+	if x.skip > 0 {
+		return
+	}
+	x.b.open(a)
+	if a == atom.Pre && tt == html.StartTagToken {
+		x.pre++
+	}
+	if a == atom.Li {
+		x.b.text("- ")
+	}
+	if a == atom.A && tt == html.StartTagToken {
+		url := ""
+		for hasAttr {
+			var k, v []byte
+			k, v, hasAttr = x.z.TagAttr()
+			if string(k) == "href" {
+				url = strings.TrimSpace(string(v))
+			}
+		}
+		x.href = append(x.href, url)
+		x.linkText = append(x.linkText, x.b.len())
+	}
+}
+
+func (x *reducer) end() {
+	name, _ := x.z.TagName()
+	a := atom.Lookup(name)
+	if dropped[a] {
+		if x.skip > 0 {
+			x.skip--
+		}
+		return
+	}
+	if !void[a] && x.depth > 0 {
+		x.depth--
+		if x.depth >= maxHTMLDepth {
+			return // closes a tag that was ignored
+		}
+	}
+	if x.skip > 0 {
+		return
+	}
+	if a == atom.A && len(x.href) > 0 {
+		url, start := x.href[len(x.href)-1], x.linkText[len(x.linkText)-1]
+		x.href, x.linkText = x.href[:len(x.href)-1], x.linkText[:len(x.linkText)-1]
+		if url != "" && !strings.HasPrefix(url, "#") && strings.TrimSpace(x.b.since(start)) != url {
+			x.b.text(" (" + url + ")")
+		}
+	}
+	if a == atom.Pre && x.pre > 0 {
+		x.pre--
+	}
+	x.b.close(a)
 }
 
 // textBuilder collects text with collapsed spaces and at most one blank line.

@@ -33,8 +33,13 @@ type Mail struct {
 	HTML string
 	// Attachments lists the attached files (their content is not kept).
 	Attachments []Attachment
-	// Raw holds the original bytes, for a replay.
+	// Raw holds the original bytes, for a replay (at most the raw limit).
 	Raw []byte
+	// Truncated names what was cut to a limit ("body", "to", "headers",
+	// ...); OriginalSizes holds the size before the cut of those that
+	// have one (bytes, characters or a count).
+	Truncated     []string
+	OriginalSizes map[string]int64
 }
 
 // Attachment describes one attached file.

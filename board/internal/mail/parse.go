@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // decode non-UTF-8 bodies and headers
@@ -23,36 +24,77 @@ const maxDepth = wire.MaxMIMEDepth
 // line is skipped, an unknown charset leaves the text as it is, a broken part is
 // left out. The error is non-nil only when not even a header could be read; the
 // returned Mail then still carries Raw and the bytes as Body. Parse never panics.
-func Parse(raw []byte) (m Mail, err error) {
+// A mail over a limit is cut to it, and Truncated says what went.
+func Parse(raw []byte) (Mail, error) {
+	return ParseSized(raw, int64(len(raw)))
+}
+
+// ParseSized is Parse of the first bytes of a mail that is size bytes long
+// where it is stored (a source that stops reading at MaxRaw says how much
+// there was); past MaxRaw, Truncated names "raw" with that size.
+func ParseSized(raw []byte, size int64) (m Mail, err error) {
 	defer func() {
 		// A library bug must not take an ingest run down; the message is still
 		// delivered with its raw bytes.
 		if r := recover(); r != nil {
-			m = Mail{Raw: raw, Body: string(raw)}
+			m = Mail{Raw: raw, Body: capText(string(raw), maxBody)}
 			err = fmt.Errorf("parse mail: panic: %v", r)
 		}
 	}()
+	var c cuts
+	if len(raw) > maxRaw {
+		raw = raw[:maxRaw]
+	}
+	if len(raw) == maxRaw && size > maxRaw {
+		c.add("raw", size)
+	}
 	m.Raw = raw
-	e, err := message.Read(bytes.NewReader(raw))
+	src, fields, cut := capHeader(raw)
+	if cut {
+		c.add("headers", int64(fields))
+	}
+	// The header may take the whole raw limit: the lines the board reads
+	// are kept however long, then cut to their own limits.
+	opts := &message.ReadOptions{MaxHeaderBytes: maxRaw}
+	e, err := message.ReadWithOptions(bytes.NewReader(src), opts)
 	if err != nil && !lenient(err) {
-		e, err = message.Read(bytes.NewReader(sanitize(raw)))
+		e, err = message.ReadWithOptions(bytes.NewReader(sanitize(src)), opts)
 	}
 	if err != nil && !lenient(err) {
 		m.Body = normalize(string(raw))
+		m.finish(&c, int64(len(m.Body)))
 		return m, fmt.Errorf("parse mail: %w", err)
 	}
 	readHeader(&m, gomail.Header{Header: e.Header})
-	var w walker
+	w := walker{cuts: &c}
 	w.walk(e, 0)
 	m.Attachments = w.attachments
-	m.HTML = w.html
+	m.HTML = w.rawHTML
+	var bodySize int64
 	switch {
 	case w.plain != "":
-		m.Body = normalize(w.plain)
-	case w.html != "":
-		m.Body = HTMLText(w.html)
+		m.Body, bodySize = normalize(w.plain), w.plainSize
+	case w.html:
+		m.Body = w.htmlText
+		bodySize = int64(len(m.Body))
 	}
+	m.finish(&c, bodySize)
 	return m, nil
+}
+
+// finish cuts the body, subject and recipients to their limits and notes
+// every cut; bodySize is the body's size before any cut.
+func (m *Mail) finish(c *cuts, bodySize int64) {
+	if len(m.Body) > maxBody || bodySize > maxBody {
+		m.Body = capText(m.Body, maxBody)
+		c.add("body", bodySize)
+	}
+	if s, n, cut := capRunes(m.Subject, maxSubject); cut {
+		m.Subject = s
+		c.add("subject", int64(n))
+	}
+	capRecipients(m, c)
+	m.Truncated, m.OriginalSizes = c.names, c.sizes
 }
 
 // lenient reports whether err from go-message still came with a usable entity.
@@ -168,22 +210,34 @@ func firstID(s string) string {
 }
 
 type walker struct {
-	plain, html string
+	plain       string // the first text/plain part, at most a little over the body limit
+	plainSize   int64  // its decoded size
+	html        bool   // an HTML part was met
+	htmlText    string // the first HTML part as text
+	rawHTML     string // the first HTML part as sent, as much as the guard reads of it
+	parts       int
 	attachments []Attachment
+	cuts        *cuts
 }
 
 func (w *walker) walk(e *message.Entity, depth int) {
+	if w.parts++; w.parts > maxParts {
+		w.cuts.add("parts", 0)
+		return
+	}
 	if mr := e.MultipartReader(); mr != nil {
 		if depth >= maxDepth {
+			w.cuts.add("mime", 0)
 			return
 		}
-		for {
+		for w.parts <= maxParts {
 			p, err := mr.NextPart()
 			if errors.Is(err, io.EOF) || (err != nil && !lenient(err)) || p == nil {
 				return
 			}
 			w.walk(p, depth+1)
 		}
+		return
 	}
 	mediaType, _, err := e.Header.ContentType()
 	if err != nil || mediaType == "" {
@@ -198,20 +252,60 @@ func (w *walker) walk(e *message.Entity, depth int) {
 	name = decodeWord(name)
 	isText := mediaType == "text/plain" || mediaType == "text/html"
 	if disp == "attachment" || name != "" || !isText {
-		if mediaType == "multipart/alternative" || strings.HasPrefix(mediaType, "multipart/") {
+		if strings.HasPrefix(mediaType, "multipart/") {
 			return // a multipart past maxDepth: not an attachment
 		}
-		n, _ := io.Copy(io.Discard, e.Body)
+		n, _ := io.Copy(io.Discard, io.LimitReader(e.Body, maxPart+1))
+		if n > maxPart {
+			n = maxPart
+			w.cuts.add("part", 0)
+		}
 		w.attachments = append(w.attachments, Attachment{Name: name, Size: n, Type: mediaType})
 		return
 	}
-	b, _ := io.ReadAll(e.Body) // keep what decoded before a broken encoding
+	w.text(mediaType, e.Body)
+}
+
+// text reads a text part: of a plain one, only what the body keeps, the rest
+// counted; an HTML one streams into its text. Either stops at the part limit.
+func (w *walker) text(mediaType string, body io.Reader) {
+	part := &countReader{r: io.LimitReader(body, maxPart+1)}
 	switch {
 	case mediaType == "text/plain" && w.plain == "":
+		// Keep what decoded before a broken encoding.
+		b, _ := io.ReadAll(io.LimitReader(part, maxBody+utf8.UTFMax))
+		io.Copy(io.Discard, part)
 		w.plain = string(b)
-	case mediaType == "text/html" && w.html == "":
-		w.html = string(b)
+		w.plainSize = min(part.n, maxPart)
+	case mediaType == "text/html" && !w.html:
+		w.html = true
+		// The guard reads the part as sent, to find text hidden from the
+		// reader; it keeps a bounded prefix while the part streams into text.
+		raw := &prefix{max: wire.MaxGuardHTML + utf8.UTFMax}
+		var deep bool
+		w.htmlText, deep = htmlText(io.TeeReader(part, raw))
+		w.rawHTML = raw.b.String()
+		if deep {
+			w.cuts.add("html", 0)
+		}
+	default:
+		return
 	}
+	if part.n > maxPart {
+		w.cuts.add("part", 0)
+	}
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // decodeWord decodes an RFC 2047 file name when a mailer encoded one (go-message
@@ -298,4 +392,17 @@ func looksLikeField(line []byte) bool {
 func normalize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.TrimSpace(s)
+}
+
+// prefix keeps the first max bytes written to it and drops the rest.
+type prefix struct {
+	b   strings.Builder
+	max int
+}
+
+func (p *prefix) Write(b []byte) (int, error) {
+	if room := p.max - p.b.Len(); room > 0 {
+		p.b.Write(b[:min(room, len(b))])
+	}
+	return len(b), nil
 }

@@ -80,14 +80,13 @@ func (s *Source) Get(_ context.Context, ref string) (mail.Mail, error) {
 		return mail.Mail{}, fmt.Errorf("eml ref %q: %w", ref, mail.ErrNotFound)
 	}
 	path := filepath.Join(s.dir, ref)
-	raw, err := os.ReadFile(path)
+	m, err := mail.ReadFile(path) // a broken mail is still delivered (see mail.Parse)
 	if errors.Is(err, fs.ErrNotExist) {
 		return mail.Mail{}, fmt.Errorf("eml %s: %w", path, mail.ErrNotFound)
 	}
 	if err != nil {
 		return mail.Mail{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	m, _ := mail.Parse(raw) // a broken mail is still delivered (see mail.Parse)
 	m.Ref = ref
 	return m, nil
 }

@@ -24,8 +24,13 @@ import (
 	"github.com/opsboard/opsboard/board/internal/mail"
 )
 
-// batch is how many messages one UID FETCH asks for.
-const batch = 50
+// batch is how many messages one UID FETCH asks for; batchBytes bounds
+// what one fetch holds in memory (a big mail counts up to the raw limit),
+// so fifty huge mails in a row are not held at once.
+const (
+	batch      = 50
+	batchBytes = 32 << 20
+)
 
 // Options say where the mailbox is and how to log in.
 type Options struct {
@@ -145,7 +150,7 @@ func ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-var whole = &imap.FetchItemBodySection{Peek: true}
+var whole = &imap.FetchItemBodySection{Peek: true, Partial: &imap.SectionPartial{Size: mail.MaxRaw}}
 
 // Read calls fn for each message with a UID above the watermark's, in UID order.
 func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, string) error) error {
@@ -168,22 +173,17 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 	}
 	var set imap.UIDSet
 	set.AddRange(imap.UID(last+1), 0) // last+1:*
-	found, err := sess.c.Fetch(set, &imap.FetchOptions{UID: true}).Collect()
+	found, err := sess.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
 		return fmt.Errorf("imap list uids: %w", ctxErr(ctx, err))
 	}
-	var uids []imap.UID
-	for _, m := range found {
-		// "n:*" always includes the highest message, even below n.
-		if uint32(m.UID) > last {
-			uids = append(uids, m.UID)
-		}
-	}
-	slices.Sort(uids)
-	for start := 0; start < len(uids); start += batch {
-		chunk := uids[start:min(start+batch, len(uids))]
+	// "n:*" always includes the highest message, even below n.
+	found = slices.DeleteFunc(found, func(m *imapclient.FetchMessageBuffer) bool { return uint32(m.UID) <= last })
+	slices.SortFunc(found, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	for _, chunk := range chunks(found) {
 		msgs, err := sess.c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{
 			UID:         true,
+			RFC822Size:  true,
 			BodySection: []*imap.FetchItemBodySection{whole},
 		}).Collect()
 		if err != nil {
@@ -194,7 +194,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			m, _ := mail.Parse(b.FindBodySection(whole)) // a broken mail is still delivered
+			m, _ := mail.ParseSized(b.FindBodySection(whole), b.RFC822Size) // a broken mail is still delivered
 			m.Ref = fmt.Sprintf("%d:%d", validity, b.UID)
 			if err := fn(m, Watermark{UIDValidity: validity, UID: uint32(b.UID)}.String()); err != nil {
 				return err
@@ -202,6 +202,28 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		}
 	}
 	return nil
+}
+
+// chunks splits the listed messages into fetches of at most batch
+// messages and batchBytes (each counted up to the raw limit; one mail
+// alone may fill a fetch).
+func chunks(list []*imapclient.FetchMessageBuffer) [][]imap.UID {
+	var out [][]imap.UID
+	var cur []imap.UID
+	var size int64
+	for _, m := range list {
+		n := min(m.RFC822Size, mail.MaxRaw)
+		if len(cur) > 0 && (len(cur) == batch || size+n > batchBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, m.UID)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 // Get returns the message with Ref "<uidvalidity>:<uid>"; ErrNotFound when
@@ -223,6 +245,7 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	}
 	msgs, err := sess.c.Fetch(imap.UIDSetNum(imap.UID(uid)), &imap.FetchOptions{
 		UID:         true,
+		RFC822Size:  true,
 		BodySection: []*imap.FetchItemBodySection{whole},
 	}).Collect()
 	if err != nil {
@@ -230,7 +253,7 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	}
 	for _, b := range msgs {
 		if uint64(b.UID) == uid {
-			m, _ := mail.Parse(b.FindBodySection(whole))
+			m, _ := mail.ParseSized(b.FindBodySection(whole), b.RFC822Size)
 			m.Ref = ref
 			return m, nil
 		}

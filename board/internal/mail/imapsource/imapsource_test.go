@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/google/go-cmp/cmp"
@@ -283,5 +285,55 @@ func TestCancelledContext(t *testing.T) {
 	}
 	if err := srv.source("s3cret").Read(ctx, "", func(mail.Mail, string) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Read with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// A message over the raw limit is fetched only that far, and says how big
+// it was on the server.
+func TestBigMessageIsFetchedToTheRawLimit(t *testing.T) {
+	s := startServer(t)
+	line := "a body line of the big one, long enough to add up quickly\r\n"
+	raw := "From: big@example.com\r\nSubject: big\r\nMessage-ID: <big@example.com>\r\n\r\n" + strings.Repeat(line, mail.MaxRaw/len(line)+1000)
+	if _, err := s.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []mail.Mail
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	src := s.source("s3cret")
+	if err := src.Read(ctx, "", func(m mail.Mail, _ string) error {
+		got = append(got, m)
+		return nil
+	}); err != nil || len(got) != 1 {
+		t.Fatalf("read %d: %v", len(got), err)
+	}
+	m := got[0]
+	if len(m.Raw) != mail.MaxRaw || m.Subject != "big" || m.OriginalSizes["raw"] != int64(len(raw)) {
+		t.Errorf("raw %d, subject %q, sizes %v", len(m.Raw), m.Subject, m.OriginalSizes)
+	}
+	again, err := src.Get(ctx, m.Ref)
+	if err != nil || again.OriginalSizes["raw"] != int64(len(raw)) {
+		t.Errorf("get: %v %v", err, again.OriginalSizes)
+	}
+}
+
+func TestChunksBoundCountAndBytes(t *testing.T) {
+	var list []*imapclient.FetchMessageBuffer
+	sizes := []int64{1 << 10, 20 << 20, 20 << 20, 40 << 20, 1 << 10}
+	for i, n := range sizes {
+		list = append(list, &imapclient.FetchMessageBuffer{UID: imap.UID(i + 1), RFC822Size: n})
+	}
+	for i := range 120 {
+		list = append(list, &imapclient.FetchMessageBuffer{UID: imap.UID(10 + i), RFC822Size: 100})
+	}
+	var got []int
+	for _, c := range chunks(list) {
+		got = append(got, len(c))
+	}
+	// 1 KiB + 20 MiB; 20 MiB; a 40 MiB mail counts 25 MiB, alone with the
+	// small ones that fit beside it up to fifty; then the rest by fifty.
+	want := []int{2, 1, 50, 50, 22}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("chunks %v, want %v", got, want)
 	}
 }

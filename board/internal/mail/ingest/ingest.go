@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -256,10 +258,14 @@ func (f *flight) failed() error {
 }
 
 // finish notes message seq done (err nil) and moves the watermark as far as
-// the done messages reach without a gap; a failed message holds it back.
+// the done messages reach without a gap; a failed message holds it back,
+// and so does a held one (errHeld), which stops nothing else.
 func (f *flight) finish(seq int, watermark string, err error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if errors.Is(err, errHeld) {
+		return nil // never done: the watermark cannot pass it this run
+	}
 	if err != nil {
 		if f.err == nil {
 			f.err = err
@@ -297,10 +303,16 @@ func (f *flight) saveLocked() error {
 	return f.st.save()
 }
 
+// errHeld is a message the board refused: reported, the source reads on,
+// but the watermark stays before it so the next run tries it again.
+var errHeld = errors.New("refused by the board")
+
 // admit runs one message through the whole path and waits for it.
 func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, released bool) error {
 	if post := p.prepare(ctx, s, m, released); post != nil {
-		return post()
+		if err := post(); !errors.Is(err, errHeld) {
+			return err
+		}
 	}
 	return nil
 }
@@ -314,6 +326,7 @@ func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, relea
 // board refuses is reported and skipped, so one bad mail cannot stall its
 // source.
 func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
+	m.Raw = nil // unused from here: messages in flight must not hold a big mail's bytes
 	in := messageInput(s, m)
 	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
 	p.mu.Lock()
@@ -360,7 +373,7 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 				return err // the board cannot take mail now: stop, keep the watermark
 			}
 			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, m.Ref, err))
-			return nil
+			return errHeld
 		}
 		p.router.add(&msg)
 		if existing {
@@ -478,8 +491,11 @@ func messageInput(s SourceConfig, m mail.Mail) wire.MessageInput {
 		for _, a := range m.Attachments {
 			names = append(names, fmt.Sprintf("%s (%d bytes)", a.Name, a.Size))
 		}
-		in.Body = strings.TrimRight(in.Body, "\n") + "\n\nAttachments: " + strings.Join(names, ", ")
+		in.Body = strings.TrimRight(in.Body, "\n") + "\n\nAttachments: " + capText(strings.Join(names, ", "), maxAttachmentList)
 	}
+	in.Truncated = slices.Clone(m.Truncated)
+	in.OriginalSizes = maps.Clone(m.OriginalSizes)
+	fitCreate(&in)
 	return in
 }
 

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +121,43 @@ func TestGuardHTMLCutsToTheLimitOnACharacter(t *testing.T) {
 	got := guardHTML(long)
 	if len(got) != wire.MaxGuardHTML-1 || !strings.HasSuffix(got, "a") {
 		t.Errorf("cut to %d bytes ending %q, want %d ending before the split character", len(got), got[len(got)-2:], wire.MaxGuardHTML-1)
+	}
+}
+
+// A message the board refused holds the watermark back without stopping
+// the source: the next run reads it again.
+func TestRefusedMessageHoldsTheWatermark(t *testing.T) {
+	st := &state{path: filepath.Join(t.TempDir(), "ingest-state.json"), Sources: map[string]string{}}
+	f := &flight{st: st, name: "box", done: map[int]string{}}
+	for i, err := range []error{nil, errHeld, nil, nil} {
+		seq := f.start()
+		if got := f.finish(seq, fmt.Sprint("wm", i), err); got != nil {
+			t.Fatalf("finish %d: %v", i, got)
+		}
+	}
+	if err := f.failed(); err != nil {
+		t.Errorf("a refusal stopped the source: %v", err)
+	}
+	if got := st.Sources["box"]; got != "wm0" {
+		t.Errorf("watermark %q, want wm0 (before the refused message)", got)
+	}
+}
+
+// A body within the parser's limit whose JSON escaping would pass the
+// board's request limit is cut further, and says so.
+func TestCreateFitsTheBoardsRequestLimit(t *testing.T) {
+	in := wire.MessageInput{Subject: "x", Body: strings.Repeat("\x01<", wire.MaxMailBody/2)}
+	fitCreate(&in)
+	data, _ := json.Marshal(wire.MessageCreate{MessageInput: in})
+	if len(data) > wire.MaxRequestBody || len(in.Body) < wire.MaxMailBody/8 {
+		t.Errorf("create of %d bytes, body %d", len(data), len(in.Body))
+	}
+	if diff := cmp.Diff([]string{"body"}, in.Truncated); diff != "" || in.OriginalSizes["body"] != wire.MaxMailBody {
+		t.Errorf("note %v %v", in.Truncated, in.OriginalSizes)
+	}
+	plain := wire.MessageInput{Subject: "x", Body: strings.Repeat("a", wire.MaxMailBody)}
+	fitCreate(&plain)
+	if len(plain.Body) != wire.MaxMailBody || plain.Truncated != nil {
+		t.Errorf("a plain body at the limit was cut: %d %v", len(plain.Body), plain.Truncated)
 	}
 }

@@ -128,11 +128,10 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 // load reads and parses one file. A mail Parse cannot read is still delivered
 // with its raw bytes, so one broken file cannot stall the source.
 func (s *Source) load(path, ref string) (mail.Mail, error) {
-	raw, err := os.ReadFile(path)
+	m, err := mail.ReadFile(path)
 	if err != nil {
 		return mail.Mail{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	m, _ := mail.Parse(raw)
 	m.Ref = ref
 	return m, nil
 }

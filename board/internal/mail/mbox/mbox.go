@@ -84,7 +84,7 @@ func (s *Source) Read(ctx context.Context, after string, fn func(mail.Mail, stri
 		return fmt.Errorf("seek mbox %s: %w", s.path, err)
 	}
 	return Scan(ctx, bufio.NewReaderSize(f, 64<<10), start, false, func(off, end int64, raw []byte) error {
-		m, _ := mail.Parse(raw) // a broken mail is still delivered (see mail.Parse)
+		m, _ := mail.ParseSized(raw, end-off) // a broken mail is still delivered (see mail.Parse)
 		m.Ref = strconv.FormatInt(off, 10)
 		return fn(m, Watermark{Inode: ino, Offset: end}.String())
 	})
@@ -122,8 +122,8 @@ func (s *Source) Get(ctx context.Context, ref string) (mail.Mail, error) {
 	var out mail.Mail
 	found := false
 	errStop := errors.New("stop")
-	err = Scan(ctx, bufio.NewReader(f), off, true, func(_, _ int64, raw []byte) error {
-		out, _ = mail.Parse(raw)
+	err = Scan(ctx, bufio.NewReader(f), off, true, func(start, end int64, raw []byte) error {
+		out, _ = mail.ParseSized(raw, end-start)
 		found = true
 		return errStop
 	})
@@ -181,7 +181,9 @@ func Scan(ctx context.Context, r *bufio.Reader, base int64, partialLast bool, fn
 					}
 				}
 				cur, curOff = cur[:0], pos
-			} else if curOff >= 0 {
+			} else if curOff >= 0 && len(cur) <= mail.MaxRaw {
+				// Past the raw limit the rest is only counted (off to end):
+				// the parser would cut it anyway.
 				cur = append(cur, unescape(line)...)
 			}
 			blank = len(bytes.TrimRight(line, "\r\n")) == 0 && line[len(line)-1] == '\n'

@@ -39,7 +39,7 @@ func New(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
 		Subject: in.Subject, Preview: in.Preview, Body: in.Body, ReceivedAt: in.ReceivedAt,
 		Read: in.Read, Outbound: in.Outbound, URL: field.SafeURL(in.URL),
 		MessageID: dedupe.MessageID(in.MessageID), ThreadID: dedupe.MessageID(in.ThreadID), Scan: in.Scan,
-		Entities: in.Entities,
+		Entities: in.Entities, Truncated: in.Truncated, OriginalSizes: in.OriginalSizes,
 	}
 	if m.ReceivedAt == "" {
 		m.ReceivedAt = tx.Stamp()
