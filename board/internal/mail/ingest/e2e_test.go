@@ -100,8 +100,18 @@ func (d *daemon) call(method, path string, body any) gjson.Result {
 	return gjson.ParseBytes(raw)
 }
 
+// sources writes ingest.json. The fixture mail is dated March 2026, before
+// the cutoff a source's first run picks by default, so each source gets a
+// since before it unless the test names its own ("" for none).
 func (d *daemon) sources(t *testing.T, sources ...map[string]any) {
 	t.Helper()
+	for _, s := range sources {
+		if v, ok := s["since"]; !ok {
+			s["since"] = "2000-01-01"
+		} else if v == "" {
+			delete(s, "since")
+		}
+	}
 	data, _ := json.Marshal(map[string]any{"sources": sources})
 	if err := os.WriteFile(filepath.Join(d.Dir, "ingest.json"), data, 0o600); err != nil {
 		t.Fatal(err)

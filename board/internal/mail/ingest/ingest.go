@@ -20,15 +20,18 @@ import (
 
 // Report is what one run did, as `board ingest --json` prints it.
 type Report struct {
-	Fetched     int               `json:"fetched"`
-	New         int               `json:"new"`
-	Duplicates  int               `json:"duplicates"`
-	Quarantined int               `json:"quarantined"`
-	Blocked     int               `json:"blocked"`
-	Unscanned   int               `json:"unscanned"`
-	Replayed    int               `json:"replayed,omitempty"`
-	Routed      wire.IngestRouted `json:"routed"`
-	Errors      []string          `json:"errors"`
+	Fetched    int `json:"fetched"`
+	New        int `json:"new"`
+	Duplicates int `json:"duplicates"`
+	// OlderSkipped counts mail dated before its source's since: read, left
+	// out, not counted in Fetched.
+	OlderSkipped int               `json:"olderSkipped"`
+	Quarantined  int               `json:"quarantined"`
+	Blocked      int               `json:"blocked"`
+	Unscanned    int               `json:"unscanned"`
+	Replayed     int               `json:"replayed,omitempty"`
+	Routed       wire.IngestRouted `json:"routed"`
+	Errors       []string          `json:"errors"`
 	// GuardDown says the guard did not answer, so mail was admitted
 	// unscanned as data.
 	GuardDown bool `json:"guardDown,omitempty"`
@@ -44,9 +47,16 @@ type Options struct {
 	// StateDir holds the watermarks file (the directory of the board's data).
 	StateDir string
 	Only     string // read only the source with this name ("" = all)
-	DryRun   bool   // report what would happen, write nothing
-	Getenv   func(string) string
-	Logger   *slog.Logger
+	// Since (YYYY-MM-DD), when set, is every source's since on this run,
+	// over the one in the config.
+	Since string
+	// Zone is the board's zone when its timezone preference names none;
+	// nil is UTC. Now is the clock (nil: time.Now).
+	Zone   *time.Location
+	Now    func() time.Time
+	DryRun bool // report what would happen, write nothing
+	Getenv func(string) string
+	Logger *slog.Logger
 	// OpenSource overrides how a source is opened (tests use it to reach a
 	// loopback IMAP server with their own certificate); nil uses Open.
 	OpenSource func(SourceConfig) (mail.Source, error)
@@ -66,6 +76,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.OpenSource == nil {
 		o.OpenSource = func(s SourceConfig) (mail.Source, error) { return Open(s, o.Getenv) }
@@ -87,7 +100,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	p := &pipeline{o: o, rep: &rep, router: r, blocked: map[string]bool{}}
+	p := &pipeline{o: o, rep: &rep, router: r, blocked: map[string]bool{}, zone: o.Zone}
+	if prefs, err := o.Board.Prefs(ctx); err == nil {
+		p.zone = prefsZone(prefs, o.Zone)
+	} else {
+		p.zone = prefsZone(nil, o.Zone)
+	}
 	p.loadBlocked(ctx)
 
 	if err := p.replay(ctx, sources); err != nil {
@@ -109,7 +127,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("the guard did not answer: %d messages were admitted unscanned, as data", rep.Unscanned))
 	}
 	if !o.DryRun {
-		run := wire.IngestRun{Fetched: rep.Fetched, New: rep.New, Duplicates: rep.Duplicates, Quarantined: rep.Quarantined,
+		run := wire.IngestRun{Fetched: rep.Fetched, New: rep.New, Duplicates: rep.Duplicates, OlderSkipped: rep.OlderSkipped, Quarantined: rep.Quarantined,
 			Blocked: rep.Blocked, Unscanned: rep.Unscanned, Replayed: rep.Replayed, Routed: rep.Routed, Errors: rep.Errors}
 		for _, s := range sources {
 			run.Sources = append(run.Sources, s.Name)
@@ -157,6 +175,7 @@ type pipeline struct {
 	router    *router
 	blocked   map[string]bool
 	guardDown bool
+	zone      *time.Location // the board's, where a since's day starts
 }
 
 // loadBlocked reads the guard's blocked senders. A guard that does not
@@ -187,6 +206,15 @@ const inFlight = 8
 // the last message that is durable on the board, together with every
 // message before it.
 func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) error {
+	from, err := cutoff(p.o.Since, s, st, p.o.Now(), p.zone)
+	if err != nil {
+		return err
+	}
+	if !p.o.DryRun {
+		if err := st.save(); err != nil { // the since chosen, before any mail is read
+			return err
+		}
+	}
 	src, err := p.o.OpenSource(s)
 	if err != nil {
 		return err
@@ -196,10 +224,18 @@ func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) er
 		if err := f.failed(); err != nil {
 			return err
 		}
-		p.mu.Lock()
-		p.rep.Fetched++
-		p.mu.Unlock()
 		seq := f.start()
+		p.mu.Lock()
+		older := !m.Date.IsZero() && m.Date.Before(from) // undated mail is never left out
+		if older {
+			p.rep.OlderSkipped++
+		} else {
+			p.rep.Fetched++
+		}
+		p.mu.Unlock()
+		if older {
+			return f.finish(seq, watermark, nil)
+		}
 		post := p.prepare(ctx, s, m, false)
 		if post == nil { // a copy or a blocked sender: nothing to wait for
 			return f.finish(seq, watermark, nil)
