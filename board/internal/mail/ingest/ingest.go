@@ -220,6 +220,7 @@ func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) er
 		return err
 	}
 	f := &flight{st: st, name: s.Name, dry: p.o.DryRun, done: map[int]string{}, sem: make(chan struct{}, inFlight)}
+	b := &batch{}
 	err = src.Read(ctx, st.Sources[s.Name], func(m mail.Mail, watermark string) error {
 		if err := f.failed(); err != nil {
 			return err
@@ -236,19 +237,30 @@ func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) er
 		if older {
 			return f.finish(seq, watermark, nil)
 		}
-		post := p.prepare(ctx, s, m, false)
-		if post == nil { // a copy or a blocked sender: nothing to wait for
+		screen := p.prepare(ctx, s, m, false)
+		if screen == nil { // a copy or a blocked sender: nothing to wait for
 			return f.finish(seq, watermark, nil)
 		}
 		f.sem <- struct{}{}
 		f.wg.Add(1)
 		go func() {
 			defer func() { <-f.sem; f.wg.Done() }()
-			f.finish(seq, watermark, post())
+			c := screen()
+			if c == nil {
+				f.finish(seq, watermark, nil)
+				return
+			}
+			c.seq, c.watermark = seq, watermark
+			if full := b.add(c); full != nil {
+				p.flush(ctx, s, f, full)
+			}
 		}()
 		return nil
 	})
 	f.wg.Wait()
+	if rest := b.take(); len(rest) > 0 {
+		p.flush(ctx, s, f, rest)
+	}
 	if ferr := f.failed(); ferr != nil && err == nil {
 		err = ferr
 	}
@@ -283,6 +295,15 @@ func (f *flight) start() int {
 	defer f.mu.Unlock()
 	f.next++
 	return f.next - 1
+}
+
+// fail stops the source's read with err unless it failed already.
+func (f *flight) fail(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
 }
 
 func (f *flight) failed() error {
@@ -335,21 +356,22 @@ func (f *flight) saveLocked() error {
 
 // admit runs one message through the whole path and waits for it.
 func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, released bool) error {
-	if post := p.prepare(ctx, s, m, released); post != nil {
-		return post()
+	if screen := p.prepare(ctx, s, m, released); screen != nil {
+		if c := screen(); c != nil {
+			return p.write(ctx, s, c)
+		}
 	}
 	return nil
 }
 
 // prepare runs dedupe and route for one message, in read order, and
 // returns the rest of its path to run while later messages are read: the
-// screen, then the create that links it (nil when nothing is left to do).
-// Routing comes before the screen because it reads headers only, so the
-// guard's scans can overlap while replies still find their thread. The
-// create fails only when the board cannot take mail at all; a message the
-// board refuses is reported and skipped, so one bad mail cannot stall its
-// source.
-func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
+// screen, which answers the create to write (nil when the guard flagged the
+// mail or the run writes nothing). prepare itself answers nil when nothing
+// is left to do. Routing comes before the screen because it reads headers
+// only, so the guard's scans can overlap while replies still find their
+// thread.
+func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() *create {
 	in := messageInput(s, m)
 	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
 	p.mu.Lock()
@@ -368,7 +390,7 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 	planned := wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt,
 		MessageID: dedupe.MessageID(in.MessageID), ThreadID: in.ThreadID, CaseID: to.caseID, ReminderID: to.reminderID}
 	p.router.add(&planned)
-	return func() error {
+	return func() *create {
 		if released {
 			in.Scan = wire.ScanReleased
 		} else {
@@ -387,25 +409,37 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 			p.mu.Unlock()
 			return nil
 		}
-		msg, existing, err := p.o.Board.AddMessage(ctx, wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID})
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if err != nil {
-			var refused *StatusError
-			if !errors.As(err, &refused) || refused.Code >= 500 || ctx.Err() != nil {
-				return err // the board cannot take mail now: stop, keep the watermark
-			}
-			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, m.Ref, err))
-			return nil
+		return &create{body: wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID}, to: to, ref: m.Ref}
+	}
+}
+
+// write creates one message on its own. It fails only when the board
+// cannot take mail at all; a message the board refuses is reported and
+// skipped, so one bad mail cannot stall its source.
+func (p *pipeline) write(ctx context.Context, s SourceConfig, c *create) error {
+	msg, existing, err := p.o.Board.AddMessage(ctx, c.body)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		var refused *StatusError
+		if !errors.As(err, &refused) || refused.Code >= 500 || ctx.Err() != nil {
+			return err // the board cannot take mail now: stop, keep the watermark
 		}
-		p.router.add(&msg)
-		if existing {
-			p.rep.Duplicates++
-			return nil
-		}
-		p.count(in, to)
+		p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, c.ref, err))
 		return nil
 	}
+	p.landed(c, msg, existing)
+	return nil
+}
+
+// landed counts a message the board answered for; p.mu is held.
+func (p *pipeline) landed(c *create, msg wire.Message, existing bool) {
+	p.router.add(&msg)
+	if existing {
+		p.rep.Duplicates++
+		return
+	}
+	p.count(c.body.MessageInput, c.to)
 }
 
 func (p *pipeline) count(in wire.MessageInput, to node) {
