@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -22,11 +21,11 @@ import (
 // run over the mail sources against the running board. It returns the exit
 // code: 0 when every source was read (unscanned mail included), 1 when the
 // board is unreachable or a source failed, 2 on bad usage.
-func ingestCommand(log *slog.Logger, args []string, stdout io.Writer) int {
+func ingestCommand(log *slog.Logger, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("board ingest", flag.ContinueOnError)
 	cfg, finish, err := configFlags(fs)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "board ingest:", err)
+		fmt.Fprintln(stderr, "board ingest:", err)
 		return 2
 	}
 	only := fs.String("source", "", "read only the source with this name")
@@ -39,10 +38,13 @@ func ingestCommand(log *slog.Logger, args []string, stdout io.Writer) int {
 	finish()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	rep, err := runIngest(ctx, log, *cfg, ingestRun{only: *only, since: *since, dry: *dry})
+	prog := newProgress(stderr, "board ingest", "messages", -1)
+	rep, err := runIngest(ctx, log, *cfg, ingestRun{only: *only, since: *since, dry: *dry, onRead: func() { prog.add(1) }})
+	prog.done(fmt.Sprintf("%d new, %d duplicates, %d older than since, %d quarantined, %d errors",
+		rep.New, rep.Duplicates, rep.OlderSkipped, rep.Quarantined, len(rep.Errors)))
 	if err != nil {
 		log.Error("ingest", "err", err)
-		fmt.Fprintln(os.Stderr, "board ingest:", err)
+		fmt.Fprintln(stderr, "board ingest:", err)
 		rep.Errors = append(rep.Errors, err.Error())
 	}
 	if *asJSON {
@@ -71,6 +73,7 @@ func ingestCommand(log *slog.Logger, args []string, stdout io.Writer) int {
 type ingestRun struct {
 	only, since string
 	dry         bool
+	onRead      func() // each message read, for the progress
 }
 
 // runIngest runs the pipeline with the sources file beside the board's data.
@@ -88,7 +91,7 @@ func runIngest(ctx context.Context, log *slog.Logger, cfg config, run ingestRun)
 		}
 	}
 	return ingest.Run(ctx, ingest.Options{Board: ingest.NewBoard(cfg.addr), Guard: guard, Config: sources, StateDir: dir,
-		Only: run.only, Since: run.since, DryRun: run.dry, Zone: cfg.zone, Logger: log})
+		Only: run.only, Since: run.since, DryRun: run.dry, Zone: cfg.zone, OnRead: run.onRead, Logger: log})
 }
 
 // scheduleIngest runs the mail ingest inside the daemon on the interval

@@ -2,13 +2,16 @@ package ingest_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -108,5 +111,32 @@ func TestIngestWritesInBatches(t *testing.T) {
 	}
 	if writes := d.version() - before; writes != 4 {
 		t.Errorf("%d writes for 250 mails and the report, want 4", writes)
+	}
+}
+
+// With --json, stdout holds the report alone, one JSON object, and stderr
+// the run's one summary line (stderr is no terminal here).
+func TestIngestJSONKeepsStdoutPure(t *testing.T) {
+	d := startBoard(t, "")
+	writeMaildir(t, filepath.Join(d.Dir, "Maildir"), dated("one", "Mon, 2 Mar 2026 10:00:00 +0000"), dated("old", "Mon, 2 Feb 2026 10:00:00 +0000"))
+	d.sources(t, map[string]any{"name": "home", "kind": "maildir", "path": "Maildir", "since": "2026-03-01"})
+	cmd := exec.Command(boardBin, "ingest", "--json")
+	cmd.Env = d.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	dec := json.NewDecoder(&out)
+	var rep map[string]any
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		t.Errorf("stdout holds more than the report: %v", err)
+	}
+	re := regexp.MustCompile(`(?m)^board ingest: 2 messages in [0-9.]+\w+( \(\d+/s\))?: 1 new, 0 duplicates, 1 older than since, 0 quarantined, \d+ errors$`)
+	if n := len(re.FindAllString(errb.String(), -1)); n != 1 {
+		t.Errorf("stderr holds %d summary lines, want 1:\n%s", n, errb.String())
 	}
 }

@@ -60,6 +60,9 @@ type Options struct {
 	// OpenSource overrides how a source is opened (tests use it to reach a
 	// loopback IMAP server with their own certificate); nil uses Open.
 	OpenSource func(SourceConfig) (mail.Source, error)
+	// OnRead, when set, is told of every message a source hands over, left
+	// out or not, so a command can show how far the run has got.
+	OnRead func()
 }
 
 // saveEvery bounds how many durable messages a watermark may lag behind.
@@ -224,6 +227,9 @@ func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) er
 	err = src.Read(ctx, st.Sources[s.Name], func(m mail.Mail, watermark string) error {
 		if err := f.failed(); err != nil {
 			return err
+		}
+		if p.o.OnRead != nil {
+			p.o.OnRead()
 		}
 		seq := f.start()
 		p.mu.Lock()
