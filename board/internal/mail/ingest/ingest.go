@@ -329,7 +329,18 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 		}
 		return err
 	}
+	// Once the head reaches a done message it runs on through every done
+	// one after it, so only the last of a run of done messages needs its
+	// watermark. Dropping the others keeps memory to the gaps: a long run
+	// of mail left out behind one batch still filling would otherwise hold
+	// a watermark per message (a Maildir's grows with the folder).
 	f.done[seq] = watermark
+	if _, ok := f.done[seq-1]; ok {
+		f.done[seq-1] = superseded
+	}
+	if _, ok := f.done[seq+1]; ok {
+		f.done[seq] = superseded
+	}
 	for {
 		wm, ok := f.done[f.head]
 		if !ok {
@@ -337,7 +348,9 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 		}
 		delete(f.done, f.head)
 		f.head++
-		f.st.Sources[f.name] = wm
+		if wm != superseded {
+			f.st.Sources[f.name] = wm
+		}
 		f.pending++
 	}
 	if f.pending >= saveEvery {
@@ -345,6 +358,10 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 	}
 	return nil
 }
+
+// superseded stands in a flight for the watermark of a done message that a
+// later done message's watermark covers (no reader's watermark is a NUL).
+const superseded = "\x00"
 
 func (f *flight) save() error {
 	f.mu.Lock()

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,5 +49,32 @@ func TestCutoff(t *testing.T) {
 	}
 	if _, err := cutoff("26/11/2026", SourceConfig{Name: "a"}, &state{Sources: map[string]string{}, Since: map[string]string{}}, now, berlin); err == nil || err.Error() != `source a: since "26/11/2026" is not a date YYYY-MM-DD` {
 		t.Errorf("a bad since: %v", err)
+	}
+}
+
+// A flight keeps the watermark of the last message done without a gap, and
+// holds one watermark per run of done messages past a gap, not one each.
+func TestFlightKeepsOneWatermarkPerRun(t *testing.T) {
+	st := &state{Sources: map[string]string{}, Since: map[string]string{}}
+	f := &flight{st: st, name: "a", dry: true, done: map[int]string{}}
+	for range 6 {
+		f.start()
+	}
+	for _, seq := range []int{1, 2, 4, 3} { // 0 is still in flight
+		f.finish(seq, fmt.Sprintf("w%d", seq), nil)
+	}
+	if st.Sources["a"] != "" || len(f.done) != 4 {
+		t.Fatalf("watermark %q with message 0 in flight, done %v", st.Sources["a"], f.done)
+	}
+	if kept := f.done[1] + f.done[2] + f.done[3] + f.done[4]; kept != strings.Repeat(superseded, 3)+"w4" {
+		t.Errorf("done %v, want only w4 kept", f.done)
+	}
+	f.finish(0, "w0", nil)
+	if st.Sources["a"] != "w4" || len(f.done) != 0 {
+		t.Errorf("watermark %q, done %v; want w4 and nothing left", st.Sources["a"], f.done)
+	}
+	f.finish(5, "w5", nil)
+	if st.Sources["a"] != "w5" {
+		t.Errorf("watermark %q, want w5", st.Sources["a"])
 	}
 }
