@@ -32,14 +32,15 @@ func newProgress(stderr io.Writer, what, unit string, total int64) *progress {
 	p := &progress{w: stderr, what: what, unit: unit, start: time.Now()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		opts := []progressbar.Option{
-			progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit),
+			progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(100 * time.Millisecond), progressbar.OptionSetWidth(30),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }),
 		}
-		if unit == "bytes" {
+		if unit == "bytes" { // the bar says sizes and their rate itself
 			opts = append(opts, progressbar.OptionShowBytes(true))
+		} else {
+			opts = append(opts, progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit))
 		}
 		p.bar = progressbar.NewOptions64(total, opts...)
 	}

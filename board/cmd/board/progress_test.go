@@ -2,10 +2,13 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/opsboard/opsboard/board/internal/testkit"
 )
 
 // summary finds the one progress summary line of what in stderr.
@@ -48,5 +51,29 @@ func TestLongCommandsSummariseOnStderr(t *testing.T) {
 	line := summary(t, errOut, "board import")
 	if code != 0 || !strings.Contains(line, " bytes in ") || strings.Contains(out, "board import:") {
 		t.Errorf("import: exit %d, summary %q, stdout:\n%s\nstderr:\n%s", code, line, out, errOut)
+	}
+}
+
+// On a terminal the command draws a bar with the count, the total, the
+// rate and the time, and writes no summary line.
+func TestProgressBarOnATerminal(t *testing.T) {
+	if boardBin == "" {
+		t.Skip("needs the built board (not in -short)")
+	}
+	script, err := exec.LookPath("script") // runs a command on a pseudo-terminal
+	if err != nil {
+		t.Skip("no script(1) to give the command a terminal")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sheet.csv")
+	os.WriteFile(file, []byte("a,b\n1,2\n"), 0o600)
+	cmd := exec.Command(script, "-qec", boardBin+" import --format csv --map a=title "+file, "/dev/null")
+	cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+testkit.FreeAddr(t), "SVC_BOARD_DATA="+filepath.Join(dir, "board.json"))
+	out, _ := cmd.CombinedOutput()
+	done := regexp.MustCompile(`board import 100% \|.*\| \((\d+)/(\d+) B, [0-9.]+ \S+/s\)`) // count, total, rate
+	times := regexp.MustCompile(`board import +0% \|.*\| \( *0/\d+ B\) \[\d+s:\d+s\]`)      // time taken and left
+	m := done.FindSubmatch(out)
+	if m == nil || string(m[1]) != string(m[2]) || !times.Match(out) || strings.Contains(string(out), " bytes in ") {
+		t.Errorf("on a terminal, want the bar and no summary line:\n%q", out)
 	}
 }
