@@ -74,6 +74,10 @@ func TestEveryWriteCarriesTheAgentTwice(t *testing.T) {
 		func() error { _, err := c.Approve(ctx, "PROP-1", wire.ProposalDecision{}); return err },
 		func() error { _, _, err := c.UninstallBundle(ctx, "sales", false); return err },
 		func() error { _, _, err := c.SetPrefs(ctx, map[string]any{"view": "strategy"}); return err },
+		func() error {
+			_, err := c.AddMessages(ctx, []wire.MessageCreate{{MessageInput: wire.MessageInput{Body: "b"}}})
+			return err
+		},
 	}
 	for _, w := range writes {
 		if err := w(); err != nil {
@@ -91,6 +95,9 @@ func TestEveryWriteCarriesTheAgentTwice(t *testing.T) {
 	}
 	if got[0].Body["dedupe"] != true || got[1].Body["status"] != "done" || got[11].Body["view"] != "strategy" {
 		t.Errorf("bodies lost fields: %+v %+v %+v", got[0].Body, got[1].Body, got[11].Body)
+	}
+	if batch, _ := got[12].Body["messages"].([]any); got[12].Path != "/api/messages" || len(batch) != 1 {
+		t.Errorf("a batch of messages sent %s %+v", got[12].Path, got[12].Body)
 	}
 }
 

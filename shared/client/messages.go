@@ -68,3 +68,12 @@ func (c *Client) Inbox(ctx context.Context, f MessageFilter, limit int, cursor s
 	err := c.do(ctx, http.MethodGet, "/api/messages", q, nil, &out)
 	return out, err
 }
+
+// AddMessages creates a batch of messages in one write, each linked as its
+// item says; the reply has one result per item, in order, created or the
+// record already held. One bad item refuses the whole batch.
+func (c *Client) AddMessages(ctx context.Context, in []wire.MessageCreate) (wire.MessageBatchReply, error) {
+	var out wire.MessageBatchReply
+	err := c.create(ctx, "/api/messages", wire.MessageBatch{Messages: in}, &out)
+	return out, err
+}

@@ -23,6 +23,11 @@ const (
 	// board stores them as sent, so these bound what one request adds.
 	MaxFreeFormBytes = 64 << 10
 	MaxFreeFormDepth = 32
+	// MaxMessageBatch and MaxMessageBatchBytes bound the batch form of
+	// POST /api/messages: one write holds the store's lock, so a batch
+	// stays short enough that the page's reads and writes never wait long.
+	MaxMessageBatch      = 100
+	MaxMessageBatchBytes = 1 << 20
 	// MaxDateText bounds a date in words: the parser's time grows with the
 	// text, and a date is a few words of it.
 	MaxDateText = 1000
@@ -213,6 +218,8 @@ func Limits() []Limit {
 		{"import body", bytesText(MaxImportBody), "`POST /api/import` (413 beyond)"},
 		{"free-form value size", bytesText(MaxFreeFormBytes), "a saved view's filters, a preference, a template, a proposal's payload"},
 		{"free-form value nesting", levels(MaxFreeFormDepth), "the same free-form values"},
+		{"message batch", fmt.Sprintf("%d messages", MaxMessageBatch), "`messages` of the batch form of `POST /api/messages` (413 beyond)"},
+		{"message batch body", bytesText(MaxMessageBatchBytes), "the batch form of `POST /api/messages` (413 beyond)"},
 		{"date in words", fmt.Sprintf("%d bytes", MaxDateText), "`GET /api/dates/parse?text=`"},
 		{"activity kept per case", entries(MaxCaseActivity), "a case's own activity log; older entries drop off"},
 		{"activity page", fmt.Sprintf("1 to %d rows", MaxActivityPage), "`limit` of `GET /api/activity`"},

@@ -183,18 +183,20 @@ const (
 // IngestRun is the report of one mail ingest run, kept so the Activity feed
 // shows each run as one system row.
 type IngestRun struct {
-	ID          string       `json:"id"`
-	At          string       `json:"at"`
-	Fetched     int          `json:"fetched"`
-	New         int          `json:"new"`
-	Duplicates  int          `json:"duplicates"`
-	Quarantined int          `json:"quarantined"`
-	Blocked     int          `json:"blocked"`
-	Unscanned   int          `json:"unscanned"`
-	Replayed    int          `json:"replayed,omitempty"`
-	Routed      IngestRouted `json:"routed"`
-	Errors      []string     `json:"errors"`
-	Sources     []string     `json:"sources,omitempty"`
+	ID         string `json:"id"`
+	At         string `json:"at"`
+	Fetched    int    `json:"fetched"`
+	New        int    `json:"new"`
+	Duplicates int    `json:"duplicates"`
+	// OlderSkipped counts mail dated before its source's since, left out.
+	OlderSkipped int          `json:"olderSkipped,omitempty"`
+	Quarantined  int          `json:"quarantined"`
+	Blocked      int          `json:"blocked"`
+	Unscanned    int          `json:"unscanned"`
+	Replayed     int          `json:"replayed,omitempty"`
+	Routed       IngestRouted `json:"routed"`
+	Errors       []string     `json:"errors"`
+	Sources      []string     `json:"sources,omitempty"`
 }
 
 // IngestRouted counts where the new messages of a run went.

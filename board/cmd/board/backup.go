@@ -110,7 +110,9 @@ func (c backupCall) done(err error) int {
 
 // run is `board backup run`: its exit code is the run's.
 func (c backupCall) run() int {
-	r := backup.Run(c.ctx, c.s, backup.FileSource(c.s.StorePath), c.stdout)
+	prog := newProgress(c.stderr, "board backup run", "steps", -1)
+	r := backup.Run(c.ctx, c.s, backup.FileSource(c.s.StorePath), stepLog{w: c.stdout, p: prog})
+	prog.done(r.Outcome)
 	if r.Exit != backup.ExitPushed && r.Error != "" {
 		fmt.Fprintf(c.stderr, "board backup run: %s: %s\n", r.Outcome, r.Error)
 	}
@@ -132,14 +134,21 @@ func (c backupCall) status(asJSON bool) int {
 // restore is `board backup restore [--apply] [file]`: the plan, and with
 // apply the restore; what it found or did is written only when it passed.
 func (c backupCall) restore(file string, apply bool) int {
-	p, err := backup.Plan(c.ctx, c.s, file, c.stderr)
+	prog := newProgress(c.stderr, "board backup restore", "steps", -1)
+	p, err := backup.Plan(c.ctx, c.s, file, stepLog{w: c.stderr, p: prog})
 	var rep *backup.RestoreReport
 	if err == nil {
 		rep = p.Report
 		if apply {
+			prog.note("applying")
 			rep, err = p.Apply(c.ctx)
 		}
 	}
+	ok := "checked, nothing written"
+	if apply {
+		ok = "restored"
+	}
+	prog.done(outcome(err, ok))
 	if err != nil {
 		var ge *backup.GateError
 		if errors.As(err, &ge) {
@@ -155,8 +164,12 @@ func (c backupCall) restore(file string, apply bool) int {
 
 // verify is `board backup verify`: every snapshot through every gate.
 func (c backupCall) verify() int {
-	rep, err := backup.Verify(c.ctx, c.s, c.stderr)
-	if err != nil {
+	prog := newProgress(c.stderr, "board backup verify", "steps", -1)
+	rep, err := backup.Verify(c.ctx, c.s, stepLog{w: c.stderr, p: prog})
+	if err == nil {
+		prog.done(fmt.Sprintf("%d snapshots checked, %d failed", len(rep.Results), rep.Failed))
+	} else {
+		prog.done(outcome(err, ""))
 		return c.fail(err)
 	}
 	for _, r := range rep.Results {

@@ -161,7 +161,9 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	rep, err := postImport(ctx, cfg.addr, in, !*apply)
+	prog := newProgress(stderr, "board import", "bytes", -1)
+	rep, err := postImport(ctx, cfg.addr, in, !*apply, prog)
+	prog.done(outcome(err, "sent; the board answered"))
 	if err != nil {
 		fmt.Fprintln(stderr, "board import:", err)
 		return 1
@@ -179,7 +181,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func postImport(ctx context.Context, addr string, in wire.ImportRequest, dry bool) (wire.ImportReply, error) {
+func postImport(ctx context.Context, addr string, in wire.ImportRequest, dry bool, prog *progress) (wire.ImportReply, error) {
 	var rep wire.ImportReply
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -189,10 +191,12 @@ func postImport(ctx context.Context, addr string, in wire.ImportRequest, dry boo
 	if dry {
 		u += "?dryRun=1"
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	prog.setTotal(int64(len(body)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, counted{r: bytes.NewReader(body), p: prog})
 	if err != nil {
 		return rep, err
 	}
+	req.ContentLength = int64(len(body))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

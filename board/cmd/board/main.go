@@ -165,7 +165,7 @@ func main() {
 		os.Exit(importCommand(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "ingest" {
-		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout))
+		os.Exit(ingestCommand(log, os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "demo" {
 		os.Exit(demoCommand(log, os.Args[2:], os.Stdout))

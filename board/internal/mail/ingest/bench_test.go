@@ -102,7 +102,7 @@ func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client, wit
 		}
 		a, router := api.New(acfg)
 		srv := httptest.NewServer(router)
-		cfg := ingest.Config{Sources: []ingest.SourceConfig{{Name: "big", Kind: "mbox", Path: box}}}
+		cfg := ingest.Config{Sources: []ingest.SourceConfig{{Name: "big", Kind: "mbox", Path: box, Since: "2000-01-01"}}}
 		b.StartTimer()
 		rep, err := ingest.Run(context.Background(), ingest.Options{Board: ingest.NewBoard(srv.URL), Guard: guard, Config: cfg, StateDir: dir, Logger: quiet})
 		b.StopTimer()

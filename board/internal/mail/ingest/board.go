@@ -102,6 +102,15 @@ func (b *Board) AddMessage(ctx context.Context, in wire.MessageCreate) (m wire.M
 	return out.Message, out.Existing, nil
 }
 
+// AddMessages creates up to wire.MaxMessageBatch messages in one write;
+// the reply has one result per message, in order. One message the board
+// refuses refuses them all (a *StatusError naming its index).
+func (b *Board) AddMessages(ctx context.Context, in []wire.MessageCreate) (wire.MessageBatchReply, error) {
+	var out wire.MessageBatchReply
+	_, err := b.call(ctx, http.MethodPost, "/api/messages", wire.MessageBatch{Messages: in}, &out)
+	return out, err
+}
+
 // Messages lists every message on the board.
 func (b *Board) Messages(ctx context.Context) ([]wire.Message, error) {
 	var out wire.MessageList

@@ -35,7 +35,8 @@ type Config struct {
 
 // SourceConfig is one mailbox. Kind is maildir, mbox or eml (Path) or imap
 // (Host, Port, User, Mailbox). Sent marks the person's own sent mail: every
-// message from it is stored as outbound.
+// message from it is stored as outbound. Since (YYYY-MM-DD) leaves out mail
+// dated before that day in the board's zone.
 type SourceConfig struct {
 	Name    string `json:"name"`
 	Kind    string `json:"kind"`
@@ -45,6 +46,7 @@ type SourceConfig struct {
 	User    string `json:"user,omitempty"`
 	Mailbox string `json:"mailbox,omitempty"`
 	Sent    bool   `json:"sent,omitempty"`
+	Since   string `json:"since,omitempty"`
 }
 
 // LoadConfig reads the sources file at path and checks every source.

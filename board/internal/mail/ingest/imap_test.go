@@ -97,7 +97,7 @@ func TestIngestFromIMAP(t *testing.T) {
 	srv := httptest.NewServer(router)
 	t.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
 
-	src := ingest.SourceConfig{Name: "work mail", Kind: "imap", Host: "127.0.0.1", Port: port, User: "me@example.org"}
+	src := ingest.SourceConfig{Name: "work mail", Kind: "imap", Host: "127.0.0.1", Port: port, User: "me@example.org", Since: "2000-01-01"}
 	env := map[string]string{"SVC_IMAP_PASSWORD_WORK_MAIL": "s3cret"}
 	opts := ingest.Options{Board: ingest.NewBoard(srv.URL), Config: ingest.Config{Sources: []ingest.SourceConfig{src}}, StateDir: dir, Logger: quiet,
 		Getenv: func(k string) string { return env[k] },

@@ -22,15 +22,18 @@ import (
 
 // Report is what one run did, as `board ingest --json` prints it.
 type Report struct {
-	Fetched     int               `json:"fetched"`
-	New         int               `json:"new"`
-	Duplicates  int               `json:"duplicates"`
-	Quarantined int               `json:"quarantined"`
-	Blocked     int               `json:"blocked"`
-	Unscanned   int               `json:"unscanned"`
-	Replayed    int               `json:"replayed,omitempty"`
-	Routed      wire.IngestRouted `json:"routed"`
-	Errors      []string          `json:"errors"`
+	Fetched    int `json:"fetched"`
+	New        int `json:"new"`
+	Duplicates int `json:"duplicates"`
+	// OlderSkipped counts mail dated before its source's since: read, left
+	// out, not counted in Fetched.
+	OlderSkipped int               `json:"olderSkipped"`
+	Quarantined  int               `json:"quarantined"`
+	Blocked      int               `json:"blocked"`
+	Unscanned    int               `json:"unscanned"`
+	Replayed     int               `json:"replayed,omitempty"`
+	Routed       wire.IngestRouted `json:"routed"`
+	Errors       []string          `json:"errors"`
 	// GuardDown says the guard did not answer, so mail was admitted
 	// unscanned as data.
 	GuardDown bool `json:"guardDown,omitempty"`
@@ -46,12 +49,22 @@ type Options struct {
 	// StateDir holds the watermarks file (the directory of the board's data).
 	StateDir string
 	Only     string // read only the source with this name ("" = all)
-	DryRun   bool   // report what would happen, write nothing
-	Getenv   func(string) string
-	Logger   *slog.Logger
+	// Since (YYYY-MM-DD), when set, is every source's since on this run,
+	// over the one in the config.
+	Since string
+	// Zone is the board's zone when its timezone preference names none;
+	// nil is UTC. Now is the clock (nil: time.Now).
+	Zone   *time.Location
+	Now    func() time.Time
+	DryRun bool // report what would happen, write nothing
+	Getenv func(string) string
+	Logger *slog.Logger
 	// OpenSource overrides how a source is opened (tests use it to reach a
 	// loopback IMAP server with their own certificate); nil uses Open.
 	OpenSource func(SourceConfig) (mail.Source, error)
+	// OnRead, when set, is told of every message a source hands over, left
+	// out or not, so a command can show how far the run has got.
+	OnRead func()
 }
 
 // saveEvery bounds how many durable messages a watermark may lag behind.
@@ -68,6 +81,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.OpenSource == nil {
 		o.OpenSource = func(s SourceConfig) (mail.Source, error) { return Open(s, o.Getenv) }
@@ -89,7 +105,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	p := &pipeline{o: o, rep: &rep, router: r, blocked: map[string]bool{}}
+	p := &pipeline{o: o, rep: &rep, router: r, blocked: map[string]bool{}, zone: o.Zone}
+	if prefs, err := o.Board.Prefs(ctx); err == nil {
+		p.zone = prefsZone(prefs, o.Zone)
+	} else {
+		p.zone = prefsZone(nil, o.Zone)
+	}
 	p.loadBlocked(ctx)
 
 	if err := p.replay(ctx, sources); err != nil {
@@ -111,7 +132,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		rep.Errors = append(rep.Errors, fmt.Sprintf("the guard did not answer: %d messages were admitted unscanned, as data", rep.Unscanned))
 	}
 	if !o.DryRun {
-		run := wire.IngestRun{Fetched: rep.Fetched, New: rep.New, Duplicates: rep.Duplicates, Quarantined: rep.Quarantined,
+		run := wire.IngestRun{Fetched: rep.Fetched, New: rep.New, Duplicates: rep.Duplicates, OlderSkipped: rep.OlderSkipped, Quarantined: rep.Quarantined,
 			Blocked: rep.Blocked, Unscanned: rep.Unscanned, Replayed: rep.Replayed, Routed: rep.Routed, Errors: rep.Errors}
 		for _, s := range sources {
 			run.Sources = append(run.Sources, s.Name)
@@ -159,6 +180,7 @@ type pipeline struct {
 	router    *router
 	blocked   map[string]bool
 	guardDown bool
+	zone      *time.Location // the board's, where a since's day starts
 }
 
 // loadBlocked reads the guard's blocked senders. A guard that does not
@@ -189,32 +211,64 @@ const inFlight = 8
 // the last message that is durable on the board, together with every
 // message before it.
 func (p *pipeline) readSource(ctx context.Context, s SourceConfig, st *state) error {
+	from, err := cutoff(p.o.Since, s, st, p.o.Now(), p.zone)
+	if err != nil {
+		return err
+	}
+	if !p.o.DryRun {
+		if err := st.save(); err != nil { // the since chosen, before any mail is read
+			return err
+		}
+	}
 	src, err := p.o.OpenSource(s)
 	if err != nil {
 		return err
 	}
 	f := &flight{st: st, name: s.Name, dry: p.o.DryRun, done: map[int]string{}, sem: make(chan struct{}, inFlight)}
+	b := &batch{}
 	err = src.Read(ctx, st.Sources[s.Name], func(m mail.Mail, watermark string) error {
 		if err := f.failed(); err != nil {
 			return err
 		}
-		p.mu.Lock()
-		p.rep.Fetched++
-		p.mu.Unlock()
+		if p.o.OnRead != nil {
+			p.o.OnRead()
+		}
 		seq := f.start()
-		post := p.prepare(ctx, s, m, false)
-		if post == nil { // a copy or a blocked sender: nothing to wait for
+		p.mu.Lock()
+		older := !m.Date.IsZero() && m.Date.Before(from) // undated mail is never left out
+		if older {
+			p.rep.OlderSkipped++
+		} else {
+			p.rep.Fetched++
+		}
+		p.mu.Unlock()
+		if older {
+			return f.finish(seq, watermark, nil)
+		}
+		screen := p.prepare(ctx, s, m, false)
+		if screen == nil { // a copy or a blocked sender: nothing to wait for
 			return f.finish(seq, watermark, nil)
 		}
 		f.sem <- struct{}{}
 		f.wg.Add(1)
 		go func() {
 			defer func() { <-f.sem; f.wg.Done() }()
-			f.finish(seq, watermark, post())
+			c := screen()
+			if c == nil {
+				f.finish(seq, watermark, nil)
+				return
+			}
+			c.seq, c.watermark = seq, watermark
+			if full := b.add(c); full != nil {
+				p.flush(ctx, s, f, full)
+			}
 		}()
 		return nil
 	})
 	f.wg.Wait()
+	if rest := b.take(); len(rest) > 0 {
+		p.flush(ctx, s, f, rest)
+	}
 	if ferr := f.failed(); ferr != nil && err == nil {
 		err = ferr
 	}
@@ -251,6 +305,15 @@ func (f *flight) start() int {
 	return f.next - 1
 }
 
+// fail stops the source's read with err unless it failed already.
+func (f *flight) fail(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
 func (f *flight) failed() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -272,7 +335,18 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 		}
 		return err
 	}
+	// Once the head reaches a done message it runs on through every done
+	// one after it, so only the last of a run of done messages needs its
+	// watermark. Dropping the others keeps memory to the gaps: a long run
+	// of mail left out behind one batch still filling would otherwise hold
+	// a watermark per message (a Maildir's grows with the folder).
 	f.done[seq] = watermark
+	if _, ok := f.done[seq-1]; ok {
+		f.done[seq-1] = superseded
+	}
+	if _, ok := f.done[seq+1]; ok {
+		f.done[seq] = superseded
+	}
 	for {
 		wm, ok := f.done[f.head]
 		if !ok {
@@ -280,7 +354,9 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 		}
 		delete(f.done, f.head)
 		f.head++
-		f.st.Sources[f.name] = wm
+		if wm != superseded {
+			f.st.Sources[f.name] = wm
+		}
 		f.pending++
 	}
 	if f.pending >= saveEvery {
@@ -288,6 +364,10 @@ func (f *flight) finish(seq int, watermark string, err error) error {
 	}
 	return nil
 }
+
+// superseded stands in a flight for the watermark of a done message that a
+// later done message's watermark covers (no reader's watermark is a NUL).
+const superseded = "\x00"
 
 func (f *flight) save() error {
 	f.mu.Lock()
@@ -309,9 +389,11 @@ var errHeld = errors.New("refused by the board")
 
 // admit runs one message through the whole path and waits for it.
 func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, released bool) error {
-	if post := p.prepare(ctx, s, m, released); post != nil {
-		if err := post(); !errors.Is(err, errHeld) {
-			return err
+	if screen := p.prepare(ctx, s, m, released); screen != nil {
+		if c := screen(); c != nil {
+			if err := p.write(ctx, s, c); !errors.Is(err, errHeld) {
+				return err
+			}
 		}
 	}
 	return nil
@@ -319,13 +401,12 @@ func (p *pipeline) admit(ctx context.Context, s SourceConfig, m mail.Mail, relea
 
 // prepare runs dedupe and route for one message, in read order, and
 // returns the rest of its path to run while later messages are read: the
-// screen, then the create that links it (nil when nothing is left to do).
-// Routing comes before the screen because it reads headers only, so the
-// guard's scans can overlap while replies still find their thread. The
-// create fails only when the board cannot take mail at all; a message the
-// board refuses is reported and skipped, so one bad mail cannot stall its
-// source.
-func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() error {
+// screen, which answers the create to write (nil when the guard flagged the
+// mail or the run writes nothing). prepare itself answers nil when nothing
+// is left to do. Routing comes before the screen because it reads headers
+// only, so the guard's scans can overlap while replies still find their
+// thread.
+func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, released bool) func() *create {
 	m.Raw = nil // unused from here: messages in flight must not hold a big mail's bytes
 	in := messageInput(s, m)
 	key := dedupe.Key(&wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt, MessageID: in.MessageID})
@@ -345,7 +426,7 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 	planned := wire.Message{From: in.From, To: in.To, Cc: in.Cc, Body: in.Body, ReceivedAt: in.ReceivedAt,
 		MessageID: dedupe.MessageID(in.MessageID), ThreadID: in.ThreadID, CaseID: to.caseID, ReminderID: to.reminderID}
 	p.router.add(&planned)
-	return func() error {
+	return func() *create {
 		if released {
 			in.Scan = wire.ScanReleased
 		} else {
@@ -364,25 +445,38 @@ func (p *pipeline) prepare(ctx context.Context, s SourceConfig, m mail.Mail, rel
 			p.mu.Unlock()
 			return nil
 		}
-		msg, existing, err := p.o.Board.AddMessage(ctx, wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID})
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if err != nil {
-			var refused *StatusError
-			if !errors.As(err, &refused) || refused.Code >= 500 || ctx.Err() != nil {
-				return err // the board cannot take mail now: stop, keep the watermark
-			}
-			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, m.Ref, err))
-			return errHeld
-		}
-		p.router.add(&msg)
-		if existing {
-			p.rep.Duplicates++
-			return nil
-		}
-		p.count(in, to)
-		return nil
+		return &create{body: wire.MessageCreate{MessageInput: in, CaseID: to.caseID, ReminderID: to.reminderID}, to: to, ref: m.Ref}
 	}
+}
+
+// write creates one message on its own. It fails only when the board
+// cannot take mail at all; a message the board refuses is reported and
+// answered errHeld, so one bad mail cannot stall its source and the
+// watermark stays before it.
+func (p *pipeline) write(ctx context.Context, s SourceConfig, c *create) error {
+	msg, existing, err := p.o.Board.AddMessage(ctx, c.body)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		var refused *StatusError
+		if !errors.As(err, &refused) || refused.Code >= 500 || ctx.Err() != nil {
+			return err // the board cannot take mail now: stop, keep the watermark
+		}
+		p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("source %s: message %s: %v", s.Name, c.ref, err))
+		return errHeld
+	}
+	p.landed(c, msg, existing)
+	return nil
+}
+
+// landed counts a message the board answered for; p.mu is held.
+func (p *pipeline) landed(c *create, msg wire.Message, existing bool) {
+	p.router.add(&msg)
+	if existing {
+		p.rep.Duplicates++
+		return
+	}
+	p.count(c.body.MessageInput, c.to)
 }
 
 func (p *pipeline) count(in wire.MessageInput, to node) {

@@ -10,14 +10,17 @@ import (
 )
 
 // state is the watermarks file: per source, the opaque watermark its reader
-// handed over with the last message that is durable on the board.
+// handed over with the last message that is durable on the board, and the
+// since date (YYYY-MM-DD) its last read applied, so a later run keeps the
+// cutoff a first run chose and knows when an earlier one asks for a rescan.
 type state struct {
 	path    string
 	Sources map[string]string `json:"sources"`
+	Since   map[string]string `json:"since,omitempty"`
 }
 
 func loadState(path string) (*state, error) {
-	st := &state{path: path, Sources: map[string]string{}}
+	st := &state{path: path, Sources: map[string]string{}, Since: map[string]string{}}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
@@ -30,6 +33,9 @@ func loadState(path string) (*state, error) {
 	}
 	if st.Sources == nil {
 		st.Sources = map[string]string{}
+	}
+	if st.Since == nil {
+		st.Since = map[string]string{}
 	}
 	return st, nil
 }

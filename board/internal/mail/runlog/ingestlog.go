@@ -27,7 +27,7 @@ func RecordTx(tx *store.Tx, run wire.IngestRun) (*wire.IngestRun, error) {
 	for _, n := range []struct {
 		name string
 		v    int
-	}{{"fetched", run.Fetched}, {"new", run.New}, {"duplicates", run.Duplicates}, {"quarantined", run.Quarantined},
+	}{{"fetched", run.Fetched}, {"new", run.New}, {"duplicates", run.Duplicates}, {"olderSkipped", run.OlderSkipped}, {"quarantined", run.Quarantined},
 		{"blocked", run.Blocked}, {"unscanned", run.Unscanned}, {"replayed", run.Replayed},
 		{"routed.case", run.Routed.Case}, {"routed.reminder", run.Routed.Reminder}, {"routed.inbox", run.Routed.Inbox}} {
 		if n.v < 0 {

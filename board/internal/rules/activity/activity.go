@@ -137,6 +137,9 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 func RunSummary(r *wire.IngestRun) string {
 	s := fmt.Sprintf("%s mail ingest: %d fetched, %d new, %d duplicates, %d quarantined, %d blocked, %d unscanned; to a case %d, a reminder %d, the Inbox %d",
 		r.ID, r.Fetched, r.New, r.Duplicates, r.Quarantined, r.Blocked, r.Unscanned, r.Routed.Case, r.Routed.Reminder, r.Routed.Inbox)
+	if r.OlderSkipped > 0 {
+		s += fmt.Sprintf("; %d older than the since date, left out", r.OlderSkipped)
+	}
 	if r.Replayed > 0 {
 		s += fmt.Sprintf("; %d released from quarantine", r.Replayed)
 	}
