@@ -46,6 +46,10 @@ func (t *Tracker) fail(err error) error {
 	return err
 }
 
+// Start records that file is about to be fetched, so a health answer
+// given before the first byte already says a download is under way.
+func (t *Tracker) Start(file string) { t.start(file) }
+
 func (t *Tracker) start(file string) {
 	t.set(func(s *wire.ModelDownload) { *s = wire.ModelDownload{State: wire.DownloadDownloading, File: file} })
 }
