@@ -138,6 +138,8 @@ type GuardConfig struct {
 	Deps            GuardDeps `json:"deps"`
 	MaxTokens       int       `json:"maxTokens"`
 	ReleasedTTLDays int       `json:"releasedTtlDays"`
+	// Download is the model's download; idle when none was needed.
+	Download ModelDownload `json:"download"`
 }
 
 // GuardConfigPatch is the body of POST /config; absent fields keep their value.
@@ -170,6 +172,8 @@ type GuardHealth struct {
 	OK         bool   `json:"ok"`
 	Enabled    bool   `json:"enabled"`
 	Classifier string `json:"classifier"`
+	// Download is the model's download; idle when none was needed.
+	Download ModelDownload `json:"download"`
 }
 
 // GuardStats is the answer to GET /stats.
