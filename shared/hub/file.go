@@ -60,7 +60,16 @@ func (c *Client) file(ctx context.Context, r Repo, f File, dest string, t *Track
 		return err
 	}
 	t.progress(have)
-	n, err := io.Copy(out, &watched{r: resp.Body, ctx: ctx, cancel: cancel, stall: c.stall(), onRead: func(n int64) { t.add(n) }})
+	done := have
+	tell := func(n int64) {
+		t.add(n)
+		if c.Progress != nil {
+			done += n
+			c.Progress(f.Remote, done, info.total)
+		}
+	}
+	tell(0)
+	n, err := io.Copy(out, &watched{r: resp.Body, ctx: ctx, cancel: cancel, stall: c.stall(), onRead: tell})
 	if err == nil {
 		err = out.Sync()
 	}

@@ -85,6 +85,9 @@ type Client struct {
 	// Stall ends a download that receives nothing for this long (60s), so
 	// a hub that hangs mid-file never holds the download forever.
 	Stall time.Duration
+	// Progress, when set, hears how many bytes of file are on disk (of
+	// total, -1 when the hub did not say) as they arrive.
+	Progress func(file string, done, total int64)
 }
 
 // Timeouts of the default HTTP client: a hub that does not connect or

@@ -12,11 +12,11 @@ import (
 )
 
 // hubClient is the model hub to fetch from, nil when downloads are off.
-func (c config) hubClient() *hub.Client {
+func (c config) hubClient(log *slog.Logger) *hub.Client {
 	if strings.EqualFold(strings.TrimSpace(c.hub), hub.Off) {
 		return nil
 	}
-	return &hub.Client{Base: c.hub, Token: c.token}
+	return &hub.Client{Base: c.hub, Progress: hub.StderrProgress(log), Token: c.token}
 }
 
 // modelFetch downloads the active preset's model while the heuristic
@@ -38,7 +38,7 @@ type modelFetch struct {
 // person's, even when it does not load.
 func newFetch(cfg config, loaded classify.Backend, f modelFetch) *modelFetch {
 	p := cfg.choice.Preset
-	f.preset, f.dir, f.client = p, cfg.dirOf(p), cfg.hubClient()
+	f.preset, f.dir, f.client = p, cfg.dirOf(p), cfg.hubClient(f.log)
 	if _, isModel := loaded.(*classify.Model); isModel || cfg.mode != classify.ModeAuto || p.Download == nil || f.client == nil || p.Download.Present(f.dir) {
 		return nil
 	}

@@ -57,11 +57,11 @@ func loadConfig(args []string) (config, error) {
 }
 
 // hubClient is the model hub to fetch from, nil when downloads are off.
-func (c config) hubClient() *hub.Client {
+func (c config) hubClient(log *slog.Logger) *hub.Client {
 	if strings.EqualFold(strings.TrimSpace(c.hub), hub.Off) {
 		return nil
 	}
-	return &hub.Client{Base: c.hub, Token: c.hfToken}
+	return &hub.Client{Base: c.hub, Progress: hub.StderrProgress(log), Token: c.hfToken}
 }
 
 // vaultDir is the vault folder as the board finds it: the one configured,
@@ -120,7 +120,7 @@ func run(log *slog.Logger, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	srv := server.New(server.Config{DataPath: cfg.data, VaultDir: cfg.vault, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Hub: cfg.hubClient(), Logger: log})
+	srv := server.New(server.Config{DataPath: cfg.data, VaultDir: cfg.vault, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Hub: cfg.hubClient(log), Logger: log})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
