@@ -49,6 +49,7 @@ func (c *Client) file(ctx context.Context, r Repo, f File, dest string, t *Track
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		if start, ok := rangeStart(resp.Header.Get("Content-Range")); !ok || start != have {
+			os.Remove(part) // the next attempt starts over rather than meet the same answer
 			return fmt.Errorf("the hub sent a range starting at %d, not the %d bytes already here", start, have)
 		}
 	case http.StatusOK:
@@ -207,15 +208,15 @@ var errRangeRefused = errors.New("the hub refused the range asked for")
 // in large-file storage, else an ETag that has the shape of a sha256 (a
 // small file's ETag is a git hash and is not checked).
 func (a *announced) note(h http.Header) {
+	if n, err := strconv.ParseInt(h.Get("X-Linked-Size"), 10, 64); err == nil && a.total < 0 {
+		a.total = n
+	}
 	for _, v := range []string{h.Get("X-Linked-Etag"), h.Get("ETag")} {
 		v = strings.Trim(strings.TrimPrefix(strings.TrimSpace(v), "W/"), `"`)
-		if isSHA256(v) {
+		if isSHA256(v) && a.sha256 == "" {
 			a.sha256 = strings.ToLower(v)
 			return
 		}
-	}
-	if n, err := strconv.ParseInt(h.Get("X-Linked-Size"), 10, 64); err == nil && a.total < 0 {
-		a.total = n
 	}
 }
 
