@@ -60,6 +60,8 @@ lint: typecheck
 deps:
 	@./scripts/test-deps.sh
 
+# No test may fetch a model from the public hub, whatever a test forgets.
+test: export SVC_MODEL_HUB := off
 test: deps lint build
 	go test -race -count=1 -timeout 20m $(PKGS)
 

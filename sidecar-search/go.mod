@@ -9,6 +9,13 @@ require (
 	golang.org/x/text v0.25.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/schollz/progressbar/v3 v3.19.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
+)
 
 replace github.com/opsboard/opsboard/shared => ../shared

@@ -146,6 +146,8 @@ type GuardConfig struct {
 	Deps            GuardDeps `json:"deps"`
 	MaxTokens       int       `json:"maxTokens"`
 	ReleasedTTLDays int       `json:"releasedTtlDays"`
+	// Download is the model's download; idle when none was needed.
+	Download ModelDownload `json:"download"`
 }
 
 // GuardConfigPatch is the body of POST /config; absent fields keep their value.
@@ -178,6 +180,8 @@ type GuardHealth struct {
 	OK         bool   `json:"ok"`
 	Enabled    bool   `json:"enabled"`
 	Classifier string `json:"classifier"`
+	// Download is the model's download; idle when none was needed.
+	Download ModelDownload `json:"download"`
 }
 
 // GuardStats is the answer to GET /stats.

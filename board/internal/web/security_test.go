@@ -70,7 +70,7 @@ func TestSecurityPage(t *testing.T) {
 	if bad := tb.unlabeled(); len(bad) > 0 {
 		t.Errorf("controls without a name:\n  %s", strings.Join(bad, "\n  "))
 	}
-	tb.waitFor("the catalog", `document.querySelectorAll('[data-model]').length === 3 && document.querySelector('[data-model="heuristic-only"]').textContent.includes('Active')`)
+	tb.waitFor("the catalog", `document.querySelectorAll('[data-model]').length === 4 && document.querySelector('[data-model="heuristic-only"]').textContent.includes('Active')`)
 	var setup string
 	tb.eval(`document.querySelector('[data-model="qualifire"] [data-setup]').textContent`, &setup)
 	if !strings.Contains(setup, "SVC_GUARD_MODEL=qualifire") || !strings.Contains(setup, "SVC_GUARD_MODEL_DIR=") {
@@ -175,7 +175,7 @@ func TestSecuritySwitchWaitsForTheModel(t *testing.T) {
 	// At phone width the page fits the screen.
 	phone := newTab(t, 390, 844)
 	phone.open(b.URL + "/security")
-	phone.waitFor("the catalog", `document.querySelectorAll('[data-model]').length === 3`)
+	phone.waitFor("the catalog", `document.querySelectorAll('[data-model]').length === 4`)
 	var overflow bool
 	phone.eval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow)
 	if overflow {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/shared/httprun"
+	"github.com/opsboard/opsboard/shared/hub"
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/classify"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/guardstore"
@@ -35,6 +35,8 @@ type config struct {
 	choice   classify.Choice
 	modelDir string // "" means <data>/models/<preset key>
 	hfToken  bool
+	token    string // HF_TOKEN, sent to the model hub
+	hub      string // model hub address, hub.Off for none
 }
 
 func loadConfig(getenv func(string) string, args []string) (config, error) {
@@ -43,6 +45,8 @@ func loadConfig(getenv func(string) string, args []string) (config, error) {
 		data:     envOr(getenv, "SVC_GUARD_DATA", defaultData(getenv)),
 		modelDir: getenv("SVC_GUARD_MODEL_DIR"),
 		hfToken:  getenv("HF_TOKEN") != "",
+		token:    getenv("HF_TOKEN"),
+		hub:      envOr(getenv, "SVC_MODEL_HUB", hub.Default),
 		choice:   classify.Resolve(getenv("SVC_GUARD_MODEL"), getenv("SVC_GUARD_THRESHOLD")),
 		ttlDays:  wire.QuarantineReleasedDays,
 	}
@@ -62,6 +66,7 @@ func loadConfig(getenv func(string) string, args []string) (config, error) {
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_GUARD_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "guard data directory (SVC_GUARD_DATA)")
 	fs.StringVar(&cfg.modelDir, "model-dir", cfg.modelDir, "model directory (SVC_GUARD_MODEL_DIR; default <data>/models/<preset>)")
+	fs.StringVar(&cfg.hub, "hub", cfg.hub, "model hub a preset's model is fetched from when absent, or off (SVC_MODEL_HUB)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -139,15 +144,16 @@ func run(log *slog.Logger, getenv func(string) string, args []string) error {
 	if m, ok := backend.(*classify.Model); ok {
 		modelID = m.ID()
 	}
-	if c, ok := backend.(io.Closer); ok {
-		defer c.Close()
-	}
-	cls := classify.New(backend, cfg.choice.Threshold)
+	// The heuristic answers behind a swap while a model downloads.
+	swap := classify.NewSwap(backend)
+	defer swap.Close()
+	cls := classify.New(swap, cfg.choice.Threshold)
+	prober := classify.NewProber(rt, 5*time.Second, nil)
+	fetch := newFetch(cfg, backend, modelFetch{log: log, rt: rt, swap: swap, prober: prober})
 
 	srv := server.New(server.Config{
 		Store: store, Classifier: cls, Choice: cfg.choice, ModelID: modelID,
-		DirOf: cfg.dirOf, Prober: classify.NewProber(rt, 5*time.Second, nil),
-		HFToken: cfg.hfToken, Logger: log,
+		DirOf: cfg.dirOf, Prober: prober, HFToken: cfg.hfToken, Download: fetch.status, Logger: log,
 	})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -159,6 +165,9 @@ func run(log *slog.Logger, getenv func(string) string, args []string) error {
 		"enabled", store.Settings().Enabled, "why", reason)
 
 	return httprun.Serve(ctx, log, "guard", hs, ln, func(ctx context.Context) error {
+		if fetch != nil {
+			go fetch.run(ctx)
+		}
 		srv.Run(ctx)
 		return nil
 	})

@@ -116,8 +116,13 @@ func freeAddr(t *testing.T) string {
 
 // env is the process environment: only what the test names, so the
 // developer's own settings never leak in.
+// The model hub is off unless the test names one: no test reaches the
+// public hub.
 func env(kv map[string]string) []string {
 	out := []string{"HOME=" + os.Getenv("HOME"), "PATH=" + os.Getenv("PATH")}
+	if _, ok := kv["SVC_MODEL_HUB"]; !ok {
+		out = append(out, "SVC_MODEL_HUB=off")
+	}
 	for k, v := range kv {
 		out = append(out, k+"="+v)
 	}

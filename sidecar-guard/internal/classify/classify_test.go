@@ -290,7 +290,7 @@ func TestCatalog(t *testing.T) {
 	}
 	dirOf := func(p classify.Preset) string { return "/m/" + p.Key }
 	got := classify.Catalog(classify.CatalogConfig{Choice: classify.Resolve("qualifire", "0.9"), DirOf: dirOf, Probe: probe})
-	if got.Active != "qualifire" || got.ActiveModelID != "qualifire/prompt-injection-sentinel" || len(got.Models) != 3 {
+	if got.Active != "qualifire" || got.ActiveModelID != "qualifire/prompt-injection-sentinel" || len(got.Models) != 4 {
 		t.Fatalf("catalog %+v", got)
 	}
 	for _, m := range got.Models {
@@ -304,7 +304,7 @@ func TestCatalog(t *testing.T) {
 	}
 	custom := classify.Catalog(classify.CatalogConfig{Choice: classify.Resolve("org/x", ""), DirOf: dirOf, Probe: probe})
 	last := custom.Models[len(custom.Models)-1]
-	if len(custom.Models) != 4 || last.ID != classify.CustomPreset || last.ModelID != "org/x" || !last.Current || custom.Active != classify.CustomPreset {
+	if len(custom.Models) != 5 || last.ID != classify.CustomPreset || last.ModelID != "org/x" || !last.Current || custom.Active != classify.CustomPreset {
 		t.Errorf("custom model catalog %+v", custom)
 	}
 }

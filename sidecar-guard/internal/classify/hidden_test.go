@@ -70,7 +70,7 @@ func TestMailHiddenFallsBackWhole(t *testing.T) {
 		t.Errorf("classifier %q fallback %q segments %+v", v.Classifier, v.Fallback, v.Segments)
 	}
 	for _, s := range v.Segments {
-		if s.Score != 0 {
+		if s.Score == 0.1 { // the scripted model's score; the heuristic's differs
 			t.Errorf("a segment kept the model's score: %+v", s)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/opsboard/opsboard/shared/hub"
 )
 
 // Window limits of the model classifier: text longer than MaxTokens is read
@@ -19,6 +21,9 @@ const DefaultPreset = "llama-prompt-guard-2-86m"
 // HeuristicPreset routes to the heuristic detector; it needs no model.
 const HeuristicPreset = "heuristic-only"
 
+// DownloadPreset is the preset whose model the sidecar fetches by itself.
+const DownloadPreset = "protectai"
+
 // CustomPreset is the preset key reported for a raw model id.
 const CustomPreset = "custom"
 
@@ -31,6 +36,10 @@ type Preset struct {
 	Languages   []string
 	Description string
 	Heuristic   bool // routes to the heuristic detector, no model
+	// Download names the files the sidecar fetches when the model
+	// directory lacks them (auto mode only); nil for a preset whose files
+	// must be set up by hand.
+	Download *hub.Repo
 }
 
 // Presets is the catalogue, default first.
@@ -45,6 +54,14 @@ func Presets() []Preset {
 			Key: "qualifire", ModelID: "qualifire/prompt-injection-sentinel", Threshold: 0.8,
 			Languages:   []string{"en"},
 			Description: "Qualifire's prompt-injection sentinel, English only, not gated.",
+		},
+		{
+			Key: DownloadPreset, ModelID: "protectai/deberta-v3-base-prompt-injection-v2", Threshold: 0.5,
+			Languages:   []string{"en"},
+			Description: "ProtectAI's DeBERTa-v3 prompt-injection classifier, English only, not gated. Its ONNX export is on the hub, so the sidecar downloads it on first start.",
+			Download: &hub.Repo{ID: "protectai/deberta-v3-base-prompt-injection-v2", Revision: "main", Files: []hub.File{
+				{Remote: "config.json"}, {Remote: "tokenizer.json"}, {Remote: "onnx/model.onnx"},
+			}},
 		},
 		{
 			Key: HeuristicPreset, ModelID: HeuristicPreset, Threshold: 0.5, Heuristic: true,

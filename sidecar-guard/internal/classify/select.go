@@ -59,6 +59,11 @@ func Select(ctx context.Context, cfg SelectConfig) (b Backend, reason string, er
 	if err == nil {
 		return m, "", nil
 	}
+	if cfg.Mode == ModePromptGuard && p.Download != nil && !p.Download.Present(cfg.ModelDir) {
+		// Refuse at once rather than wait for a download promptguard
+		// could not serve without.
+		return nil, "", fmt.Errorf("SVC_GUARD_CLASSIFIER=promptguard: model %s is not downloaded yet into directory %s, and only SVC_GUARD_CLASSIFIER=auto downloads it (from %s at %s): start once with auto and wait for download.state done in /config, or put its files there by hand", p.ModelID, cfg.ModelDir, p.Download.ID, p.Download.Revision)
+	}
 	if cfg.Mode == ModePromptGuard {
 		return nil, "", fmt.Errorf("SVC_GUARD_CLASSIFIER=promptguard: cannot load model %s from directory %s (export it to ONNX there, or set SVC_GUARD_MODEL_DIR): %w", p.ModelID, cfg.ModelDir, err)
 	}
@@ -96,6 +101,13 @@ func NewProber(rt Runtime, ttl time.Duration, now func() time.Time) *Prober {
 		now = time.Now
 	}
 	return &Prober{runtime: rt, ttl: ttl, now: now, cache: map[string]probed{}}
+}
+
+// Forget drops the remembered answer for dir: its files just changed.
+func (p *Prober) Forget(dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.cache, dir)
 }
 
 // Probe answers for dir; it never panics.

@@ -41,8 +41,10 @@ type Config struct {
 	DirOf   func(classify.Preset) string
 	Prober  *classify.Prober
 	HFToken bool // HF_TOKEN is set
-	Now     func() time.Time
-	Logger  *slog.Logger
+	// Download reports the model's download (nil: idle, none was needed).
+	Download func() wire.ModelDownload
+	Now      func() time.Time
+	Logger   *slog.Logger
 	// PurgeEvery is how often expired released records are removed (1h).
 	PurgeEvery time.Duration
 }
@@ -72,6 +74,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Prober == nil {
 		cfg.Prober = classify.NewProber(nil, 0, cfg.Now)
+	}
+	if cfg.Download == nil {
+		cfg.Download = func() wire.ModelDownload { return wire.ModelDownload{State: wire.DownloadIdle} }
 	}
 	if cfg.DirOf == nil {
 		cfg.DirOf = func(classify.Preset) string { return "" }

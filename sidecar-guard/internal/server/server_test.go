@@ -29,7 +29,7 @@ func TestFreshGuardIsDisabled(t *testing.T) {
 	want := wire.GuardConfig{
 		Enabled: false, Classifier: wire.ClassifierHeuristic, Model: "meta-llama/Llama-Prompt-Guard-2-86M",
 		Preset: "llama-prompt-guard-2-86m", Threshold: 0.5, Degraded: true, Ready: false,
-		Deps: cfg.Deps, MaxTokens: 512, ReleasedTTLDays: 7,
+		Deps: cfg.Deps, MaxTokens: 512, ReleasedTTLDays: 7, Download: wire.ModelDownload{State: wire.DownloadIdle},
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("GET /config (-want +got)\n%s", diff)
@@ -39,7 +39,7 @@ func TestFreshGuardIsDisabled(t *testing.T) {
 	}
 	var h wire.GuardHealth
 	g.call("GET", "/healthz", nil, 200, &h)
-	if diff := cmp.Diff(wire.GuardHealth{OK: true, Enabled: false, Classifier: wire.ClassifierHeuristic}, h); diff != "" {
+	if diff := cmp.Diff(wire.GuardHealth{OK: true, Enabled: false, Classifier: wire.ClassifierHeuristic, Download: wire.ModelDownload{State: wire.DownloadIdle}}, h); diff != "" {
 		t.Errorf("GET /healthz (-want +got)\n%s", diff)
 	}
 	var st wire.GuardStats
@@ -396,7 +396,7 @@ func TestModelsCatalog(t *testing.T) {
 	g := startGuard(t, defaults())
 	var m wire.GuardModels
 	g.call("GET", "/models", nil, 200, &m)
-	if m.Active != "llama-prompt-guard-2-86m" || m.ActiveModelID != "meta-llama/Llama-Prompt-Guard-2-86M" || len(m.Models) != 3 {
+	if m.Active != "llama-prompt-guard-2-86m" || m.ActiveModelID != "meta-llama/Llama-Prompt-Guard-2-86M" || len(m.Models) != 4 {
 		t.Fatalf("GET /models %+v", m)
 	}
 	byID := map[string]wire.GuardModel{}

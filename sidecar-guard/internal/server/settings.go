@@ -47,6 +47,7 @@ func (s *Server) config(st guardstore.Settings) wire.GuardConfig {
 		Deps:            deps,
 		MaxTokens:       classify.MaxTokens,
 		ReleasedTTLDays: st.ReleasedTTLDays,
+		Download:        s.cfg.Download(),
 	}
 }
 
@@ -64,7 +65,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 
 // GET /healthz
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	httpjson.Reply(w, http.StatusOK, wire.GuardHealth{OK: true, Enabled: s.cfg.Store.Settings().Enabled, Classifier: s.cfg.Classifier.Name()})
+	httpjson.Reply(w, http.StatusOK, wire.GuardHealth{OK: true, Enabled: s.cfg.Store.Settings().Enabled, Classifier: s.cfg.Classifier.Name(), Download: s.cfg.Download()})
 }
 
 // GET /stats

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/shared/httprun"
+	"github.com/opsboard/opsboard/shared/hub"
 	"github.com/opsboard/opsboard/sidecar-search/internal/server"
 )
 
@@ -28,6 +29,8 @@ type config struct {
 	vault    string
 	embedder string
 	modelDir string
+	hub      string // model hub address, hub.Off for none
+	hfToken  string
 }
 
 func loadConfig(args []string) (config, error) {
@@ -36,18 +39,29 @@ func loadConfig(args []string) (config, error) {
 		data:     envOr("SVC_BOARD_DATA", filepath.Join(dataHome(), "opsboard", "board.json")),
 		embedder: envOr("SVC_SEARCH_EMBEDDER", "auto"),
 		modelDir: envOr("SVC_SEARCH_MODEL_DIR", filepath.Join(dataHome(), "opsboard", "models", "potion-base-8M")),
+		hub:      envOr("SVC_MODEL_HUB", hub.Default),
+		hfToken:  os.Getenv("HF_TOKEN"),
 	}
 	fs := flag.NewFlagSet("sidecar-search", flag.ContinueOnError)
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "listen address (SVC_SEARCH_ADDR)")
 	fs.StringVar(&cfg.data, "data", cfg.data, "path of the board's store document (SVC_BOARD_DATA)")
 	fs.StringVar(&cfg.embedder, "embedder", cfg.embedder, "auto, model2vec or hash (SVC_SEARCH_EMBEDDER)")
 	fs.StringVar(&cfg.modelDir, "model-dir", cfg.modelDir, "model2vec model directory (SVC_SEARCH_MODEL_DIR)")
+	fs.StringVar(&cfg.hub, "hub", cfg.hub, "model hub the model is fetched from when absent, or off (SVC_MODEL_HUB)")
 	fs.StringVar(&cfg.vault, "vault", os.Getenv("SVC_VAULT_DIR"), "the board's vault folder, read for pages (SVC_VAULT_DIR; default vault/ beside the data)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	cfg.vault = vaultDir(cfg.vault, cfg.data)
 	return cfg, nil
+}
+
+// hubClient is the model hub to fetch from, nil when downloads are off.
+func (c config) hubClient(log *slog.Logger) *hub.Client {
+	if strings.EqualFold(strings.TrimSpace(c.hub), hub.Off) {
+		return nil
+	}
+	return &hub.Client{Base: c.hub, Progress: hub.StderrProgress(log), Token: c.hfToken}
 }
 
 // vaultDir is the vault folder as the board finds it: the one configured,
@@ -106,7 +120,7 @@ func run(log *slog.Logger, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	srv := server.New(server.Config{DataPath: cfg.data, VaultDir: cfg.vault, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Logger: log})
+	srv := server.New(server.Config{DataPath: cfg.data, VaultDir: cfg.vault, Embedder: cfg.embedder, ModelDir: cfg.modelDir, Hub: cfg.hubClient(log), Logger: log})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/opsboard/opsboard/shared/httpjson"
+	"github.com/opsboard/opsboard/shared/hub"
 	"github.com/opsboard/opsboard/shared/searchdoc"
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -38,21 +39,28 @@ type Config struct {
 	Embedder string        // auto, model2vec or hash
 	ModelDir string        // model2vec model directory
 	Poll     time.Duration // how often the background loop checks the store (500ms)
-	Logger   *slog.Logger
+	// Hub fetches the model when the embedder is auto and ModelDir lacks
+	// it; nil never downloads.
+	Hub    *hub.Client
+	Logger *slog.Logger
 }
 
 // Server serves one in-memory index over one store.
 type Server struct {
 	cfg Config
 	log *slog.Logger
-	ix  *index.Index
 	// pages reads the vault folder; used under refreshMu only.
 	pages *vaultdocs.Reader
 
 	life context.Context // Run's context: background re-reads live as long as it
 
-	emb  atomic.Pointer[embedderRef] // nil until the embedder is loaded
-	warm atomic.Bool                 // embedder loaded and warmed, first index built
+	// emb is the embedder and the index of its vectors, swapped together
+	// when a downloaded model replaces the hash embedder, so no search
+	// pairs one's queries with the other's vectors.
+	emb  atomic.Pointer[embedderRef]
+	warm atomic.Bool // embedder loaded and warmed, first index built
+
+	download hub.Tracker // the model's download, idle when there is none
 
 	refreshMu   sync.Mutex
 	stamp       atomic.Pointer[string] // store stamp the index reflects
@@ -62,7 +70,10 @@ type Server struct {
 	stats   counters
 }
 
-type embedderRef struct{ e embed.Embedder }
+type embedderRef struct {
+	e  embed.Embedder // nil until Run loads it
+	ix *index.Index
+}
 
 type counters struct {
 	Reloads       int64   `json:"reloads"`       // store reads after a stamp change
@@ -82,25 +93,37 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Server{cfg: cfg, log: cfg.Logger, ix: index.New(), pages: &vaultdocs.Reader{Dir: cfg.VaultDir}}
+	s := &Server{cfg: cfg, log: cfg.Logger, pages: &vaultdocs.Reader{Dir: cfg.VaultDir}}
+	s.emb.Store(&embedderRef{ix: index.New()})
+	return s
 }
 
 // Run loads and warms the embedder, builds the first index, then keeps the
 // index fresh until ctx ends. It fails only when the embedder cannot load.
 func (s *Server) Run(ctx context.Context) error {
 	s.life = ctx
+	fetch := s.fetches()
+	if fetch {
+		// Said from the first answer on, though the fetch waits for the
+		// first index: its forced rebuild must not land after the model's
+		// and put the hash vectors back.
+		s.download.Start(embed.Potion.Files[0].Remote)
+	}
 	e, err := embed.Select(s.cfg.Embedder, s.cfg.ModelDir, s.log)
 	if err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
 	e.Embed(make([]float32, e.Dim()), "warm up") // first use pages the model in
-	s.emb.Store(&embedderRef{e})
+	s.emb.Store(&embedderRef{e: e, ix: s.active().ix})
 	if _, err := s.refresh(ctx, true); err != nil {
 		s.log.Warn("search.index", "err", err) // serve an empty index; the loop retries
 	}
 	s.warm.Store(true)
-	st := s.ix.Stats()
+	st := s.active().ix.Stats()
 	s.log.Info("search.ready", "embedder", e.Name(), "docs", total(st.Counts), "digest", st.Digest)
+	if fetch {
+		go s.fetchModel(ctx)
+	}
 	t := time.NewTicker(s.cfg.Poll)
 	defer t.Stop()
 	for {
@@ -115,12 +138,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 }
 
-func (s *Server) embedder() embed.Embedder {
-	if r := s.emb.Load(); r != nil {
-		return r.e
-	}
-	return nil
-}
+func (s *Server) embedder() embed.Embedder { return s.active().e }
+
+func (s *Server) active() *embedderRef { return s.emb.Load() }
 
 // freshWait is how long a search waits for the index to catch up with a
 // store that moved: a small store is re-read in milliseconds, so the write
@@ -152,8 +172,7 @@ func (s *Server) freshen(ctx context.Context) {
 // refresh brings the index to the store when the store's stamp moved (or
 // always, when forced). An unchanged stamp costs two stat calls.
 func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) {
-	e := s.embedder()
-	if e == nil {
+	if s.embedder() == nil {
 		return index.Report{}, errors.New("embedder is not warm yet")
 	}
 	stamp := s.currentStamp()
@@ -165,6 +184,13 @@ func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) 
 	if !force && (s.indexed(stamp) || stamp == s.failedStamp) {
 		return index.Report{}, nil
 	}
+	// Read under the lock: a model switch may have happened while waiting.
+	return s.rebuild(ctx, s.active(), stamp, force)
+}
+
+// rebuild brings ref's index to the store as of stamp; the caller holds
+// refreshMu.
+func (s *Server) rebuild(ctx context.Context, ref *embedderRef, stamp string, force bool) (index.Report, error) {
 	t0 := time.Now()
 	d, err := storefile.Load(s.cfg.DataPath)
 	if err != nil {
@@ -175,7 +201,7 @@ func (s *Server) refresh(ctx context.Context, force bool) (index.Report, error) 
 	version, docs := d.Version, index.Docs(d)
 	d = nil // the documents carry what is indexed: let the store state go before embedding
 	docs = append(docs, s.pageDocs()...)
-	rep, err := s.ix.Update(ctx, docs, e, force)
+	rep, err := ref.ix.Update(ctx, docs, ref.e, force)
 	if err != nil {
 		return index.Report{}, err
 	}
@@ -271,7 +297,8 @@ var bodies = httpjson.Decoder{Limit: maxBody, Lenient: true}
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	t0 := time.Now()
-	e := s.embedder()
+	ref := s.active()
+	e := ref.e
 	if e == nil || !s.warm.Load() {
 		fail(w, errWarming)
 		return
@@ -287,12 +314,12 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.freshen(r.Context())
-	res, digest, err := s.ix.Search(r.Context(), queries, f, limit, e)
+	res, digest, err := ref.ix.Search(r.Context(), queries, f, limit, e)
 	if err != nil {
 		fail(w, httpjson.Errorf(http.StatusServiceUnavailable, "%s", err))
 		return
 	}
-	out := wire.SemanticSearchReply{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(s.ix.Stats().Counts), Results: make([]wire.SemanticResult, len(queries))}
+	out := wire.SemanticSearchReply{Engine: "semantic", Embedder: e.Name(), Dim: e.Dim(), IndexedDigest: digest, Docs: total(ref.ix.Stats().Counts), Results: make([]wire.SemanticResult, len(queries))}
 	for i, q := range queries {
 		hits := make([]wire.SemanticHit, len(res[i]))
 		cosines := make([]float64, len(res[i]))
@@ -345,12 +372,13 @@ func (s *Server) reindex(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
-	st := s.ix.Stats()
+	ref := s.active()
+	st := ref.ix.Stats()
 	s.statsMu.Lock()
 	c := s.stats
 	s.statsMu.Unlock()
 	name := "none"
-	if e := s.embedder(); e != nil {
+	if e := ref.e; e != nil {
 		name = e.Name()
 	}
 	httpjson.Reply(w, http.StatusOK, map[string]any{
@@ -358,17 +386,19 @@ func (s *Server) statsHandler(w http.ResponseWriter, r *http.Request) {
 		"docs": st.Counts, "total": total(st.Counts), "idMapSize": st.Slots,
 		"reloads": c.Reloads, "rebuilds": c.Rebuilds, "lastEmbedded": c.LastEmbedded, "embeddedTotal": c.EmbeddedTotal,
 		"storeVersion": c.StoreVersion, "lastRefreshMs": c.LastRefreshMs, "lastError": c.LastError,
+		"download": s.download.Status(),
 	})
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	e := s.embedder()
+	ref := s.active()
+	e := ref.e
 	if e == nil || !s.warm.Load() {
-		httpjson.Reply(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "warming up: the embedder is not loaded yet"})
+		httpjson.Reply(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "warming up: the embedder is not loaded yet", "embedder": "none", "download": s.download.Status()})
 		return
 	}
-	st := s.ix.Stats()
-	httpjson.Reply(w, http.StatusOK, map[string]any{"ok": true, "embedder": e.Name(), "docs": total(st.Counts), "digest": st.Digest})
+	st := ref.ix.Stats()
+	httpjson.Reply(w, http.StatusOK, map[string]any{"ok": true, "embedder": e.Name(), "docs": total(st.Counts), "digest": st.Digest, "download": s.download.Status()})
 }
 
 func total(counts map[string]int) int {

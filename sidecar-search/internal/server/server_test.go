@@ -94,7 +94,13 @@ type sidecar struct {
 
 func start(t *testing.T, path string) *sidecar {
 	t.Helper()
-	srv := server.New(server.Config{DataPath: path, Embedder: "auto", Poll: time.Hour, Logger: slog.New(slog.DiscardHandler)})
+	return startWith(t, server.Config{DataPath: path, Embedder: "auto", Poll: time.Hour, Logger: slog.New(slog.DiscardHandler)})
+}
+
+// startWith runs a sidecar with cfg and waits until it is healthy.
+func startWith(t *testing.T, cfg server.Config) *sidecar {
+	t.Helper()
+	srv := server.New(cfg)
 	hs := httptest.NewServer(srv.Handler())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
