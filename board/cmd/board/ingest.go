@@ -17,11 +17,15 @@ import (
 	"github.com/opsboard/opsboard/shared/guardclient"
 )
 
-// ingestCommand is `board ingest [--source NAME] [--dry-run] [--json]`: one
+// ingestCommand is `board ingest [--source NAME] [--dry-run] [--json]` (or
+// `board ingest login SOURCE`, see ingestLoginCommand): one
 // run over the mail sources against the running board. It returns the exit
 // code: 0 when every source was read (unscanned mail included), 1 when the
 // board is unreachable or a source failed, 2 on bad usage.
 func ingestCommand(log *slog.Logger, args []string, stdout io.Writer) int {
+	if len(args) > 0 && args[0] == "login" {
+		return ingestLoginCommand(args[1:], os.Stdin, stdout, os.Stderr)
+	}
 	fs := flag.NewFlagSet("board ingest", flag.ContinueOnError)
 	cfg, finish, err := configFlags(fs)
 	if err != nil {
