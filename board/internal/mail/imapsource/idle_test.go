@@ -15,7 +15,7 @@ func TestWaitNewReturnsOnDelivery(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- srv.source("s3cret").WaitNew(ctx) }()
+	go func() { done <- srv.source("s3cret").WaitNew(ctx, nil) }()
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for i := 2; ; i++ {
@@ -41,8 +41,13 @@ func TestWaitNewEndsWithItsContext(t *testing.T) {
 	srv := startServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.source("s3cret").WaitNew(ctx) }()
-	time.Sleep(300 * time.Millisecond) // let it reach IDLE; the test holds either way
+	ready := make(chan struct{})
+	go func() { done <- srv.source("s3cret").WaitNew(ctx, func() { close(ready) }) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("WaitNew ended before IDLE: %v", err)
+	}
 	cancel()
 	select {
 	case err := <-done:
@@ -58,7 +63,7 @@ func TestWaitNewBadPassword(t *testing.T) {
 	srv := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := srv.source("wrong").WaitNew(ctx); err == nil || ctx.Err() != nil {
+	if err := srv.source("wrong").WaitNew(ctx, nil); err == nil || ctx.Err() != nil {
 		t.Fatalf("WaitNew with a wrong password: %v", err)
 	}
 }
