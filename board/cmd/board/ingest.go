@@ -83,37 +83,3 @@ func runIngest(ctx context.Context, log *slog.Logger, cfg config, only string, d
 	return ingest.Run(ctx, ingest.Options{Board: ingest.NewBoard(cfg.addr), Guard: guard, Config: sources, StateDir: dir,
 		Only: only, DryRun: dry, Logger: log})
 }
-
-// scheduleIngest runs the mail ingest inside the daemon on the interval
-// the flag or environment sets, else the ingestInterval preference; off
-// when neither is set.
-func scheduleIngest(ctx context.Context, log *slog.Logger, cfg config, self string) {
-	fixed, err := ingest.ParseInterval(cfg.ingestInterval)
-	if err != nil {
-		log.Warn("ingest.schedule", "err", err)
-	}
-	board := ingest.NewBoard(self)
-	cfg.addr = self
-	interval := func(ctx context.Context) time.Duration {
-		if fixed > 0 {
-			return fixed
-		}
-		prefs, err := board.Prefs(ctx)
-		if err != nil {
-			return 0
-		}
-		return ingest.PrefsInterval(prefs)
-	}
-	tick := time.Minute
-	if fixed > 0 && fixed < tick {
-		tick = fixed
-	}
-	ingest.Schedule(ctx, tick, interval, func(ctx context.Context) {
-		rep, err := runIngest(ctx, log, cfg, "", false)
-		if err != nil {
-			log.Warn("ingest.scheduled", "err", err)
-			return
-		}
-		log.Info("ingest.scheduled", "fetched", rep.Fetched, "new", rep.New, "duplicates", rep.Duplicates, "quarantined", rep.Quarantined, "errors", len(rep.Errors))
-	})
-}
