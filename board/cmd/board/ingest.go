@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -17,11 +18,15 @@ import (
 )
 
 // ingestCommand is `board ingest [--source NAME] [--since YYYY-MM-DD]
-// [--dry-run] [--json]`: one
+// [--dry-run] [--json]` (or `board ingest login SOURCE`, see
+// ingestLoginCommand): one
 // run over the mail sources against the running board. It returns the exit
 // code: 0 when every source was read (unscanned mail included), 1 when the
 // board is unreachable or a source failed, 2 on bad usage.
 func ingestCommand(log *slog.Logger, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "login" {
+		return ingestLoginCommand(args[1:], os.Stdin, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("board ingest", flag.ContinueOnError)
 	cfg, finish, err := configFlags(fs)
 	if err != nil {
@@ -92,38 +97,4 @@ func runIngest(ctx context.Context, log *slog.Logger, cfg config, run ingestRun)
 	}
 	return ingest.Run(ctx, ingest.Options{Board: ingest.NewBoard(cfg.addr), Guard: guard, Config: sources, StateDir: dir,
 		Only: run.only, Since: run.since, DryRun: run.dry, Zone: cfg.zone, OnRead: run.onRead, Logger: log})
-}
-
-// scheduleIngest runs the mail ingest inside the daemon on the interval
-// the flag or environment sets, else the ingestInterval preference; off
-// when neither is set.
-func scheduleIngest(ctx context.Context, log *slog.Logger, cfg config, self string) {
-	fixed, err := ingest.ParseInterval(cfg.ingestInterval)
-	if err != nil {
-		log.Warn("ingest.schedule", "err", err)
-	}
-	board := ingest.NewBoard(self)
-	cfg.addr = self
-	interval := func(ctx context.Context) time.Duration {
-		if fixed > 0 {
-			return fixed
-		}
-		prefs, err := board.Prefs(ctx)
-		if err != nil {
-			return 0
-		}
-		return ingest.PrefsInterval(prefs)
-	}
-	tick := time.Minute
-	if fixed > 0 && fixed < tick {
-		tick = fixed
-	}
-	ingest.Schedule(ctx, tick, interval, func(ctx context.Context) {
-		rep, err := runIngest(ctx, log, cfg, ingestRun{})
-		if err != nil {
-			log.Warn("ingest.scheduled", "err", err)
-			return
-		}
-		log.Info("ingest.scheduled", "fetched", rep.Fetched, "new", rep.New, "duplicates", rep.Duplicates, "quarantined", rep.Quarantined, "errors", len(rep.Errors))
-	})
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/opsboard/opsboard/board/internal/backup"
 	"github.com/opsboard/opsboard/board/internal/backup/schedule"
 	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
+	"github.com/opsboard/opsboard/board/internal/mail/ingest"
 	"github.com/opsboard/opsboard/board/internal/rules/hierarchy"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/serve"
@@ -214,8 +215,10 @@ func run(log *slog.Logger, args []string) error {
 	backups.ScheduleDaily()
 	folder, hook := openVault(log, cfg, st)
 	defer folder.Close()
+	ingestHealth := ingest.NewSourceHealth()
 	a, router := api.New(api.Config{Store: st, Version: release, Logger: log, AllowedHosts: cfg.allowedHosts, SearchURL: cfg.searchURL,
-		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir, Bundles: bundles, Vault: folder.v})
+		GuardURL: cfg.guardURL, PrincipalEmail: cfg.principal, Zone: cfg.zone, Backups: backups, ToolDir: cfg.toolDir, Bundles: bundles, Vault: folder.v,
+		Ingest: ingestHealth.Health})
 	hook.attach(a)
 	web.Mount(router) // the page, for every path outside /api
 	srv := serve.NewServer(router, cfg.timeouts, func(r *http.Request) bool { return r.URL.Path == "/api/stream" })
@@ -225,7 +228,7 @@ func run(log *slog.Logger, args []string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("board.listening", "url", "http://"+ln.Addr().String(), "data", st.Path(), "max_conns", cfg.maxConns)
-	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String())
+	go scheduleIngest(ctx, log, cfg, "http://"+ln.Addr().String(), ingestHealth)
 	select {
 	case err := <-errc:
 		backups.Close() // a run in flight stops before the store closes

@@ -76,6 +76,9 @@ type Config struct {
 	// VaultChanged); nil runs without one: the vault routes answer 503 and
 	// a case's vaultLinks stay free text.
 	Vault *vault.Vault
+	// Ingest reports the daemon's scheduled mail ingest for /api/health;
+	// nil leaves it out.
+	Ingest func() *wire.IngestHealth
 }
 
 // API serves /api.
@@ -96,8 +99,9 @@ type API struct {
 	now  func() time.Time
 
 	backups  *schedule.Trigger // nil: no backup settings
-	toolDir  string            // GET /api/connect: where the tool servers are built
-	guardURL string            // GET /api/connect: the guard bridge's sidecar address
+	ingest   func() *wire.IngestHealth
+	toolDir  string // GET /api/connect: where the tool servers are built
+	guardURL string // GET /api/connect: the guard bridge's sidecar address
 
 	dates *nldate.Parser // GET /api/dates/parse
 
@@ -117,6 +121,7 @@ func New(cfg Config) (*API, *mux.Router) {
 		a.log = slog.Default()
 	}
 	a.zone, a.now, a.backups = cfg.Zone, cfg.Now, cfg.Backups
+	a.ingest = cfg.Ingest
 	a.toolDir, a.guardURL, a.bundles, a.vault = cfg.ToolDir, cfg.GuardURL, cfg.Bundles, cfg.Vault
 	if a.zone == nil {
 		a.zone = time.UTC

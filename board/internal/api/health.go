@@ -15,9 +15,13 @@ func (a *API) health(w http.ResponseWriter, r *http.Request) {
 	if problems == nil {
 		problems = []string{}
 	}
+	var ingest *wire.IngestHealth
+	if a.ingest != nil {
+		ingest = a.ingest()
+	}
 	httpjson.Reply(w, http.StatusOK, wire.Health{
 		OK: true, Version: a.store.Version(), Release: a.version, SchemaVersion: wire.SchemaVersion,
-		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()),
+		StorePath: a.store.Path(), Degraded: h.Degraded, Problems: problems, Guard: a.guardHealth(r.Context()), Ingest: ingest,
 		Timezone: saved.Zone(a.store.Snapshot(), a.zone).String(), Vault: a.vaultHealth(),
 	})
 }

@@ -98,7 +98,11 @@ type session struct {
 	stop func() bool
 }
 
-func (s *Source) open(ctx context.Context) (*session, error) {
+func (s *Source) open(ctx context.Context) (*session, error) { return s.openWith(ctx, nil) }
+
+// openWith is open with the client's options (IDLE passes a handler for the
+// server's unsolicited mailbox updates).
+func (s *Source) openWith(ctx context.Context, copt *imapclient.Options) (*session, error) {
 	addr := net.JoinHostPort(s.opt.Host, strconv.Itoa(s.opt.Port))
 	d := net.Dialer{Timeout: s.opt.Timeout}
 	raw, err := d.DialContext(ctx, "tcp", addr)
@@ -119,7 +123,7 @@ func (s *Source) open(ctx context.Context) (*session, error) {
 		return nil, fmt.Errorf("imap tls %s: %w", addr, err)
 	}
 	_ = conn.SetDeadline(time.Time{}) // from here the client sets its own per response
-	c := imapclient.New(conn, nil)
+	c := imapclient.New(conn, copt)
 	// A cancelled context closes the connection, which ends any command waiting.
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	sess := &session{c: c, stop: stop}

@@ -115,7 +115,8 @@ func PasswordEnv(name string) string {
 	return "SVC_IMAP_PASSWORD_" + b.String()
 }
 
-// Open returns the reader of a source; getenv supplies IMAP passwords.
+// Open returns the reader of a source; an IMAP password comes from getenv,
+// else the OS credential store (see Password).
 func Open(s SourceConfig, getenv func(string) string) (mail.Source, error) {
 	switch s.Kind {
 	case "maildir":
@@ -125,9 +126,9 @@ func Open(s SourceConfig, getenv func(string) string) (mail.Source, error) {
 	case "eml":
 		return emlfolder.New(s.Path), nil
 	case "imap":
-		pw := getenv(PasswordEnv(s.Name))
-		if pw == "" {
-			return nil, fmt.Errorf("source %s: no password: set %s", s.Name, PasswordEnv(s.Name))
+		pw, err := Password(s.Name, getenv)
+		if err != nil {
+			return nil, err
 		}
 		port := s.Port
 		if port == 0 {
