@@ -21,11 +21,12 @@ const (
 	CollectionTemplates       Collection = "templates"
 	CollectionIngestRuns      Collection = "ingestRuns"
 	CollectionBoardActivity   Collection = "boardActivity"
+	CollectionPageEdits       Collection = "pageEdits"
 	CollectionIdempotencyKeys Collection = "idempotencyKeys"
 )
 
 // Collections are the collections of records in the document's order.
-var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns, CollectionBoardActivity, CollectionIdempotencyKeys}
+var Collections = []Collection{CollectionCases, CollectionMessages, CollectionEvents, CollectionReminders, CollectionPriorities, CollectionLabels, CollectionProposals, CollectionViews, CollectionTemplates, CollectionIngestRuns, CollectionBoardActivity, CollectionPageEdits, CollectionIdempotencyKeys}
 
 // Entry is one committed write: the records it upserted, the ids it deleted,
 // and the singleton fields it replaced. Replaying entries in order over the
@@ -47,6 +48,7 @@ type Entry struct {
 	Templates       []*wire.Template          `json:"templates,omitempty"`
 	IngestRuns      []*wire.IngestRun         `json:"ingestRuns,omitempty"`
 	BoardActivity   []*wire.BoardActivity     `json:"boardActivity,omitempty"`
+	PageEdits       []*wire.PageEdits         `json:"pageEdits,omitempty"`
 	IdempotencyKeys []*wire.IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 	// Deleted maps a collection to the ids the write removed from it.
 	Deleted      map[Collection][]string `json:"deleted,omitempty"`
@@ -69,6 +71,7 @@ func applyRecords(d *wire.Doc, e *Entry) {
 	d.Templates = upsert(d.Templates, e.Templates)
 	d.IngestRuns = upsert(d.IngestRuns, e.IngestRuns)
 	d.BoardActivity = upsert(d.BoardActivity, e.BoardActivity)
+	d.PageEdits = upsert(d.PageEdits, e.PageEdits)
 	d.IdempotencyKeys = upsert(d.IdempotencyKeys, e.IdempotencyKeys)
 	for coll, ids := range e.Deleted {
 		switch coll {
@@ -94,6 +97,8 @@ func applyRecords(d *wire.Doc, e *Entry) {
 			d.IngestRuns = remove(d.IngestRuns, ids)
 		case CollectionBoardActivity:
 			d.BoardActivity = remove(d.BoardActivity, ids)
+		case CollectionPageEdits:
+			d.PageEdits = remove(d.PageEdits, ids)
 		case CollectionIdempotencyKeys:
 			d.IdempotencyKeys = remove(d.IdempotencyKeys, ids)
 		}
@@ -113,6 +118,7 @@ func mergeRecords(m, e *Entry) {
 	m.Templates = append(m.Templates, e.Templates...)
 	m.IngestRuns = append(m.IngestRuns, e.IngestRuns...)
 	m.BoardActivity = append(m.BoardActivity, e.BoardActivity...)
+	m.PageEdits = append(m.PageEdits, e.PageEdits...)
 	m.IdempotencyKeys = append(m.IdempotencyKeys, e.IdempotencyKeys...)
 }
 
@@ -148,6 +154,7 @@ func normalizeRecords(d *wire.Doc) {
 	d.Templates = dropNil(d.Templates)
 	d.IngestRuns = dropNil(d.IngestRuns)
 	d.BoardActivity = dropNil(d.BoardActivity)
+	d.PageEdits = dropNil(d.PageEdits)
 	d.IdempotencyKeys = dropNil(d.IdempotencyKeys)
 }
 

@@ -68,7 +68,7 @@ func TestCoalesceKnowsEveryEntryField(t *testing.T) {
 	known := map[string]bool{
 		"Version": true, "Cases": true, "Messages": true, "Events": true, "Reminders": true, "Priorities": true,
 		"Labels": true, "Proposals": true, "Views": true, "Templates": true, "Deleted": true, "Counters": true,
-		"LabelSources": true, "Prefs": true, "IngestRuns": true, "BoardActivity": true, "IdempotencyKeys": true, "Actor": true, "At": true,
+		"LabelSources": true, "Prefs": true, "IngestRuns": true, "BoardActivity": true, "PageEdits": true, "IdempotencyKeys": true, "Actor": true, "At": true,
 	}
 	typ := reflect.TypeFor[Entry]()
 	for i := range typ.NumField() {

@@ -19,6 +19,7 @@ const (
 	// creates; GET /api/changes leaves it out.
 	KindIdempotencyRecord = "idempotencyKey"
 	KindBoardActivity     = "boardActivity"
+	KindPageEdits         = "pageEdits"
 	KindPrefsRecord       = "prefs"        // id "prefs"; the record is the prefs object
 	KindLabelSources      = "labelSources" // id "labelSources"; which bundles are installed
 )

@@ -107,6 +107,9 @@ type PagePatch struct {
 	Append  string        `json:"append,omitempty"`
 	DryRun  bool          `json:"dryRun,omitempty"`
 	Actor   Actor         `json:"actor,omitempty"`
+	// Override lets an agent's write through over the person's recent
+	// change (logged in Activity); the agent's tools never send it.
+	Override bool `json:"override,omitempty"`
 }
 
 // PageMerge is POST /api/vault/pages/{id}/merge: the page folds into

@@ -221,6 +221,17 @@ type BoardActivity struct {
 // Key is the row's id.
 func (a *BoardActivity) Key() string { return a.ID }
 
+// PageEdits is the person's last change to each field of a vault page
+// (title, aliases, emails, domains, body), kept on the board since a page is
+// a file of the person's: ID is the page's path in the vault.
+type PageEdits struct {
+	ID         string     `json:"id"`
+	HumanEdits HumanEdits `json:"humanEdits"`
+}
+
+// Key is the page's path.
+func (p *PageEdits) Key() string { return p.ID }
+
 // IdempotencyRecord is the first answer to a create sent with an
 // Idempotency-Key, kept so a repeat of the key answers it again instead of
 // writing twice. ID is a digest of the method, the path and the key, so
@@ -438,6 +449,8 @@ type Doc struct {
 	// BoardActivity is the Activity rows that belong to no case (the
 	// newest 500).
 	BoardActivity []*BoardActivity `json:"boardActivity,omitempty"`
+	// PageEdits are the person's changes to vault pages, by page path.
+	PageEdits []*PageEdits `json:"pageEdits,omitempty"`
 	// IdempotencyKeys are the first answers of keyed creates, oldest first.
 	IdempotencyKeys []*IdempotencyRecord `json:"idempotencyKeys,omitempty"`
 }

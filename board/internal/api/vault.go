@@ -135,6 +135,7 @@ func (a *API) patchPage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	in.Actor = actorOf(r, in.Actor)
 	page, changes, err := v.Patch(r.Context(), mux.Vars(r)["id"], in)
 	if err != nil {
 		a.fail(w, err)

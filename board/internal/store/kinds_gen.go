@@ -22,6 +22,7 @@ type tables struct {
 	templates       Table[*wire.Template]
 	ingestRuns      Table[*wire.IngestRun]
 	boardActivity   Table[*wire.BoardActivity]
+	pageEdits       Table[*wire.PageEdits]
 	idempotencyKeys Table[*wire.IdempotencyRecord]
 }
 
@@ -38,12 +39,13 @@ func (t *tables) start(d *wire.Doc) {
 	t.templates = newTable(storefile.CollectionTemplates, &d.Templates, shallow)
 	t.ingestRuns = newTable(storefile.CollectionIngestRuns, &d.IngestRuns, shallow)
 	t.boardActivity = newTable(storefile.CollectionBoardActivity, &d.BoardActivity, shallow)
+	t.pageEdits = newTable(storefile.CollectionPageEdits, &d.PageEdits, shallow)
 	t.idempotencyKeys = newTable(storefile.CollectionIdempotencyKeys, &d.IdempotencyKeys, shallow)
 }
 
 // all are the draft's tables, in the document's order.
 func (t *tables) all() []collection {
-	return []collection{&t.cases, &t.messages, &t.events, &t.reminders, &t.priorities, &t.labels, &t.proposals, &t.views, &t.templates, &t.ingestRuns, &t.boardActivity, &t.idempotencyKeys}
+	return []collection{&t.cases, &t.messages, &t.events, &t.reminders, &t.priorities, &t.labels, &t.proposals, &t.views, &t.templates, &t.ingestRuns, &t.boardActivity, &t.pageEdits, &t.idempotencyKeys}
 }
 
 // indexes locate each record of the head state by id, so a write finds a
@@ -62,6 +64,7 @@ type indexes struct {
 	templates       index
 	ingestRuns      index
 	boardActivity   index
+	pageEdits       index
 	idempotencyKeys index
 	// messageKeys maps a message's dedupe key to its id. An entry may be
 	// stale (the message was deleted): a lookup checks the record it finds.
@@ -81,6 +84,7 @@ func (ix *indexes) build(d *wire.Doc) {
 	ix.templates = indexOf(d.Templates)
 	ix.ingestRuns = indexOf(d.IngestRuns)
 	ix.boardActivity = indexOf(d.BoardActivity)
+	ix.pageEdits = indexOf(d.PageEdits)
 	ix.idempotencyKeys = indexOf(d.IdempotencyKeys)
 }
 
@@ -97,6 +101,7 @@ func (t *tables) indexWith(ix *indexes) {
 	t.templates.ix = &ix.templates
 	t.ingestRuns.ix = &ix.ingestRuns
 	t.boardActivity.ix = &ix.boardActivity
+	t.pageEdits.ix = &ix.pageEdits
 	t.idempotencyKeys.ix = &ix.idempotencyKeys
 }
 
@@ -113,6 +118,7 @@ func (t *tables) noteChanged(e *storefile.Entry) {
 	e.Templates = t.templates.changed(e)
 	e.IngestRuns = t.ingestRuns.changed(e)
 	e.BoardActivity = t.boardActivity.changed(e)
+	e.PageEdits = t.pageEdits.changed(e)
 	e.IdempotencyKeys = t.idempotencyKeys.changed(e)
 }
 
@@ -129,6 +135,7 @@ func (t *tables) changes(out []RecordChange) []RecordChange {
 	out = appendChanges(out, wire.KindTemplateRecord, &t.templates)
 	out = appendChanges(out, wire.KindIngestRunRecord, &t.ingestRuns)
 	out = appendChanges(out, wire.KindBoardActivity, &t.boardActivity)
+	out = appendChanges(out, wire.KindPageEdits, &t.pageEdits)
 	out = appendChanges(out, wire.KindIdempotencyRecord, &t.idempotencyKeys)
 	return out
 }
@@ -159,6 +166,8 @@ func (t *tables) putImage(kind, id string, image any) (ok bool, err error) {
 		return true, putImage(&t.ingestRuns, id, image)
 	case wire.KindBoardActivity:
 		return true, putImage(&t.boardActivity, id, image)
+	case wire.KindPageEdits:
+		return true, putImage(&t.pageEdits, id, image)
 	case wire.KindIdempotencyRecord:
 		return true, putImage(&t.idempotencyKeys, id, image)
 	}
@@ -198,6 +207,9 @@ func (tx *Tx) IngestRuns() *Table[*wire.IngestRun] { return &tx.ingestRuns }
 // BoardActivity is the Activity rows of the draft that belong to no case.
 func (tx *Tx) BoardActivity() *Table[*wire.BoardActivity] { return &tx.boardActivity }
 
+// PageEdits are the person's changes to vault pages in the draft, by page path.
+func (tx *Tx) PageEdits() *Table[*wire.PageEdits] { return &tx.pageEdits }
+
 // IdempotencyKeys are the first answers of keyed creates in the draft, oldest first.
 func (tx *Tx) IdempotencyKeys() *Table[*wire.IdempotencyRecord] { return &tx.idempotencyKeys }
 
@@ -214,6 +226,7 @@ func diffStates(snap, cur *wire.Doc) []RestoreDiff {
 		diffOf(storefile.CollectionProposals, snap.Proposals, cur.Proposals),
 		diffOf(storefile.CollectionViews, snap.Views, cur.Views),
 		diffOf(storefile.CollectionTemplates, snap.Templates, cur.Templates),
+		diffOf(storefile.CollectionPageEdits, snap.PageEdits, cur.PageEdits),
 	}
 }
 

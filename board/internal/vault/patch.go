@@ -35,6 +35,10 @@ func (v *Vault) Patch(ctx context.Context, idOrPath string, p wire.PagePatch) (w
 	if err != nil {
 		return wire.Page{}, nil, err
 	}
+	word, err := v.personsWord(e, pt)
+	if err != nil {
+		return wire.Page{}, nil, err
+	}
 	if p.DryRun {
 		page, err := v.Get(e.page.Path)
 		return page, v.patchFiles(pt), err
@@ -52,6 +56,9 @@ func (v *Vault) Patch(ctx context.Context, idOrPath string, p wire.PagePatch) (w
 		v.cfg.OnChange()
 	}
 	if err != nil {
+		return wire.Page{}, changed, err
+	}
+	if err := v.keepWord(ctx, word, pt, e.page); err != nil {
 		return wire.Page{}, changed, err
 	}
 	if len(pt.newEmails)+len(pt.newDoms) > 0 {

@@ -36,6 +36,13 @@ type Board interface {
 	// Resolve adds id to the entities of past inbound messages from one of
 	// emails, or (organisations) from an address at one of domains.
 	Resolve(ctx context.Context, id string, emails, domains []string) error
+	// SavePageEdits keeps edits as the person's changes to the page at
+	// path (Snapshot's PageEdits shows them), dropping what was kept under
+	// from when the page moved from there; nil edits keep nothing.
+	SavePageEdits(ctx context.Context, path, from string, edits wire.HumanEdits) error
+	// LogOverride logs, as the agent's, a write that went past the
+	// person's change to page record.
+	LogOverride(ctx context.Context, record, detail string) error
 }
 
 // Config is what Open needs.

@@ -70,6 +70,20 @@ func (b *fakeBoard) Resolve(_ context.Context, id string, emails, domains []stri
 	return nil
 }
 
+func (b *fakeBoard) SavePageEdits(_ context.Context, path, from string, edits wire.HumanEdits) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := *b.doc
+	d.PageEdits = slices.DeleteFunc(slices.Clone(d.PageEdits), func(p *wire.PageEdits) bool { return p.ID == path || p.ID == from })
+	if len(edits) > 0 {
+		d.PageEdits = append(d.PageEdits, &wire.PageEdits{ID: path, HumanEdits: edits})
+	}
+	b.doc = &d
+	return nil
+}
+
+func (b *fakeBoard) LogOverride(context.Context, string, string) error { return nil }
+
 func (b *fakeBoard) setDoc(d *wire.Doc) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

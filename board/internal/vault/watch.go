@@ -156,10 +156,17 @@ func (v *Vault) rescan(w watcher, rel string) bool {
 // differs from what the index held (the vault's own writes do not).
 func (v *Vault) adopt(e *entry) bool {
 	v.mu.Lock()
-	defer v.mu.Unlock()
-	if old, ok := v.idx.pages[e.page.Path]; ok && old.page.Hash == e.page.Hash && old.tooLarge == e.tooLarge {
+	old, ok := v.idx.pages[e.page.Path]
+	if ok && old.page.Hash == e.page.Hash && old.tooLarge == e.tooLarge {
+		v.mu.Unlock()
 		return false
 	}
 	v.idx.put(e)
+	v.mu.Unlock()
+	if ok && !old.tooLarge && !e.tooLarge {
+		// The vault's own writes are in the index before the watch reads
+		// them, so a new content here is the person's (or their editor's).
+		v.handEdit(old.page, e.page)
+	}
 	return true
 }

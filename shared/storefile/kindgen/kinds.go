@@ -19,6 +19,8 @@ var kinds = []kind{
 	{Name: "ingestRuns", Const: "IngestRuns", Field: "IngestRuns", Table: "ingestRuns", Type: "IngestRun", Record: "KindIngestRunRecord", Clone: "shallow", Minted: true, Doc: "IngestRuns are the reports of the mail ingest runs in the draft."},
 	// Board activity is a log, like the ingest runs.
 	{Name: "boardActivity", Const: "BoardActivity", Field: "BoardActivity", Table: "boardActivity", Type: "BoardActivity", Record: "KindBoardActivity", Clone: "shallow", Minted: true, Doc: "BoardActivity is the Activity rows of the draft that belong to no case."},
+	// Page edits are keyed by the page's path, which the vault names.
+	{Name: "pageEdits", Const: "PageEdits", Field: "PageEdits", Table: "pageEdits", Type: "PageEdits", Record: "KindPageEdits", Clone: "shallow", Restore: true, Doc: "PageEdits are the person's changes to vault pages in the draft, by page path."},
 	// Keys of repeated creates are the API's bookkeeping, not board state.
 	{Name: "idempotencyKeys", Const: "IdempotencyKeys", Field: "IdempotencyKeys", Table: "idempotencyKeys", Type: "IdempotencyRecord", Record: "KindIdempotencyRecord", Clone: "shallow", Doc: "IdempotencyKeys are the first answers of keyed creates in the draft, oldest first."},
 }
