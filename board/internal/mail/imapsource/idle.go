@@ -69,6 +69,9 @@ func (s *Source) WaitNew(ctx context.Context, ready func()) error {
 		}
 		return fmt.Errorf("imap idle: %w", ctxErr(ctx, err))
 	case <-ctx.Done():
+		// Close now: the deferred logout may stop the close the context
+		// would make, and a logout sent while IDLE runs waits for it.
+		sess.c.Close()
 		return ctx.Err()
 	}
 }
