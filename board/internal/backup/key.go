@@ -3,9 +3,8 @@ package backup
 import (
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/zalando/go-keyring"
+	"github.com/opsboard/opsboard/board/internal/credstore"
 )
 
 // KeySource gives the recovery passphrase. The package never writes the
@@ -54,9 +53,9 @@ func KeyringKey() KeySource { return keyringKey{} }
 type keyringKey struct{}
 
 func (keyringKey) Passphrase() (string, error) {
-	p, err := withTimeout(func() (string, error) { return keyring.Get(keyringService, keyringUser) })
+	p, err := credstore.Get(keyringService, keyringUser)
 	switch {
-	case errors.Is(err, keyring.ErrNotFound):
+	case errors.Is(err, credstore.ErrNotFound):
 		return "", errors.New("no recovery passphrase in the OS credential store: run `board backup init <repo>`, or set SVC_BACKUP_KEY")
 	case err != nil:
 		return "", fmt.Errorf("the OS credential store cannot be read (%v): %s", err, noStore)
@@ -71,17 +70,14 @@ func (keyringKey) Present() (bool, string) {
 		ok     bool
 		detail string
 	}
-	c := make(chan answer, 1)
-	go func() {
+	a, err := credstore.Bounded(func() (answer, error) {
 		ok, detail := keyringHas(keyringService, keyringUser)
-		c <- answer{ok, detail}
-	}()
-	select {
-	case a := <-c:
-		return a.ok, a.detail
-	case <-time.After(keyringTimeout):
+		return answer{ok, detail}, nil
+	})
+	if err != nil {
 		return false, "the OS credential store did not answer: " + noStore
 	}
+	return a.ok, a.detail
 }
 
 // StoreKey puts the passphrase into the OS credential store.
@@ -89,31 +85,9 @@ func StoreKey(passphrase string) error {
 	if passphrase == "" {
 		return errors.New("the passphrase is empty")
 	}
-	_, err := withTimeout(func() (string, error) { return "", keyring.Set(keyringService, keyringUser, passphrase) })
+	err := credstore.Set(keyringService, keyringUser, passphrase)
 	if err != nil {
 		return fmt.Errorf("store the passphrase in the OS credential store (%v): %s", err, noStore)
 	}
 	return nil
-}
-
-// keyringTimeout bounds a credential store call: a missing session bus can
-// make one hang, and the readiness check must answer.
-const keyringTimeout = 5 * time.Second
-
-func withTimeout(f func() (string, error)) (string, error) {
-	type answer struct {
-		v   string
-		err error
-	}
-	c := make(chan answer, 1)
-	go func() {
-		v, err := f()
-		c <- answer{v, err}
-	}()
-	select {
-	case a := <-c:
-		return a.v, a.err
-	case <-time.After(keyringTimeout):
-		return "", errors.New("no answer in time")
-	}
 }
