@@ -14,9 +14,11 @@ import (
 // bipiaEmailsPerPlace is how many train emails each attack is placed in at
 // each of the three places. All 50 would make 11,250 rows, two thirds of
 // every attack in the data, and the model would learn BIPIA's few attack
-// strings rather than their shape. Eight (1,800 rows, near spikee's size)
-// flagged the fewest benign texts of 2, 4 and 8 on the benign sources.
-const bipiaEmailsPerPlace = 8
+// strings rather than their shape. With four or eight the mail around an
+// attack learned so benign that an override inside an ordinary mail no
+// longer flagged; two (450 rows) keeps it and flags the fewest texts that
+// use trigger words innocently.
+const bipiaEmailsPerPlace = 2
 
 // ReadBIPIATrain reads the train part of BIPIA in dir (never its test part)
 // as training rows under the source bipia_email_train: every train attack
