@@ -25,6 +25,7 @@ func main() {
 	own := flag.String("own", "sidecar-guard/testdata/german", "directory of our own templates (attacks.txt, benign.txt); empty for none")
 	out := flag.String("out", "sidecar-guard/internal/linear/model.bin", "weights file to write; model.json is written beside it")
 	measure := flag.Bool("measure", false, "report held-out sources and the measurement sets instead of writing a model")
+	bipia := flag.String("bipia", "sidecar-guard/testdata/bipia", "directory of BIPIA whose train part (never its test part) is trained on; empty for none")
 	sets := flag.String("sets", "sidecar-guard/testdata", "directory of the measurement sets (bipia, notinject, phrasings)")
 	flag.Uint64Var(&p.Seed, "seed", p.Seed, "seed of the example order")
 	flag.IntVar(&p.Epochs, "epochs", p.Epochs, "passes over the data")
@@ -35,26 +36,44 @@ func main() {
 	flag.UintVar(&p.Bits, "bits", p.Bits, "log2 of the hash buckets")
 	flag.BoolVar(&p.BalanceSources, "balance", p.BalanceSources, "give every source the same weight within its class")
 	flag.Parse()
-	if err := run(*data, *own, *out, *sets, *measure, p); err != nil {
+	if err := run(input{*data, *own, *bipia}, *out, *sets, *measure, p); err != nil {
 		slog.Error("guard-train", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, own, out, sets string, measure bool, p linear.Params) error {
-	if data == "" {
-		return fmt.Errorf("-data is required: the directory of the labelled training files")
+// input names the training data: the labelled files, our own templates and
+// BIPIA's train part (the last two may be empty).
+type input struct{ data, own, bipia string }
+
+func (in input) read() ([]training.Row, []training.File, error) {
+	if in.data == "" {
+		return nil, nil, fmt.Errorf("-data is required: the directory of the labelled training files")
 	}
-	rows, files, err := training.ReadDir(data)
+	rows, files, err := training.ReadDir(in.data)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if own != "" {
-		r, f, err := training.ReadTemplates(own)
+	for _, extra := range []struct {
+		dir  string
+		read func(string) ([]training.Row, []training.File, error)
+	}{{in.own, training.ReadTemplates}, {in.bipia, training.ReadBIPIATrain}} {
+		if extra.dir == "" {
+			continue
+		}
+		r, f, err := extra.read(extra.dir)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		rows, files = append(rows, r...), append(files, f...)
+	}
+	return rows, files, nil
+}
+
+func run(in input, out, sets string, measure bool, p linear.Params) error {
+	rows, files, err := in.read()
+	if err != nil {
+		return err
 	}
 	if measure {
 		return report(rows, sets, p)

@@ -323,4 +323,13 @@ var phraseRules = []phraseRule{
 			`\byour\s+(?:response|reply|answer|output|message)(?:\s+\S+){0,6}?\s+(?:in|into|using|with|to|as)\s+(?:\S+\s+){0,2}?(?:base ?\d\d|hex\w*|binary|morse|rot13|caesar|leet\w*|pig latin|emojis?|reverse|backwards?|anagrams?|numbers|symbols)\b`,
 		),
 	},
+	{
+		// A cipher asked for without naming the reply: letters swapped for
+		// symbols or numbers is how a hijack garbles an agent's answer, and
+		// ordinary mail does not ask a reader to respell letters.
+		name: ruleReplyHijack,
+		patterns: list(
+			`\b(?:replace|substitute|swap|switch)\s+(?:(?:every|each|all|the|all the)\s+)?(?:\S+\s+)?(?:vowels|consonants|letters?|characters?)\s+(?:with|by|for)\s+(?:\S+\s+){0,3}?(?:symbols?|numbers?|digits?|emojis?|numerals?|the following)\b`,
+		),
+	},
 }

@@ -94,6 +94,30 @@ func BenchmarkScan10KB(b *testing.B) {
 	reportQuantiles(b, ds)
 }
 
+// BenchmarkScan10KBHTML is BenchmarkScan10KB's mail with its HTML part
+// sent too, as the board's ingest does: a hidden preheader and the same
+// lines in paragraphs, so the hidden-text walk and its segment are paid.
+func BenchmarkScan10KBHTML(b *testing.B) {
+	g := startGuard(b, defaults())
+	g.enable()
+	var text, html strings.Builder
+	html.WriteString(`<html><body><div style="display:none;max-height:0;overflow:hidden">Your shipment update for this week</div>`)
+	for i := 0; text.Len() < 10<<10; i++ {
+		line := fmt.Sprintf("Line %d of the thread: the shipment left the warehouse and should arrive on Tuesday.", i)
+		fmt.Fprintf(&text, "%s\n", line)
+		fmt.Fprintf(&html, "<p style=\"color:#333;font-size:14px\">%s</p>", line)
+	}
+	html.WriteString("</body></html>")
+	body, _ := json.Marshal(wire.ScanRequest{From: "ann@example.com", Subject: "Shipment", Body: text.String(), HTML: html.String()})
+	post(b, g.URL+"/scan", body)
+	ds := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for b.Loop() {
+		ds = append(ds, post(b, g.URL+"/scan", body))
+	}
+	reportQuantiles(b, ds)
+}
+
 // BenchmarkTrustWrite is POST /trust of a new sender: one durable write
 // (temp file, fsync, rename, fsync of the directory) of a list that grows.
 func BenchmarkTrustWrite(b *testing.B) {

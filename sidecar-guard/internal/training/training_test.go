@@ -1,6 +1,7 @@
 package training
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,5 +53,36 @@ func TestGermanTemplates(t *testing.T) {
 	}
 	if c[0] < 100 || c[1] < 300 || len(files) != 2 {
 		t.Errorf("%d benign, %d attacks from %d files; want at least 100, 300, and 2 files", c[0], c[1], len(files))
+	}
+}
+
+// TestBIPIATrain: BIPIA's train part becomes attack windows that hold the
+// attack and benign windows of the clean emails, and its test part is
+// never read.
+func TestBIPIATrain(t *testing.T) {
+	rows, files, err := ReadBIPIATrain("../../testdata/bipia")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c [2]int
+	for _, r := range rows {
+		c[r.Label]++
+		if r.Source != "bipia_email_train" {
+			t.Fatalf("source %q, want bipia_email_train", r.Source)
+		}
+		if n := len([]rune(r.Text)); r.Label == 0 && n > 120 {
+			t.Fatalf("benign row of %d runes, longer than a window: %.80q", n, r.Text)
+		}
+	}
+	if c[1] != 75*3*bipiaEmailsPerPlace || c[0] < 50 {
+		t.Errorf("%d attacks, %d benign; want %d attacks and a window or more per clean email", c[1], c[0], 75*3*bipiaEmailsPerPlace)
+	}
+	for _, f := range files {
+		if strings.Contains(f.Name, "test") {
+			t.Errorf("read %s: the test part is for measuring only", f.Name)
+		}
+	}
+	if got := around("Hello Ann,\nthe invoice is attached.\nBest, Tom", "X", "end"); !strings.HasSuffix(got, "\nX") {
+		t.Errorf("around end = %q, want the attack at its end", got)
 	}
 }
