@@ -62,13 +62,14 @@ func Extract(src string) Text {
 				hid.newline()
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			t := z.Token()
-			if block(t.DataAtom) {
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			if block(a) {
 				vis.newline()
 				hid.newline()
 			}
-			if tt == html.StartTagToken && !void(t.DataAtom) {
-				stack = append(stack, child(stack[len(stack)-1], t))
+			if tt == html.StartTagToken && !void(a) {
+				stack = append(stack, child(stack[len(stack)-1], z, a, name, hasAttr))
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -103,32 +104,36 @@ func closeTag(stack []frame, a atom.Atom, name string) []frame {
 	return stack
 }
 
-// child is the frame of an element opened inside parent.
-func child(parent frame, t html.Token) frame {
-	f := frame{tag: t.DataAtom, hidden: parent.hidden, skip: parent.skip, color: parent.color, bg: parent.bg}
-	if t.DataAtom == 0 {
-		f.name = t.Data
+// child is the frame of an element opened inside parent, read from the
+// tokenizer's current start tag without building a Token: most elements of
+// a mail carry attributes the walk never looks at.
+func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bool) frame {
+	f := frame{tag: a, hidden: parent.hidden, skip: parent.skip, color: parent.color, bg: parent.bg}
+	if a == 0 {
+		f.name = string(name)
 	}
-	switch t.DataAtom {
+	switch a {
 	case atom.Script, atom.Style, atom.Template, atom.Noscript:
 		f.skip = true
 	case atom.Title:
 		f.hidden = true // the title is never shown in a message's body
 	}
-	st := style{}
-	for _, a := range t.Attr {
-		switch strings.ToLower(a.Key) {
+	var st style
+	for more := hasAttr; more; {
+		var key, val []byte
+		key, val, more = z.TagAttr() // keys come lower-cased
+		switch string(key) {
 		case "style":
-			st = parseStyle(a.Val)
+			st = parseStyle(string(val))
 		case "hidden":
 			f.hidden = true
 		case "bgcolor":
-			if c := normColor(a.Val); c != "" {
+			if c := normColor(string(val)); c != "" {
 				f.bg = c
 			}
 		case "color":
-			if t.DataAtom == atom.Font {
-				if c := normColor(a.Val); c != "" {
+			if a == atom.Font {
+				if c := normColor(string(val)); c != "" {
 					f.color = c
 				}
 			}
@@ -168,22 +173,24 @@ type writer struct {
 }
 
 func (w *writer) text(s string) {
-	words := strings.Fields(s)
-	if len(words) == 0 {
-		w.space = w.space || s != ""
-		return
-	}
-	first, _ := utf8.DecodeRuneInString(s)
-	last, _ := utf8.DecodeLastRuneInString(s)
-	w.space = w.space || unicode.IsSpace(first)
-	for i, word := range words {
-		if (i > 0 || w.space) && w.b.Len() > 0 && !w.atLine {
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if unicode.IsSpace(r) {
+			w.space = true
+			s = s[n:]
+			continue
+		}
+		end := strings.IndexFunc(s, unicode.IsSpace)
+		if end < 0 {
+			end = len(s)
+		}
+		if w.space && w.b.Len() > 0 && !w.atLine {
 			w.b.WriteByte(' ')
 		}
-		w.b.WriteString(word)
-		w.atLine = false
+		w.b.WriteString(s[:end])
+		w.atLine, w.space = false, false
+		s = s[end:]
 	}
-	w.space = unicode.IsSpace(last)
 }
 
 func (w *writer) newline() {

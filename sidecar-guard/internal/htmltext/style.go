@@ -9,36 +9,82 @@ import (
 // gradient): text on it is never taken as coloured like its background.
 const unknownColor = "?"
 
-// style is what an inline style attribute says about visibility.
+// prop is a CSS property the walk reads; every other property is ignored.
+type prop int
+
+const (
+	pDisplay prop = iota
+	pVisibility
+	pMsoHide
+	pColor
+	pFontSize
+	pOpacity
+	pLeft
+	pTop
+	pRight
+	pTextIndent
+	pMarginLeft
+	pMarginTop
+	pOverflow
+	pOverflowX
+	pOverflowY
+	pHeight
+	pMaxHeight
+	pWidth
+	pMaxWidth
+	pBackground
+	pBackgroundColor
+	pBackgroundImage
+	nProps
+)
+
+// propNames is read-only: the properties by their lower-case CSS names.
+var propNames = map[string]prop{
+	"display": pDisplay, "visibility": pVisibility, "mso-hide": pMsoHide, "color": pColor,
+	"font-size": pFontSize, "opacity": pOpacity, "left": pLeft, "top": pTop, "right": pRight,
+	"text-indent": pTextIndent, "margin-left": pMarginLeft, "margin-top": pMarginTop,
+	"overflow": pOverflow, "overflow-x": pOverflowX, "overflow-y": pOverflowY,
+	"height": pHeight, "max-height": pMaxHeight, "width": pWidth, "max-width": pMaxWidth,
+	"background": pBackground, "background-color": pBackgroundColor, "background-image": pBackgroundImage,
+}
+
+// style is what an inline style attribute says about visibility: the value
+// of each property the walk reads, in a fixed array rather than a map,
+// since every element of a mail may carry one.
 type style struct {
-	props map[string]string
+	v   [nProps]string
+	set [nProps]bool
+	any bool
 }
 
 // parseStyle reads "a: b; c: d" into lower-case properties, the last
 // declaration of a property winning as in CSS; !important is dropped.
 func parseStyle(s string) style {
-	st := style{props: map[string]string{}}
-	for _, decl := range strings.Split(s, ";") {
+	var st style
+	for decl := range strings.SplitSeq(s, ";") {
 		k, v, ok := strings.Cut(decl, ":")
 		if !ok {
 			continue
 		}
-		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.ToLower(v)), "!important"))
-		st.props[strings.TrimSpace(strings.ToLower(k))] = v
+		p, known := propNames[strings.TrimSpace(strings.ToLower(k))]
+		if !known {
+			continue
+		}
+		st.v[p] = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.ToLower(v)), "!important"))
+		st.set[p], st.any = true, true
 	}
 	return st
 }
 
 // apply sets f's colours and hides f when its own style hides it.
-func (st style) apply(f *frame) {
-	if len(st.props) == 0 {
+func (st *style) apply(f *frame) {
+	if !st.any {
 		return
 	}
-	p := st.props
-	if c := normColor(p["color"]); c != "" {
+	if c := normColor(st.v[pColor]); c != "" {
 		f.color = c
 	}
-	if bg := background(p); bg != "" {
+	if bg := st.background(); bg != "" {
 		f.bg = bg
 	}
 	if st.hides() {
@@ -47,37 +93,37 @@ func (st style) apply(f *frame) {
 }
 
 // hides reports the styles that take an element out of a reader's view.
-func (st style) hides() bool {
-	p := st.props
+func (st *style) hides() bool {
+	p := &st.v
 	switch {
-	case p["display"] == "none", p["visibility"] == "hidden", p["visibility"] == "collapse",
-		p["mso-hide"] == "all", p["color"] == "transparent":
+	case p[pDisplay] == "none", p[pVisibility] == "hidden", p[pVisibility] == "collapse",
+		p[pMsoHide] == "all", p[pColor] == "transparent":
 		return true
-	case tinyFont(p["font-size"]), transparent(p["opacity"]):
+	case tinyFont(p[pFontSize]), transparent(p[pOpacity]):
 		return true
-	case offscreen(p["left"]) || offscreen(p["top"]) || offscreen(p["text-indent"]) ||
-		offscreen(p["margin-left"]) || offscreen(p["margin-top"]) || offscreen(p["right"]):
+	case offscreen(p[pLeft]) || offscreen(p[pTop]) || offscreen(p[pTextIndent]) ||
+		offscreen(p[pMarginLeft]) || offscreen(p[pMarginTop]) || offscreen(p[pRight]):
 		return true
 	}
-	clipped := p["overflow"] == "hidden" || p["overflow-y"] == "hidden" || p["overflow-x"] == "hidden"
-	return clipped && (zero(p["max-height"]) || zero(p["height"]) || zero(p["max-width"]) || zero(p["width"]))
+	clipped := p[pOverflow] == "hidden" || p[pOverflowY] == "hidden" || p[pOverflowX] == "hidden"
+	return clipped && (zero(p[pMaxHeight]) || zero(p[pHeight]) || zero(p[pMaxWidth]) || zero(p[pWidth]))
 }
 
 // background is the colour a background declaration sets: "" when none
 // does, unknownColor when it is an image or not a colour we can read.
-func background(p map[string]string) string {
-	if v, ok := p["background-color"]; ok {
-		if c := normColor(v); c != "" && c != "transparent" {
+func (st *style) background() string {
+	if st.set[pBackgroundColor] {
+		if c := normColor(st.v[pBackgroundColor]); c != "" && c != "transparent" {
 			return c
 		}
 	}
-	v, ok := p["background"]
-	if !ok {
-		if strings.Contains(p["background-image"], "url(") || strings.Contains(p["background-image"], "gradient") {
+	if !st.set[pBackground] {
+		if img := st.v[pBackgroundImage]; strings.Contains(img, "url(") || strings.Contains(img, "gradient") {
 			return unknownColor
 		}
 		return ""
 	}
+	v := st.v[pBackground]
 	if strings.Contains(v, "url(") || strings.Contains(v, "gradient") {
 		return unknownColor
 	}
@@ -118,6 +164,9 @@ func colorTokens(v string) []string {
 // length reads a CSS length: its number and unit; ok false when it is not one.
 func length(v string) (n float64, unit string, ok bool) {
 	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, "", false // most properties are absent: no parse, no error value
+	}
 	i := len(v)
 	for i > 0 && (v[i-1] < '0' || v[i-1] > '9') && v[i-1] != '.' {
 		i--

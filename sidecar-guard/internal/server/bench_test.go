@@ -52,6 +52,42 @@ func post(b *testing.B, url string, body []byte) time.Duration {
 	return d
 }
 
+// postScan sends one /scan request and returns its wall time and the time
+// the sidecar reports in tookMs (reading the request, normalising, every
+// segment, rules and model), the figure a mail's screening is judged by.
+func postScan(b *testing.B, url string, body []byte) (wall, took time.Duration) {
+	t0 := time.Now()
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out wire.ScanReply
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	wall = time.Since(t0)
+	if err != nil || resp.StatusCode != 200 {
+		b.Fatalf("status %d: %v", resp.StatusCode, err)
+	}
+	return wall, time.Duration(out.TookMs * float64(time.Millisecond))
+}
+
+// scanLoop runs /scan b.N times and reports the wall time's p50 and p99 and
+// tookMs's p50.
+func scanLoop(b *testing.B, url string, body []byte) {
+	postScan(b, url, body) // a warm connection
+	walls := make([]time.Duration, 0, b.N)
+	tooks := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for b.Loop() {
+		wall, took := postScan(b, url, body)
+		walls = append(walls, wall)
+		tooks = append(tooks, took)
+	}
+	reportQuantiles(b, walls)
+	slices.Sort(tooks)
+	b.ReportMetric(float64(tooks[len(tooks)/2].Microseconds())/1000, "took-p50-ms")
+}
+
 // reportQuantiles adds p50 and p99 in milliseconds to the benchmark's output.
 func reportQuantiles(b *testing.B, ds []time.Duration) {
 	slices.Sort(ds)
@@ -85,13 +121,7 @@ func BenchmarkScan10KB(b *testing.B) {
 		fmt.Fprintf(&sb, "Line %d of the thread: the shipment left the warehouse and should arrive on Tuesday.\n", i)
 	}
 	body, _ := json.Marshal(wire.ScanRequest{From: "ann@example.com", Subject: "Shipment", Body: sb.String()})
-	post(b, g.URL+"/scan", body)
-	ds := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		ds = append(ds, post(b, g.URL+"/scan", body))
-	}
-	reportQuantiles(b, ds)
+	scanLoop(b, g.URL+"/scan", body)
 }
 
 // BenchmarkScan10KBHTML is BenchmarkScan10KB's mail with its HTML part
@@ -109,13 +139,7 @@ func BenchmarkScan10KBHTML(b *testing.B) {
 	}
 	html.WriteString("</body></html>")
 	body, _ := json.Marshal(wire.ScanRequest{From: "ann@example.com", Subject: "Shipment", Body: text.String(), HTML: html.String()})
-	post(b, g.URL+"/scan", body)
-	ds := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		ds = append(ds, post(b, g.URL+"/scan", body))
-	}
-	reportQuantiles(b, ds)
+	scanLoop(b, g.URL+"/scan", body)
 }
 
 // BenchmarkTrustWrite is POST /trust of a new sender: one durable write
