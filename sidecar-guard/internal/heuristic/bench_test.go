@@ -67,6 +67,7 @@ func BenchmarkScanAdversarial(b *testing.B) {
 		"zero width":       strings.Repeat("a\u200bb ", 2000),
 		"spaced letters":   strings.Repeat("i g n o r e  a l l  p r e v i o u s ", 300),
 		"quoted-printable": strings.Repeat("=49=67=6E=6F=72=65=20=61=6C=6C=20", 400),
+		"task lines":       strings.Repeat("Who wrote the ballad of the seven rivers?\n", 250),
 	}
 	for name, text := range cases {
 		text = text[:min(len(text), 10*1024)]

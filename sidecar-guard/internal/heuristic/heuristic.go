@@ -106,6 +106,7 @@ func scanNormal(text string, sig normalize.Signals, gated bool, hits map[string]
 	folded := fold(text)
 	scanPhrases(folded, gated, hits)
 	scanMarkers(folded, hits)
+	scanUnrelated(folded, hits)
 	return len(hits) > before
 }
 
