@@ -428,7 +428,13 @@ export function useLive(loader, deps, opts) {
 // useLiveStatus is the stream's status, kept current.
 export function useLiveStatus() {
   const [s, set] = useState(status);
-  useEffect(() => onStatus(set), []);
+  useEffect(() => {
+    // The stream may have opened between the render and this effect: read
+    // the status again now that changes will be heard.
+    set(status);
+    const off = onStatus(set);
+    return () => { off(); };
+  }, []);
   return s;
 }
 
