@@ -1,17 +1,11 @@
 package imapsource
 
 import (
-	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"strings"
 	"testing"
@@ -19,92 +13,26 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/opsboard/opsboard/board/internal/mail"
+	"github.com/opsboard/opsboard/board/internal/testkit/imaptest"
 )
 
-// selfSigned makes a certificate for 127.0.0.1 and a pool that trusts it.
-func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+// server is the test IMAP server with this package's ways to fill it.
+type server struct{ *imaptest.Server }
+
+func startServer(t *testing.T) server { return server{imaptest.Start(t)} }
+
+func (s server) deliver(t *testing.T, i int) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "imap test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(leaf)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+	s.Append(t, fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nSubject: m%d\r\nMessage-ID: <m%d@example.com>\r\n"+
+		"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i))
 }
 
-type server struct {
-	user *imapmemserver.User
-	port int
-	pool *x509.CertPool
-}
-
-// startServer runs the in-memory IMAP server over TLS on a loopback port.
-func startServer(t *testing.T) *server {
-	t.Helper()
-	cert, pool := selfSigned(t)
-	mem := imapmemserver.New()
-	user := imapmemserver.NewUser("me@example.org", "s3cret")
-	if err := user.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem.AddUser(user)
-	srv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps:   imap.CapSet{imap.CapIMAP4rev1: {}},
-		Logger: testLogger{t},
-	})
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
-	return &server{user: user, port: ln.Addr().(*net.TCPAddr).Port, pool: pool}
-}
-
-type testLogger struct{ t *testing.T }
-
-func (l testLogger) Printf(format string, args ...any) { l.t.Logf("imap server: "+format, args...) }
-
-func (s *server) deliver(t *testing.T, i int) {
-	t.Helper()
-	raw := fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nSubject: m%d\r\nMessage-ID: <m%d@example.com>\r\n"+
-		"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i)
-	if _, err := s.user.Append("INBOX", bytes.NewReader([]byte(raw)), &imap.AppendOptions{}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (s *server) source(password string) *Source {
-	return New(Options{Host: "127.0.0.1", Port: s.port, User: "me@example.org", Password: password,
-		TLS: &tls.Config{RootCAs: s.pool}})
+func (s server) source(password string) *Source {
+	return New(Options{Host: "127.0.0.1", Port: s.Port, User: "me@example.org", Password: password,
+		TLS: &tls.Config{RootCAs: s.Pool}})
 }
 
 type seen struct{ Ref, MessageID, Body string }
@@ -164,15 +92,15 @@ func TestSource(t *testing.T) {
 	}
 
 	// Reading marks nothing as seen.
-	if st, err := srv.user.Status("INBOX", &imap.StatusOptions{NumUnseen: true}); err != nil || *st.NumUnseen != 3 {
+	if st, err := srv.Mailbox.Status("INBOX", &imap.StatusOptions{NumUnseen: true}); err != nil || *st.NumUnseen != 3 {
 		t.Errorf("unseen after reading = %v, %v; want 3", st.NumUnseen, err)
 	}
 
 	// The mailbox is re-created: UIDVALIDITY changes and reading restarts.
-	if err := srv.user.Delete("INBOX"); err != nil {
+	if err := srv.Mailbox.Delete("INBOX"); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.user.Create("INBOX", nil); err != nil {
+	if err := srv.Mailbox.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
 	}
 	srv.deliver(t, 4)
@@ -223,7 +151,7 @@ func TestRefusals(t *testing.T) {
 		t.Error("a wrong password was accepted")
 	}
 	// Without the test's CA the system roots do not trust the certificate.
-	untrusted := New(Options{Host: "127.0.0.1", Port: srv.port, User: "me@example.org", Password: "s3cret"})
+	untrusted := New(Options{Host: "127.0.0.1", Port: srv.Port, User: "me@example.org", Password: "s3cret"})
 	var unknown x509.UnknownAuthorityError
 	if err := untrusted.Read(ctx, "", nop); !errors.As(err, &unknown) {
 		t.Errorf("self-signed certificate without trust: %v, want an unknown-authority error", err)
@@ -231,15 +159,15 @@ func TestRefusals(t *testing.T) {
 	if err := srv.source("s3cret").Read(ctx, "garbage", nop); !errors.Is(err, mail.ErrBadWatermark) {
 		t.Errorf("bad watermark: %v", err)
 	}
-	missing := New(Options{Host: "127.0.0.1", Port: srv.port, User: "me@example.org", Password: "s3cret",
-		Mailbox: "Archive", TLS: &tls.Config{RootCAs: srv.pool}})
+	missing := New(Options{Host: "127.0.0.1", Port: srv.Port, User: "me@example.org", Password: "s3cret",
+		Mailbox: "Archive", TLS: &tls.Config{RootCAs: srv.Pool}})
 	if err := missing.Read(ctx, "", nop); err == nil {
 		t.Error("a missing mailbox read without error")
 	}
 }
 
 func TestSilentServerGivesUpWithTheContext(t *testing.T) {
-	cert, pool := selfSigned(t)
+	cert, pool := imaptest.Certificate(t)
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +222,7 @@ func TestBigMessageIsFetchedToTheRawLimit(t *testing.T) {
 	s := startServer(t)
 	line := "a body line of the big one, long enough to add up quickly\r\n"
 	raw := "From: big@example.com\r\nSubject: big\r\nMessage-ID: <big@example.com>\r\n\r\n" + strings.Repeat(line, mail.MaxRaw/len(line)+1000)
-	if _, err := s.user.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
+	if _, err := s.Mailbox.Append("INBOX", strings.NewReader(raw), &imap.AppendOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var got []mail.Mail

@@ -3,25 +3,15 @@ package ingest_test
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/big"
-	"net"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/mail"
 	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
@@ -29,54 +19,18 @@ import (
 	"github.com/opsboard/opsboard/board/internal/mail/ingest"
 	"github.com/opsboard/opsboard/board/internal/rules/labels"
 	"github.com/opsboard/opsboard/board/internal/store"
+	"github.com/opsboard/opsboard/board/internal/testkit/imaptest"
 )
 
-// imapServer runs the in-memory IMAP server over TLS on loopback with a
-// certificate made here; it returns the port, the pool trusting it and a
-// function that delivers mail i to INBOX.
+// imapServer runs the test IMAP server; it returns the port, the pool
+// trusting it and a function that delivers mail i to INBOX.
 func imapServer(t *testing.T) (int, *x509.CertPool, func(i int)) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "imap test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true, IsCA: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, _ := x509.ParseCertificate(der)
-	pool := x509.NewCertPool()
-	pool.AddCert(leaf)
-	mem := imapmemserver.New()
-	user := imapmemserver.NewUser("me@example.org", "s3cret")
-	if err := user.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem.AddUser(user)
-	srv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps: imap.CapSet{imap.CapIMAP4rev1: {}},
-	})
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
+	srv := imaptest.Start(t)
 	deliver := func(i int) {
-		raw := fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nTo: me@example.org\r\nSubject: m%d\r\nMessage-ID: <imap%d@example.com>\r\n"+
-			"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i)
-		if _, err := user.Append("INBOX", bytes.NewReader([]byte(raw)), &imap.AppendOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		srv.Append(t, fmt.Sprintf("From: Sender %d <s%d@example.com>\r\nTo: me@example.org\r\nSubject: m%d\r\nMessage-ID: <imap%d@example.com>\r\n"+
+			"Date: Mon, 23 Nov 2026 09:00:00 +0000\r\n\r\nbody %d\r\n", i, i, i, i, i))
 	}
-	return ln.Addr().(*net.TCPAddr).Port, pool, deliver
+	return srv.Port, srv.Pool, deliver
 }
 
 func TestIngestFromIMAP(t *testing.T) {
