@@ -17,7 +17,7 @@ func TestDev(t *testing.T) {
 			t.Logf("label=%d %s %v: %.160q", s.label, s.group, r.Rules, s.text)
 		}
 	}
-	perCat, all, clean := bipia(t, "train")
+	perCat, all, clean := measureBIPIA(t, "train")
 	t.Logf("BIPIA train recall %.3f clean FPR %.3f", all.recall(), clean.fpr())
 	for cat, c := range perCat {
 		t.Logf("  %s %.3f", cat, c.recall())

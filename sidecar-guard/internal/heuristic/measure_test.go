@@ -1,6 +1,8 @@
 package heuristic
 
 import (
+	"github.com/opsboard/opsboard/sidecar-guard/internal/bipia"
+
 	"bufio"
 	"crypto/sha256"
 	"encoding/json"
@@ -101,63 +103,26 @@ func loadPhrasings(t testing.TB, part string) []sample {
 
 // loadEmails returns the clean BIPIA emails of one part.
 func loadEmails(t testing.TB, part string) []string {
-	var out []string
-	readJSONL(t, filepath.Join(dataDir, "bipia", "benchmark_email_"+part+".jsonl"), func(line []byte) {
-		var e struct {
-			Context string `json:"context"`
-		}
-		if err := json.Unmarshal(line, &e); err != nil {
-			t.Fatalf("bipia email %s: %v", part, err)
-		}
-		out = append(out, e.Context)
-	})
+	out, err := bipia.Emails(bipia.EmailsPath(filepath.Join(dataDir, "bipia"), part))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
 
 func loadAttacks(t testing.TB, part string) map[string][]string {
-	var m map[string][]string
-	readJSON(t, filepath.Join(dataDir, "bipia", "benchmark_text_attack_"+part+".json"), &m)
+	m, _, err := bipia.Attacks(bipia.AttacksPath(filepath.Join(dataDir, "bipia"), part))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return m
 }
 
-// insertAt places attack at the start, the middle or the end of email. The
-// middle is the line break nearest the middle of the text, or the nearest
-// space when the email is one line.
-func insertAt(email, attack, where string) string {
-	switch where {
-	case "start":
-		return attack + "\n" + email
-	case "end":
-		return email + "\n" + attack
-	}
-	mid := len(email) / 2
-	cut := nearest(email, mid, '\n')
-	if cut < 0 {
-		cut = nearest(email, mid, ' ')
-	}
-	if cut < 0 {
-		cut = mid
-	}
-	return email[:cut] + "\n" + attack + "\n" + email[cut:]
-}
+var positions = bipia.Places
 
-func nearest(s string, mid int, c byte) int {
-	for d := 0; d <= len(s); d++ {
-		if mid-d >= 0 && mid-d < len(s) && s[mid-d] == c {
-			return mid - d
-		}
-		if mid+d < len(s) && s[mid+d] == c {
-			return mid + d
-		}
-	}
-	return -1
-}
-
-var positions = []string{"start", "middle", "end"}
-
-// bipia measures recall per attack category over every email and position,
+// measureBIPIA measures recall per attack category over every email and position,
 // and the false-positive rate on the clean emails.
-func bipia(t testing.TB, part string) (perCat map[string]counts, all counts, clean counts) {
+func measureBIPIA(t testing.TB, part string) (perCat map[string]counts, all counts, clean counts) {
 	perCat, _, all, clean = bipiaByPosition(t, part)
 	return perCat, all, clean
 }
@@ -172,7 +137,7 @@ func bipiaByPosition(t testing.TB, part string) (perCat, perPos map[string]count
 		for _, a := range list {
 			for _, e := range emails {
 				for _, pos := range positions {
-					f := flagged(insertAt(e, a, pos))
+					f := flagged(bipia.InsertAt(e, a, pos))
 					c.add(1, f)
 					all.add(1, f)
 					p := perPos[pos]

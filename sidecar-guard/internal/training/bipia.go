@@ -1,11 +1,12 @@
 package training
 
 import (
+	"github.com/opsboard/opsboard/sidecar-guard/internal/bipia"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/opsboard/opsboard/sidecar-guard/internal/linear"
@@ -31,21 +32,20 @@ const bipiaEmailsPerPlace = 2
 // Brazil?") that no other source teaches.
 func ReadBIPIATrain(dir string) ([]Row, []File, error) {
 	const source = "bipia_email_train"
-	emailPath := filepath.Join(dir, "benchmark_email_train.jsonl")
-	attackPath := filepath.Join(dir, "benchmark_text_attack_train.json")
-	emails, _, err := readEmails(emailPath)
+	emailPath, attackPath := bipia.EmailsPath(dir, "train"), bipia.AttacksPath(dir, "train")
+	emails, err := bipia.Emails(emailPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	var attacks map[string][]string
-	if err := readJSON(attackPath, &attacks); err != nil {
+	attacks, cats, err := bipia.Attacks(attackPath)
+	if err != nil {
 		return nil, nil, err
 	}
 	var rows []Row
 	n := 0 // rotates through the emails so each is used about equally
-	for _, cat := range slices.Sorted(mapKeys(attacks)) {
+	for _, cat := range cats {
 		for _, a := range attacks[cat] {
-			for _, pos := range []string{"start", "middle", "end"} {
+			for _, pos := range bipia.Places {
 				for range bipiaEmailsPerPlace {
 					rows = append(rows, Row{Text: around(emails[n%len(emails)], a, pos), Label: 1, Source: source})
 					n++
@@ -74,7 +74,7 @@ func ReadBIPIATrain(dir string) ([]Row, []File, error) {
 // around places attack in email at pos and keeps the attack with the
 // email's text on either side of it, a window's worth in all.
 func around(email, attack, pos string) string {
-	t := []rune(InsertAt(email, attack, pos))
+	t := []rune(bipia.InsertAt(email, attack, pos))
 	a := len([]rune(attack))
 	at := len([]rune(strings.SplitN(string(t), attack, 2)[0]))
 	pad := max(0, linear.Window-a) / 2
@@ -93,16 +93,6 @@ func windows(text string) []string {
 		out = append(out, string(t[s:min(s+linear.Window, len(t))]))
 		if s+linear.Window >= len(t) {
 			return out
-		}
-	}
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
 		}
 	}
 }

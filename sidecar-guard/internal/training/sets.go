@@ -1,12 +1,12 @@
 package training
 
 import (
+	"github.com/opsboard/opsboard/sidecar-guard/internal/bipia"
+
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 )
 
 // Set is a named labelled set the model never trains on.
@@ -59,27 +59,20 @@ func readJSON(path string, v any) error {
 // line break nearest the middle) and the end of every clean email of that
 // part, beside the clean emails.
 func bipiaSet(dir, part string) (Set, error) {
-	emails, _, err := readEmails(filepath.Join(dir, "bipia", "benchmark_email_"+part+".jsonl"))
+	emails, err := bipia.Emails(bipia.EmailsPath(filepath.Join(dir, "bipia"), part))
 	if err != nil {
 		return Set{}, err
 	}
-	var attacks map[string][]string
-	if err := readJSON(filepath.Join(dir, "bipia", "benchmark_text_attack_"+part+".json"), &attacks); err != nil {
+	attacks, cats, err := bipia.Attacks(bipia.AttacksPath(filepath.Join(dir, "bipia"), part))
+	if err != nil {
 		return Set{}, err
 	}
 	s := Set{Name: "BIPIA " + part + ": attacks in emails, and the clean emails"}
-	cats := slices.Sorted(func(yield func(string) bool) {
-		for k := range attacks {
-			if !yield(k) {
-				return
-			}
-		}
-	})
 	for _, cat := range cats {
 		for _, a := range attacks[cat] {
 			for _, e := range emails {
-				for _, pos := range []string{"start", "middle", "end"} {
-					s.Rows = append(s.Rows, Row{Text: InsertAt(e, a, pos), Label: 1, Source: cat})
+				for _, pos := range bipia.Places {
+					s.Rows = append(s.Rows, Row{Text: bipia.InsertAt(e, a, pos), Label: 1, Source: cat})
 				}
 			}
 		}
@@ -88,60 +81,6 @@ func bipiaSet(dir, part string) (Set, error) {
 		s.Rows = append(s.Rows, Row{Text: e, Label: 0, Source: "clean"})
 	}
 	return s, nil
-}
-
-func readEmails(path string) ([]string, int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []string
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var e struct {
-			Context string `json:"context"`
-		}
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, e.Context)
-	}
-	return out, len(out), nil
-}
-
-// InsertAt places attack at the start, the middle or the end of email. The
-// middle is the line break nearest the middle of the text, or the nearest
-// space when the email is one line.
-func InsertAt(email, attack, where string) string {
-	switch where {
-	case "start":
-		return attack + "\n" + email
-	case "end":
-		return email + "\n" + attack
-	}
-	mid := len(email) / 2
-	cut := nearest(email, mid, '\n')
-	if cut < 0 {
-		cut = nearest(email, mid, ' ')
-	}
-	if cut < 0 {
-		cut = mid
-	}
-	return email[:cut] + "\n" + attack + "\n" + email[cut:]
-}
-
-func nearest(s string, mid int, c byte) int {
-	for d := 0; d <= len(s); d++ {
-		if mid-d >= 0 && mid-d < len(s) && s[mid-d] == c {
-			return mid - d
-		}
-		if mid+d < len(s) && s[mid+d] == c {
-			return mid + d
-		}
-	}
-	return -1
 }
 
 func notInject(dir string) ([]Set, error) {

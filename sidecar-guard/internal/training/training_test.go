@@ -24,19 +24,6 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-func TestInsertAt(t *testing.T) {
-	email := "Hello Ann,\nthe invoice is attached.\nBest, Tom"
-	for _, tc := range []struct{ where, want string }{
-		{"start", "X\n" + email},
-		{"end", email + "\nX"},
-		{"middle", "Hello Ann,\nX\n\nthe invoice is attached.\nBest, Tom"},
-	} {
-		if got := InsertAt(email, "X", tc.where); got != tc.want {
-			t.Errorf("InsertAt %s = %q, want %q", tc.where, got, tc.want)
-		}
-	}
-}
-
 // TestGermanTemplates: our own templates read, expand, and keep both
 // classes, under a source name of their own.
 func TestGermanTemplates(t *testing.T) {
