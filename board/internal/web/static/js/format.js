@@ -26,10 +26,11 @@ export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { n
 /** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
 
-// The category filters offer every category of the feed but ingest, whose
-// rows are the mail ingest runs rather than changes to a record.
+// The category filters offer every category of the feed but ingest and
+// backup, whose rows are the mail ingest and backup runs rather than changes
+// to a record.
 /** @type {string[]} */
-export const CATEGORIES = ACTIVITY_CATEGORIES.filter((c) => c !== 'ingest');
+export const CATEGORIES = ACTIVITY_CATEGORIES.filter((c) => c !== 'ingest' && c !== 'backup');
 
 /** @param {number} n */
 const pad = (n) => String(n).padStart(2, '0');
@@ -253,6 +254,8 @@ export function verbText(verb) {
     [VERBS.reminderUnlinked]: 'unlinked a reminder from',
     [VERBS.reminderCompleted]: 'completed a reminder on',
     [VERBS.reminderUpdated]: 'updated a reminder on',
+    [VERBS.backupRun]: 'backed up the board',
+    [VERBS.backupFailed]: 'could not back up the board',
   };
   return words[verb] || String(verb || '').replace(/_/g, ' ');
 }

@@ -107,7 +107,7 @@ const RECORD_VERBS = {
 function Row({ r }) {
   const cat = r.category || categoryOf(r.verb);
   const caseId = r.caseId || r.CaseID;
-  const icon = { status: 'board', tasks: 'checkCircle', notes: 'note', messages: 'mail', events: 'calendar', reminders: 'bell', hierarchy: 'layers', labels: 'bookmark', priority: 'star', lifecycle: 'sparkle' }[cat] || 'edit';
+  const icon = { status: 'board', tasks: 'checkCircle', notes: 'note', messages: 'mail', events: 'calendar', reminders: 'bell', hierarchy: 'layers', labels: 'bookmark', priority: 'star', lifecycle: 'sparkle', backup: 'archive' }[cat] || 'edit';
   const caseLink = r.caseTitle && caseId ? html`<button type="button" class="linkish strong" onClick=${() => setQuery({ case: caseId })}>${r.caseTitle}</button>` : null;
   const rec = RECORD_VERBS[r.verb] && /^((?:REM|EVT)-\d+)\s+(.*?)(?:\s+\((\d{4}-\d{2}-\d{2})\))?$/.exec(r.detail || '');
   let body;
