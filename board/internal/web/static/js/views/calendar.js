@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { isoDay, parseDay, addDays, todayISO } from '../format.js';
+import { boardNow } from '../zone.js';
 import { EventEditor } from '../editors.js';
 
 // firstWeekday is 0 (Sunday) or 1 (Monday), from the person's locale.
@@ -45,7 +46,7 @@ function sortEvents(list) {
 /** @param {{ route: import('../types.js').Route }} props */
 export function CalendarPage({ route }) {
   const mode = route.query.get('mode') === 'week' ? 'week' : 'month';
-  const anchor = parseDay(route.query.get('d') || '') || new Date();
+  const anchor = parseDay(route.query.get('d') || '') || /** @type {Date} */ (parseDay(todayISO()));
   const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').CalendarEvent> | null} */ (null));
   let days;
   let title;
@@ -164,8 +165,7 @@ function Week({ days, byDay, onNew, onOpen }) {
     if (body.current) body.current.scrollTop = HOUR * 7 - 10;
   }, []);
   const today = todayISO();
-  const now = new Date();
-  const nowTop = ((now.getHours() * 60 + now.getMinutes()) / 60) * HOUR;
+  const nowTop = ((minutes(boardNow().time) ?? 0) / 60) * HOUR;
   return html`<div class="week" role="grid" aria-label="Week">
     <div class="week-head" role="row"><div class="gutter"></div>
       ${days.map((d) => html`<div role="columnheader" class=${'week-day' + (isoDay(d) === today ? ' today' : '')}>
