@@ -29,7 +29,7 @@ var static embed.FS
 // pageRoutes are the paths the page draws on the client; each is answered
 // with index.html so a reload or a shared link lands on the same view.
 var pageRoutes = []string{
-	"/", "/board", "/strategy", "/inbox", "/activity", "/calendar",
+	"/", "/agenda", "/board", "/strategy", "/inbox", "/activity", "/calendar",
 	"/reminders", "/priorities", "/proposals", "/trash", "/security", "/backups", "/labels", "/transfer",
 	"/vault",
 }
