@@ -114,7 +114,7 @@ function Nav({ route, open, onNavigate }) {
   return html`<nav class=${'sidebar' + (open ? ' open' : '')} aria-label="Main">
     <a class="brand" href="/" onClick=${onNavigate}><span class="brand-mark" aria-hidden="true"></span><span>opsboard</span></a>
     <${ZoneNote} />
-    <button type="button" class="search-button" onClick=${() => overlay.set({ kind: 'command' })} aria-label="Search or run a command (Ctrl K)">
+    <button type="button" class="search-button" onClick=${() => overlay.set({ kind: 'command' })} title="Search or run a command (Ctrl K)">
       <${Icon} name="search" size=${15} /><span>Search</span><kbd>Ctrl K</kbd></button>
     <ul class="nav-list">
       ${NAV.map((n) => {
