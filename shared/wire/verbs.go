@@ -52,6 +52,8 @@ const (
 	VerbUndone            Verb = "undone"
 	VerbProposalApproved  Verb = "proposal_approved"
 	VerbIngestRun         Verb = "ingest_run"
+	VerbBackupRun         Verb = "backup_run"
+	VerbBackupFailed      Verb = "backup_failed"
 )
 
 // The categories of the Activity feed, by which the page filters it.
@@ -64,6 +66,7 @@ const (
 	CategoryReminders = "reminders"
 	CategoryHierarchy = "hierarchy"
 	CategoryIngest    = "ingest"
+	CategoryBackup    = "backup"
 	CategoryLabels    = "labels"
 	CategoryPriority  = "priority"
 	CategoryLifecycle = "lifecycle"
@@ -73,7 +76,7 @@ const (
 // ActivityCategories lists the categories in the order the page offers them.
 var ActivityCategories = []string{
 	CategoryStatus, CategoryTasks, CategoryNotes, CategoryMessages, CategoryEvents, CategoryReminders,
-	CategoryHierarchy, CategoryIngest, CategoryLabels, CategoryPriority, CategoryLifecycle, CategoryEdit,
+	CategoryHierarchy, CategoryIngest, CategoryBackup, CategoryLabels, CategoryPriority, CategoryLifecycle, CategoryEdit,
 }
 
 // VerbInfo is one verb and the category of the feed it falls in.
@@ -128,6 +131,8 @@ var Verbs = []VerbInfo{
 	{VerbUndone, CategoryEdit},
 	{VerbProposalApproved, CategoryEdit},
 	{VerbIngestRun, CategoryIngest},
+	{VerbBackupRun, CategoryBackup},
+	{VerbBackupFailed, CategoryBackup},
 }
 
 // VerbFamilies are the categories of verbs not in Verbs, by their prefix: a
@@ -143,6 +148,7 @@ var VerbFamilies = []struct {
 	{"reminder_", CategoryReminders},
 	{"merged_", CategoryHierarchy},
 	{"ingest_", CategoryIngest},
+	{"backup_", CategoryBackup},
 }
 
 var verbCategory = func() map[Verb]string {

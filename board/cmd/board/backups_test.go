@@ -256,3 +256,56 @@ func TestBackupTopUpNeverOnAnotherBoard(t *testing.T) {
 		t.Errorf("Back up now on a non-live board: %+v", st.LastRun)
 	}
 }
+
+// backupRows are the Activity feed's backup rows, newest first.
+func (d *daemon) backupRows(t *testing.T) []wire.ActivityEntry {
+	t.Helper()
+	var feed struct {
+		Activity []wire.ActivityEntry `json:"activity"`
+	}
+	if err := json.Unmarshal(d.must(t, http.StatusOK, "GET", "/api/activity?category=backup", ""), &feed); err != nil {
+		t.Fatal(err)
+	}
+	return feed.Activity
+}
+
+// TestBackupRunsAreActivityRows: each run the board makes is a system row
+// of the Activity feed with what it pushed, and a failed run is one too.
+func TestBackupRunsAreActivityRows(t *testing.T) {
+	repo := bareRepo(t)
+	d := start(t, filepath.Join(t.TempDir(), "board.json"), 0, backupEnv(repo)...)
+	d.must(t, http.StatusCreated, "POST", "/api/cases", `{"title":"Renew the lease"}`)
+	d.must(t, http.StatusAccepted, "POST", "/api/backups/run", "")
+	st := d.settled(t)
+	if st.LastRun == nil || st.LastRun.Outcome != wire.BackupPushed {
+		t.Fatalf("last run %+v, want pushed\n%s", st.LastRun, d.stderr)
+	}
+	rows := d.backupRows(t)
+	if len(rows) != 1 {
+		t.Fatalf("%d backup rows after one run, want 1: %+v", len(rows), rows)
+	}
+	r := rows[0]
+	if r.Verb != wire.VerbBackupRun || r.Actor != wire.ActorSystem || r.Category != wire.CategoryBackup {
+		t.Errorf("row %+v, want a system backup_run row", r)
+	}
+	for _, want := range []string{"backup pushed", st.LastRun.File, "1 cases", " bytes"} {
+		if !strings.Contains(r.Detail, want) {
+			t.Errorf("row detail %q lacks %q", r.Detail, want)
+		}
+	}
+
+	// The repository goes away: the next run fails, and says so.
+	if err := os.RemoveAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	d.must(t, http.StatusAccepted, "POST", "/api/backups/run?force=1", "")
+	st = d.settled(t)
+	if st.LastRun == nil || st.LastRun.Outcome == wire.BackupPushed {
+		t.Fatalf("last run %+v, want a failure", st.LastRun)
+	}
+	testkit.Eventually(t, "the failed run's row", func() bool { return len(d.backupRows(t)) == 2 })
+	failed := d.backupRows(t)[0]
+	if failed.Verb != wire.VerbBackupFailed || failed.Detail == "" || !strings.Contains(failed.Detail, st.LastRun.Error) {
+		t.Errorf("row %+v, want backup_failed naming the error %q", failed, st.LastRun.Error)
+	}
+}

@@ -134,6 +134,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
 	if a.backups != nil {
 		a.backups.OnRun(a.live.backupEvent)
+		a.backups.OnDone(a.logBackup)
 	}
 	a.gs = newGuard(cfg.GuardURL, cfg.PrincipalEmail, a.log)
 	local := httpjson.LocalOnly(httpjson.Local{

@@ -664,7 +664,7 @@ func TestGestures(t *testing.T) {
 		leaf := str(b.call("POST", "/api/cases", map[string]any{"title": "Order team shirts"}, false), "case", "id")
 		tb.open(b.URL + "/strategy")
 		tb.waitFor("the tree", fmt.Sprintf(`!!document.querySelector('[data-drop-parent=%q]')`, ini))
-		x0, y0 := tb.center(fmt.Sprintf(`[role=treeitem][aria-label=%q] .drag-handle`, "Order team shirts"))
+		x0, y0 := tb.center(fmt.Sprintf(`[role=treeitem][data-title=%q] .drag-handle`, "Order team shirts"))
 		x1, y1 := tb.center(fmt.Sprintf(`[data-drop-parent=%q] .node-title`, ini))
 		tb.do(chromedp.DragAndDropXY(x0, y0, x1, y1, 12))
 		testkit.Eventually(t, "the new parent", func() bool { return caseByID(leaf).ParentID == ini })

@@ -29,7 +29,7 @@ var static embed.FS
 // pageRoutes are the paths the page draws on the client; each is answered
 // with index.html so a reload or a shared link lands on the same view.
 var pageRoutes = []string{
-	"/", "/board", "/strategy", "/inbox", "/activity", "/calendar",
+	"/", "/agenda", "/board", "/strategy", "/inbox", "/activity", "/calendar",
 	"/reminders", "/priorities", "/proposals", "/trash", "/security", "/backups", "/labels", "/transfer",
 	"/vault",
 }
@@ -198,7 +198,7 @@ func (s *site) pageHeaders(h http.Header) {
 
 func (s *site) notFound(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
-	b.WriteString(`<!doctype html><meta charset="utf-8"><title>Not found · opsboard</title>`)
+	b.WriteString(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found · opsboard</title>`)
 	b.WriteString(`<link rel="stylesheet" href="/static/app.css"><main class="notfound"><h1>Nothing here</h1>`)
 	b.WriteString(`<p>This address is not a page of the board.</p><p><a href="/">Back to My Issues</a></p></main>`)
 	h := w.Header()

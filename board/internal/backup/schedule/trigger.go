@@ -65,7 +65,8 @@ type Trigger struct {
 	notLive   atomic.Value // the last reason the identity check gave, logged on change
 
 	onRunMu sync.Mutex
-	onRun   func(running bool) // told when a run starts and ends
+	onRun   func(running bool)     // told when a run starts and ends
+	onDone  func(r wire.BackupRun) // handed each finished run
 }
 
 // OnRun registers f to be told when a run starts (true) and ends (false);
@@ -74,6 +75,24 @@ func (t *Trigger) OnRun(f func(running bool)) {
 	t.onRunMu.Lock()
 	t.onRun = f
 	t.onRunMu.Unlock()
+}
+
+// OnDone registers f to be handed each run's result when it finishes,
+// before the run is told to have ended, so what f writes is there when the
+// page looks; f may write to the board. A later call replaces an earlier one.
+func (t *Trigger) OnDone(f func(r wire.BackupRun)) {
+	t.onRunMu.Lock()
+	t.onDone = f
+	t.onRunMu.Unlock()
+}
+
+func (t *Trigger) done(r wire.BackupRun) {
+	t.onRunMu.Lock()
+	f := t.onDone
+	t.onRunMu.Unlock()
+	if f != nil {
+		f(r)
+	}
 }
 
 func (t *Trigger) told(running bool) {
@@ -225,6 +244,7 @@ func (t *Trigger) launch(why string) bool {
 		// one line for the outcome.
 		r := backup.Run(t.ctx, t.cfg.Settings, t.cfg.Source, io.Discard)
 		t.log.Info("backup.run.end", "trigger", why, "exit", r.Exit, "outcome", r.Outcome, "file", r.File, "err", r.Error)
+		t.done(r)
 	})
 	if !started {
 		t.running.Store(false)

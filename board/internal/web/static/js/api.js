@@ -316,8 +316,10 @@ export const api = {
   },
   /** @param {Query} [params] @returns {Answer<{ activity: any[], nextCursor?: string }>} rows as the feed's summary view gives them */
   activity: (params) => get('/api/activity' + qs(params)),
-  /** @param {string} to the last day, YYYY-MM-DD @returns {Promise<any>} the items due, as notify.js types them */
-  agenda: (to) => get('/api/agenda?to=' + to),
+  // Without to, the board's own range: everything overdue, today and the
+  // next seven days.
+  /** @param {string} [to] the last day, YYYY-MM-DD @returns {Promise<any>} the items due, as notify.js types them */
+  agenda: (to) => get('/api/agenda' + qs({ to })),
   /** @param {string} text @returns {Promise<any>} the moment the board read, in its time zone */
   parseDate: (text) => get('/api/dates/parse' + qs({ text })),
   /** @param {Query} params @returns {Promise<any>} the search's hits by kind */

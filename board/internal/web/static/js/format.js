@@ -2,6 +2,9 @@
 // Words and dates as the page shows them.
 
 import { VERBS, CATEGORIES as ACTIVITY_CATEGORIES, CATEGORY_OF, VERB_FAMILIES } from './verbs.js';
+import { boardZone, wallOf, wallOfDate, boardToday, dayOf, clockOf, shiftDay } from './zone.js';
+
+export { setZone, boardZone, wallOf, boardToday } from './zone.js';
 
 /** @type {{ id: import('./types.js').Lane, name: string }[]} */
 export const LANES = [
@@ -26,10 +29,11 @@ export const kindName = (k) => (KINDS.find((x) => x.id === (k || 'case')) || { n
 /** @type {(a: string | undefined) => string} */
 export const actorName = (a) => ({ human: 'You', agent: 'Agent', system: 'System' })[a] || a || 'Board';
 
-// The category filters offer every category of the feed but ingest, whose
-// rows are the mail ingest runs rather than changes to a record.
+// The category filters offer every category of the feed but ingest and
+// backup, whose rows are the mail ingest and backup runs rather than changes
+// to a record.
 /** @type {string[]} */
-export const CATEGORIES = ACTIVITY_CATEGORIES.filter((c) => c !== 'ingest');
+export const CATEGORIES = ACTIVITY_CATEGORIES.filter((c) => c !== 'ingest' && c !== 'backup');
 
 /** @param {number} n */
 const pad = (n) => String(n).padStart(2, '0');
@@ -53,8 +57,9 @@ export function parseDay(s) {
   return isNaN(d.getTime()) ? null : d;
 }
 
+// todayISO is today on the board's clock.
 /** @returns {string} */
-export function todayISO() { return isoDay(new Date()); }
+export function todayISO() { return boardToday(); }
 
 /**
  * @param {Date} d
@@ -68,7 +73,6 @@ export function addDays(d, n) {
 
 const dayFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 const dayYearFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const longDayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
 
 // shortDate shows a date without the year when it is this year.
@@ -76,71 +80,13 @@ const longDayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 
 export function shortDate(s) {
   const d = parseDay(s);
   if (!d) return s || '';
-  return d.getFullYear() === new Date().getFullYear() ? dayFmt.format(d) : dayYearFmt.format(d);
+  return String(d.getFullYear()) === boardToday().slice(0, 4) ? dayFmt.format(d) : dayYearFmt.format(d);
 }
 
+// timeOf is an instant's time of day on the board's clock.
 /** @param {string} s */
 export function timeOf(s) {
-  const d = new Date(s);
-  return isNaN(d.getTime()) ? '' : timeFmt.format(d);
-}
-
-// The board's time zone (its IANA name, from the health answer): a date or time
-// the board stores without an offset is a wall-clock time there, and a time
-// with an offset is shown there. Empty until the board says, then the
-// browser's zone stands in.
-let zone = '';
-
-/** @param {string | undefined | null} z */
-export function setZone(z) {
-  if (!z || z === zone) return false;
-  try {
-    new Intl.DateTimeFormat('en-CA', { timeZone: z });
-  } catch {
-    return false; // a zone this browser does not know: keep its own
-  }
-  zone = z;
-  wallFmt = null;
-  return true;
-}
-
-export const boardZone = () => zone;
-
-/** @type {Intl.DateTimeFormat | null} */
-let wallFmt = null;
-
-// wallOfDate is an instant as YYYY-MM-DD and HH:MM on the board's clock.
-/** @param {Date} d */
-function wallOfDate(d) {
-  if (!wallFmt) {
-    wallFmt = new Intl.DateTimeFormat('en-CA', { timeZone: zone || undefined, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  }
-  /** @type {Record<string, string>} */
-  const p = {};
-  for (const x of wallFmt.formatToParts(d)) p[x.type] = x.value;
-  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour === '24' ? '00' : p.hour}:${p.minute}` };
-}
-
-// wallOf reads a stored date or datetime as the board's calendar day and,
-// when it has one, its time of day (HH:MM): a bare day stays a day, a time
-// without an offset is taken as written, one with an offset is moved into
-// the board's zone.
-/**
- * @param {string | undefined | null} s
- * @returns {{ day: string, time: string } | null}
- */
-export function wallOf(s) {
-  if (!s) return null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return { day: s, time: '' };
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
-  if (m && !m[4]) return { day: m[1], time: `${m[2]}:${m[3]}` };
-  const d = new Date(s);
-  return isNaN(d.getTime()) ? null : wallOfDate(d);
-}
-
-// boardToday is today's date on the board's clock.
-export function boardToday() {
-  return wallOfDate(new Date()).day;
+  return clockOf(s);
 }
 
 // dueState tells how close a due date is: overdue, today, soon (2 days) or
@@ -187,10 +133,10 @@ export function dueLabel(s) {
 export function dueTitle(s) {
   const w = wallOf(s);
   if (!w) return 'Due ' + (s || '');
-  return 'Due ' + w.day + (w.time ? ' ' + w.time + (zone ? ' (' + zone + ')' : '') : '');
+  return 'Due ' + w.day + (w.time ? ' ' + w.time + (boardZone() ? ' (' + boardZone() + ')' : '') : '');
 }
 
-// relTime is "3 min ago", "yesterday", or a date.
+// relTime is "3 min ago", "yesterday", or a date, by the board's days.
 /** @param {string} s */
 export function relTime(s) {
   const d = new Date(s);
@@ -198,16 +144,18 @@ export function relTime(s) {
   const sec = Math.round((Date.now() - d.getTime()) / 1000);
   if (sec < 45) return 'just now';
   if (sec < 3600) return `${Math.round(sec / 60)} min ago`;
-  if (sec < 86400 && isoDay(d) === todayISO()) return `${Math.round(sec / 3600)} h ago`;
-  if (isoDay(d) === isoDay(addDays(new Date(), -1))) return 'yesterday ' + timeFmt.format(d);
-  return shortDate(isoDay(d));
+  const day = dayOf(s);
+  if (sec < 86400 && day === boardToday()) return `${Math.round(sec / 3600)} h ago`;
+  if (day === shiftDay(boardToday(), -1)) return 'yesterday ' + clockOf(s);
+  return shortDate(day);
 }
 
-// dayHeading names a day for the grouped feeds.
+// dayHeading names a day (YYYY-MM-DD on the board's clock) for the grouped
+// feeds.
 /** @param {string} day */
 export function dayHeading(day) {
-  if (day === todayISO()) return 'Today';
-  if (day === isoDay(addDays(new Date(), -1))) return 'Yesterday';
+  if (day === boardToday()) return 'Today';
+  if (day === shiftDay(boardToday(), -1)) return 'Yesterday';
   const d = parseDay(day);
   return d ? longDayFmt.format(d) : day;
 }
@@ -253,6 +201,8 @@ export function verbText(verb) {
     [VERBS.reminderUnlinked]: 'unlinked a reminder from',
     [VERBS.reminderCompleted]: 'completed a reminder on',
     [VERBS.reminderUpdated]: 'updated a reminder on',
+    [VERBS.backupRun]: 'backed up the board',
+    [VERBS.backupFailed]: 'could not back up the board',
   };
   return words[verb] || String(verb || '').replace(/_/g, ' ');
 }

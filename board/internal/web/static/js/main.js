@@ -26,12 +26,15 @@ import { LabelsPage } from './views/labels.js';
 import { WelcomeDialog } from './views/welcome.js';
 import { TransferPage } from './views/transfer.js';
 import { PeoplePage } from './views/vault.js';
+import { AgendaPage, dueNow } from './views/agenda.js';
+import { ZoneNote } from './views/zonenote.js';
 import { VAULT_PREFIX } from './pages.js';
 import { CommandBar, ShortcutHelp } from './views/command.js';
 import { NewCaseModal } from './views/newcase.js';
-import { Notifier, NotifyToggle } from './notify.js';
+import { Notifier, NotifyToggle, dues } from './notify.js';
 
 const NAV = [
+  { path: '/agenda', label: 'Agenda', icon: 'clock', key: 'd', badge: 'due' },
   { path: '/', label: 'My Issues', icon: 'board', match: ['/', '/board', '/strategy'], key: 'b' },
   { path: '/inbox', label: 'Inbox', icon: 'inbox', key: 'i', badge: 'unread' },
   { path: VAULT_PREFIX, label: 'People', icon: 'user', key: 'e' },
@@ -48,6 +51,7 @@ const NAV = [
 ];
 
 const PAGES = {
+  '/agenda': AgendaPage,
   '/': BoardPage,
   '/board': BoardPage,
   '/strategy': BoardPage,
@@ -65,7 +69,7 @@ const PAGES = {
   [VAULT_PREFIX]: PeoplePage,
 };
 
-const TITLES = { '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export', [VAULT_PREFIX]: 'People' };
+const TITLES = { '/agenda': 'Agenda', '/inbox': 'Inbox', '/activity': 'Activity', '/calendar': 'Calendar', '/reminders': 'Reminders', '/priorities': 'Priorities', '/proposals': 'Proposals', '/trash': 'Trash', '/security': 'Security', '/backups': 'Backups', '/labels': 'Labels', '/strategy': 'Strategy', '/transfer': 'Import / Export', [VAULT_PREFIX]: 'People' };
 
 // viewOf is the view an address draws: a vault page's address is the
 // People view with that page open.
@@ -82,11 +86,16 @@ function viewHref(v) {
   return (f.mode === 'strategy' ? '/strategy' : '/board') + '?' + q.toString();
 }
 
+// BADGE_WORDS say what a sidebar count counts.
+const BADGE_WORDS = { unread: 'unread', proposals: 'waiting', due: 'due' };
+
 function Nav({ route, open, onNavigate }) {
   const u = unread.use();
   const p = proposals.use();
   const v = views.use();
+  const d = dues.use();
   const counts = {
+    due: d.data ? dueNow(d.data.items || []) : 0,
     unread: u.data && typeof u.data.count === 'number' ? u.data.count : 0,
     proposals: p.data && p.data.pending ? p.data.pending.length : 0,
   };
@@ -104,7 +113,8 @@ function Nav({ route, open, onNavigate }) {
   };
   return html`<nav class=${'sidebar' + (open ? ' open' : '')} aria-label="Main">
     <a class="brand" href="/" onClick=${onNavigate}><span class="brand-mark" aria-hidden="true"></span><span>opsboard</span></a>
-    <button type="button" class="search-button" onClick=${() => overlay.set({ kind: 'command' })} aria-label="Search or run a command (Ctrl K)">
+    <${ZoneNote} />
+    <button type="button" class="search-button" onClick=${() => overlay.set({ kind: 'command' })} title="Search or run a command (Ctrl K)">
       <${Icon} name="search" size=${15} /><span>Search</span><kbd>Ctrl K</kbd></button>
     <ul class="nav-list">
       ${NAV.map((n) => {
@@ -112,7 +122,7 @@ function Nav({ route, open, onNavigate }) {
         const count = n.badge ? counts[n.badge] : 0;
         return html`<li key=${n.path}><a href=${n.path} class=${'nav-item' + (active ? ' active' : '')} aria-current=${active ? 'page' : undefined} onClick=${onNavigate}>
           <${Icon} name=${n.icon} size=${17} /><span>${n.label}</span>
-          ${count ? html`<span class=${'badge' + (n.badge === 'proposals' ? ' badge-warn' : '')} aria-label=${`${count} ${n.badge === 'unread' ? 'unread' : 'waiting'}`}
+          ${count ? html`<span class=${'badge' + (n.badge === 'proposals' ? ' badge-warn' : '')} aria-label=${`${count} ${BADGE_WORDS[n.badge]}`}
             data-testid=${n.badge + '-count'}>${count}</span>` : null}</a></li>`;
       })}
     </ul>

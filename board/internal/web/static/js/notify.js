@@ -17,6 +17,7 @@ import { api } from './api.js';
 import { resource } from './live.js';
 import { navigate } from './router.js';
 import { createStore, toast } from './state.js';
+import { wallToInstant, wallOf, boardToday, shiftDay } from './zone.js';
 
 /**
  * An item with a due moment, as api.agenda lists it.
@@ -41,47 +42,7 @@ const OPT_KEY = 'opsboard.notify';
 // to an event, the agenda is asked again (see reloadSoon).
 const RELOAD_DELAY = 1000;
 
-/** @type {Map<string, Intl.DateTimeFormat>} */
-const fmts = new Map();
-
-// offsetAt is how far zone's wall clock is ahead of UTC at instant t (ms).
-/**
- * @param {number} t
- * @param {string} zone
- */
-function offsetAt(t, zone) {
-  let f = fmts.get(zone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: zone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    } catch {
-      f = new Intl.DateTimeFormat('en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    }
-    fmts.set(zone, f);
-  }
-  /** @type {Record<string, number>} */
-  const p = {};
-  for (const x of f.formatToParts(new Date(t))) p[x.type] = Number(x.value);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second);
-  return wall - Math.floor(t / 1000) * 1000;
-}
-
-// wallToInstant is the instant (ms) a wall-clock day and HH:MM in zone
-// name; a time a daylight saving change skips lands just after it.
-/**
- * @param {string} day YYYY-MM-DD
- * @param {string} time HH:MM
- * @param {string} zone an IANA zone, '' for the browser's
- */
-export function wallToInstant(day, time, zone) {
-  const [y, m, d] = day.split('-').map(Number);
-  const [hh, mm] = time.split(':').map(Number);
-  const guess = Date.UTC(y, m - 1, d, hh, mm);
-  const first = offsetAt(guess, zone);
-  const t = guess - first;
-  const second = offsetAt(t, zone);
-  return second === first ? t : guess - second;
-}
+export { wallToInstant };
 
 /** @param {string} day */
 function nextDay(day) {
@@ -179,8 +140,6 @@ export function hrefOf(it) {
 /** @param {string} s */
 const isDay = (s) => /^\d{4}-\d{2}-\d{2}$/.test((s || '').trim());
 
-/** @param {Date} d */
-const localDay = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 // A case's summary in a change set does not hold its tasks: the agenda is
 // asked again when a case with open tasks, or one whose tasks it holds,
@@ -199,9 +158,7 @@ function needsReload(ch, data) {
 
 // dues is the agenda the page keeps: overdue items and the next weeks'.
 export const dues = resource(() => {
-  const to = new Date();
-  to.setDate(to.getDate() + WINDOW_DAYS);
-  return api.agenda(localDay(to));
+  return api.agenda(shiftDay(boardToday(), WINDOW_DAYS));
 }, {
   relevant: (ch, data) => needsReload(ch, data) || [...ch.changed, ...ch.removed].some((r) => r.kind === 'reminder'),
   patch(data, ch) {
@@ -295,7 +252,7 @@ function applyTitle() {
 
 /** @param {Due} it */
 function ring(it) {
-  const when = isDay(it.dueAt) ? 'today' : new Date(Date.parse(it.dueAt) || Date.now()).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const when = isDay(it.dueAt) ? 'today' : (wallOf(it.dueAt) || { time: '' }).time; // on the board's clock
   const kind = { reminder: 'Reminder', task: 'Task', event: 'Event' }[it.kind] || 'Due';
   try {
     const n = new Notification(it.title, { body: `${kind} ${it.kind === 'event' ? 'starts' : 'due'} ${when}`, tag: `${it.kind}:${it.id}:${it.dueAt}` });

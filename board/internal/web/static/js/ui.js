@@ -327,7 +327,7 @@ export function InlineText({ value, onSave, label, className = '', multiline, pl
     return html`<${EditField} value=${value} label=${label} className=${className} multiline=${multiline}
       onSave=${(t) => { setEditing(false); onSave(t); }} onCancel=${() => setEditing(false)} />`;
   }
-  return html`<span class=${'inline-text ' + className + (value ? '' : ' placeholder')} role="button" tabindex="0" aria-label=${'Edit ' + label} title="Click to edit"
+  return html`<span class=${'inline-text ' + className + (value ? '' : ' placeholder')} role="button" tabindex="0" aria-label=${'Edit ' + label + ': ' + (value || placeholder || '')} title="Click to edit"
     onClick=${(e) => { e.stopPropagation(); setEditing(true); }}
     onKeyDown=${(e) => { if (e.key === 'Enter' || e.key === 'F2') { e.preventDefault(); e.stopPropagation(); setEditing(true); } }}>${value || placeholder}</span>`;
 }

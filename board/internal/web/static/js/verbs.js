@@ -47,11 +47,13 @@ export const VERBS = {
   undone: 'undone',
   proposalApproved: 'proposal_approved',
   ingestRun: 'ingest_run',
+  backupRun: 'backup_run',
+  backupFailed: 'backup_failed',
 };
 
 // CATEGORIES are the feed's categories, in the order the page lists them.
 /** @type {readonly string[]} */
-export const CATEGORIES = Object.freeze(['status', 'tasks', 'notes', 'messages', 'events', 'reminders', 'hierarchy', 'ingest', 'labels', 'priority', 'lifecycle', 'edit']);
+export const CATEGORIES = Object.freeze(['status', 'tasks', 'notes', 'messages', 'events', 'reminders', 'hierarchy', 'ingest', 'backup', 'labels', 'priority', 'lifecycle', 'edit']);
 
 // CATEGORY_OF is each verb's category.
 /** @type {Readonly<Record<string, string>>} */
@@ -99,6 +101,8 @@ export const CATEGORY_OF = Object.freeze({
   undone: 'edit',
   proposal_approved: 'edit',
   ingest_run: 'ingest',
+  backup_run: 'backup',
+  backup_failed: 'backup',
 });
 
 // VERB_FAMILIES file a verb the table does not know by its prefix.
@@ -111,4 +115,5 @@ export const VERB_FAMILIES = Object.freeze([
   ['reminder_', 'reminders'],
   ['merged_', 'hierarchy'],
   ['ingest_', 'ingest'],
+  ['backup_', 'backup'],
 ]);

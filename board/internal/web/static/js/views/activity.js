@@ -7,7 +7,8 @@ import { api, enc } from '../api.js';
 import { useLive } from '../live.js';
 import { fail } from '../state.js';
 import { setQuery } from '../router.js';
-import { verbText, prettyDetail, isoDay, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
+import { verbText, prettyDetail, dayHeading, timeOf, CATEGORIES, categoryOf, categoryName } from '../format.js';
+import { dayOf, dateTimeOf } from '../zone.js';
 import { VERBS } from '../verbs.js';
 import { undoWrite } from '../undo.js';
 import { UndoAgent } from './undoagent.js';
@@ -23,7 +24,7 @@ export function ActivityPage({ route }) {
   /** @type {{ day: string, rows: any[] }[]} */
   const days = [];
   for (const r of rows) {
-    const day = isoDay(new Date(r.ts));
+    const day = dayOf(r.ts);
     if (!days.length || days[days.length - 1].day !== day) days.push({ day, rows: [] });
     days[days.length - 1].rows.push(r);
   }
@@ -107,7 +108,7 @@ const RECORD_VERBS = {
 function Row({ r }) {
   const cat = r.category || categoryOf(r.verb);
   const caseId = r.caseId || r.CaseID;
-  const icon = { status: 'board', tasks: 'checkCircle', notes: 'note', messages: 'mail', events: 'calendar', reminders: 'bell', hierarchy: 'layers', labels: 'bookmark', priority: 'star', lifecycle: 'sparkle' }[cat] || 'edit';
+  const icon = { status: 'board', tasks: 'checkCircle', notes: 'note', messages: 'mail', events: 'calendar', reminders: 'bell', hierarchy: 'layers', labels: 'bookmark', priority: 'star', lifecycle: 'sparkle', backup: 'archive' }[cat] || 'edit';
   const caseLink = r.caseTitle && caseId ? html`<button type="button" class="linkish strong" onClick=${() => setQuery({ case: caseId })}>${r.caseTitle}</button>` : null;
   const rec = RECORD_VERBS[r.verb] && /^((?:REM|EVT)-\d+)\s+(.*?)(?:\s+\((\d{4}-\d{2}-\d{2})\))?$/.exec(r.detail || '');
   let body;
@@ -124,6 +125,6 @@ function Row({ r }) {
     <div class="feed-main"><${ActorBadge} actor=${r.actor} /> ${body}</div>
     <span class="feed-end">${r.actor === 'agent' && r.version ? html`<button type="button" class="btn btn-ghost btn-sm" aria-label=${'Undo this change by the agent (' + verbText(r.verb) + ')'}
       onClick=${() => undoWrite(r.version)}>Undo</button>` : null}
-    <time datetime=${r.ts} title=${new Date(r.ts).toLocaleString()}>${timeOf(r.ts)}</time></span>
+    <time datetime=${r.ts} title=${dateTimeOf(r.ts)}>${timeOf(r.ts)}</time></span>
   </li>`;
 }

@@ -12,6 +12,7 @@ import { api, statusOf, messageOf } from '../api.js';
 import { useLive, onBackup } from '../live.js';
 import { fail } from '../state.js';
 import { relTime } from '../format.js';
+import { dateTimeOf } from '../zone.js';
 
 const VERDICTS = {
   healthy: ['banner-ok', 'checkCircle', 'Backups are healthy.'],
@@ -46,7 +47,7 @@ function counts(c) {
 function when(s) {
   if (!s) return '';
   const d = new Date(s);
-  return isNaN(d.getTime()) ? s : `${d.toLocaleString()} (${relTime(s)})`;
+  return isNaN(d.getTime()) ? s : `${dateTimeOf(s)} (${relTime(s)})`;
 }
 
 export function BackupsPage() {
@@ -76,7 +77,7 @@ function Verdict({ st }) {
     <div><strong>${text}</strong>${st.running ? html` <span class="pill" data-running>Running now</span>` : null}
       ${(st.reasons || []).length ? html`<ul class="reasons">${st.reasons.map((r, i) => html`<li key=${i}>${r}</li>`)}</ul>` : null}
       ${auto ? html`<div class="small auto-line" data-auto=${auto.on ? 'on' : 'off'}>${auto.on
-        ? html`Automatic backups are on: daily at 03:30${auto.nextDaily ? html` (next ${new Date(auto.nextDaily).toLocaleString()})` : null}, and whenever the newest snapshot is older than 12 hours.`
+        ? html`Automatic backups are on: daily at 03:30${auto.nextDaily ? html` (next ${dateTimeOf(auto.nextDaily)})` : null}, and whenever the newest snapshot is older than 12 hours.`
         : html`Automatic backups are off on this board: ${auto.reason}.`}</div>` : null}</div></div>`;
 }
 

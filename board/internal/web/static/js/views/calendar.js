@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { isoDay, parseDay, addDays, todayISO } from '../format.js';
+import { boardNow } from '../zone.js';
 import { EventEditor } from '../editors.js';
 
 // firstWeekday is 0 (Sunday) or 1 (Monday), from the person's locale.
@@ -45,7 +46,7 @@ function sortEvents(list) {
 /** @param {{ route: import('../types.js').Route }} props */
 export function CalendarPage({ route }) {
   const mode = route.query.get('mode') === 'week' ? 'week' : 'month';
-  const anchor = parseDay(route.query.get('d') || '') || new Date();
+  const anchor = parseDay(route.query.get('d') || '') || /** @type {Date} */ (parseDay(todayISO()));
   const [editing, setEditing] = useState(/** @type {Partial<import('../types.js').CalendarEvent> | null} */ (null));
   let days;
   let title;
@@ -115,7 +116,7 @@ function Month({ days, month, byDay, onNew, onOpen }) {
           const list = byDay[day] || [];
           return html`<div key=${day} role="gridcell" class=${'day' + (d.getMonth() !== month ? ' other' : '') + (day === today ? ' today' : '')}
             onClick=${(e) => { if (e.target === e.currentTarget) onNew(day); }}>
-            <button type="button" class="day-num" aria-label=${'New event on ' + day} onClick=${() => onNew(day)}>${d.getDate()}</button>
+            <button type="button" class="day-num" aria-label=${d.getDate() + ': new event on ' + day} onClick=${() => onNew(day)}>${d.getDate()}</button>
             <div class="day-events">
               ${list.slice(0, 4).map((e) => html`<button type="button" key=${e.id} class=${'ev' + (e.caseId ? ' linked' : '') + (e.domain === 'life' ? ' life' : '')} title=${e.title} onClick=${() => onOpen(e)}>
                 ${e.allDay ? null : html`<span class="ev-time">${e.startTime}</span>`}<span class="ev-title">${e.repeat ? '↻ ' : ''}${e.title}</span></button>`)}
@@ -164,8 +165,7 @@ function Week({ days, byDay, onNew, onOpen }) {
     if (body.current) body.current.scrollTop = HOUR * 7 - 10;
   }, []);
   const today = todayISO();
-  const now = new Date();
-  const nowTop = ((now.getHours() * 60 + now.getMinutes()) / 60) * HOUR;
+  const nowTop = ((minutes(boardNow().time) ?? 0) / 60) * HOUR;
   return html`<div class="week" role="grid" aria-label="Week">
     <div class="week-head" role="row"><div class="gutter"></div>
       ${days.map((d) => html`<div role="columnheader" class=${'week-day' + (isoDay(d) === today ? ' today' : '')}>
@@ -178,18 +178,19 @@ function Week({ days, byDay, onNew, onOpen }) {
       })}
     </div>
     <div class="week-body" ref=${body}>
-      <div class="week-grid" style=${`height:${HOUR * 24}px`}>
+      <div class="week-grid" role="row" style=${`height:${HOUR * 24}px`}>
         <div class="gutter">${Array.from({ length: 24 }, (_, h) => html`<div class="hour-label" style=${`top:${h * HOUR}px`}>${h ? `${String(h).padStart(2, '0')}:00` : ''}</div>`)}</div>
         ${days.map((d) => {
           const day = isoDay(d);
           const timed = layout((byDay[day] || []).filter((e) => !e.allDay));
-          return html`<div class=${'week-col' + (day === today ? ' today' : '')} role="gridcell" aria-label=${day}
+          return html`<div class=${'week-col' + (day === today ? ' today' : '')} role="gridcell"
             onClick=${(ev) => {
               if (ev.target !== ev.currentTarget) return;
               const r = ev.currentTarget.getBoundingClientRect();
               const h = Math.max(0, Math.min(23, Math.floor((ev.clientY - r.top) / HOUR)));
               onNew(day, `${String(h).padStart(2, '0')}:00`);
             }}>
+            <span class="sr-only">${day}</span>
             ${timed.map(({ e, s, en, col, cols }) => html`<button type="button" key=${e.id} class=${'ev ev-timed' + (en - s < 45 ? ' short' : '') + (e.caseId ? ' linked' : '') + (e.domain === 'life' ? ' life' : '')}
               style=${`top:${(s / 60) * HOUR}px;height:${Math.max(22, ((en - s) / 60) * HOUR - 2)}px;left:calc(${(col / cols) * 100}% + 2px);width:calc(${100 / cols}% - 4px)`}
               title=${`${e.title}, ${e.startTime}${e.endTime ? '–' + e.endTime : ''}`} onClick=${() => onOpen(e)}><span class="ev-time">${e.startTime}${e.endTime && en - s >= 45 ? '–' + e.endTime : ''}</span><span class="ev-title">${e.title}</span>

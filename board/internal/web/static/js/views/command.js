@@ -174,6 +174,7 @@ const SHORTCUTS = [
   ['?', 'Show these shortcuts'],
   ['Ctrl Z', 'Undo your last change (Cmd Z on a Mac)'],
   ['c', 'New case'],
+  ['g d', 'Go to Agenda'],
   ['g b', 'Go to My Issues'],
   ['g s', 'Go to Strategy'],
   ['g i', 'Go to Inbox'],

@@ -7,7 +7,8 @@ import { useLive } from '../live.js';
 import { setQuery } from '../router.js';
 import { useCases, usePages, fail, unread } from '../state.js';
 import { PageName } from '../pages.js';
-import { relTime, shortDate, isoDay } from '../format.js';
+import { relTime, shortDate } from '../format.js';
+import { dayOf, boardToday, dateTimeOf } from '../zone.js';
 
 
 async function patchMessage(m, body) {
@@ -149,7 +150,7 @@ function MessageList({ list, pages, show, selected, hasMore, onMore }) {
         class=${'inbox-row' + (m.read ? '' : ' unread') + (m.id === selected ? ' selected' : '')} aria-current=${m.id === selected ? 'true' : undefined}>
         <span class="unread-dot" aria-label=${m.read ? undefined : 'Unread'}></span>
         <span class="inbox-from">${names ? html`<span class="inbox-page" data-page-name>${names}</span> ` : null}${m.outbound ? 'To ' + (m.to || []).join(', ') : m.from || m.source || 'Unknown'}</span>
-        <time class="inbox-date">${m.receivedAt ? (isoDay(new Date(m.receivedAt)) === isoDay(new Date()) ? relTime(m.receivedAt) : shortDate(m.receivedAt.slice(0, 10))) : ''}</time>
+        <time class="inbox-date">${m.receivedAt ? (dayOf(m.receivedAt) === boardToday() ? relTime(m.receivedAt) : shortDate(dayOf(m.receivedAt))) : ''}</time>
         <span class="inbox-subject">${m.subject || '(no subject)'}</span>
         <span class="inbox-preview">${m.preview || ''}</span>
         ${m.caseId || m.reminderId ? html`<span class="inbox-links">${m.caseId ? html`<span class="pill"><${Icon} name="layers" size=${11} />${m.caseId}</span>` : null}${m.reminderId ? html`<span class="pill"><${Icon} name="bell" size=${11} />${m.reminderId}</span>` : null}</span>` : null}
@@ -186,7 +187,7 @@ function Message({ m }) {
         <${MessagePages} m=${m} />
         ${m.to && m.to.length ? html`<div><span class="muted">To</span> ${m.to.join(', ')}</div>` : null}
         ${m.cc && m.cc.length ? html`<div><span class="muted">Cc</span> ${m.cc.join(', ')}</div>` : null}
-        <div class="muted">${m.receivedAt ? new Date(m.receivedAt).toLocaleString() : ''}${m.source ? ' · ' + m.source : ''}</div>
+        <div class="muted">${m.receivedAt ? dateTimeOf(m.receivedAt) : ''}${m.source ? ' · ' + m.source : ''}</div>
       </div>
       <div class="btn-row">
         <button type="button" class="btn btn-sm" onClick=${() => patchMessage(m, { read: !m.read })}>${m.read ? 'Mark unread' : 'Mark read'}</button>

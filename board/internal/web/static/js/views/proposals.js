@@ -42,53 +42,68 @@ export function ProposalsPage() {
   </section>`;
 }
 
+// approveProposal approves p as the person saw it at version: a stale one
+// is confirmed first, and a board that moved on meanwhile is retried when
+// p's targets still look as they did.
+/**
+ * @param {import('../types.js').Proposal} p
+ * @param {number} version
+ */
+export async function approveProposal(p, version) {
+  const changed = (p.targets || []).filter((t) => t.changedSince && !t.gone);
+  if (changed.length) {
+    const ok = await confirmDialog({
+      title: 'Approve a stale proposal?',
+      message: `${changed.map((t) => `${t.id} (${(t.changedFields || []).join(', ') || 'updated'})`).join('; ')} changed since the agent proposed this. Approving applies the proposal over those changes.`,
+      ok: 'Approve anyway',
+    });
+    if (!ok) return;
+  }
+  /** @param {number} v */
+  const send = (v) => api.proposals.approve(p.id, { expectedVersion: v });
+  try {
+    try {
+      await send(version);
+    } catch (e) {
+      if (statusOf(e) !== 409) throw e;
+      // The version is board-wide: retry when this proposal's targets look
+      // the same as what the person just saw; otherwise show them again.
+      const fresh = await api.proposals.list();
+      const now = (fresh.pending || []).find((x) => x.id === p.id);
+      /** @param {import('../types.js').Proposal} x */
+      const sig = (x) => JSON.stringify((x.targets || []).map((t) => [t.id, t.gone, t.changedFields]));
+      if (!now || sig(now) !== sig(p)) {
+        proposals.reload();
+        toast('The target changed while you looked; the proposal now shows the latest state.', 'info');
+        return;
+      }
+      await send(fresh.version);
+    }
+    toast('Approved: ' + p.summary, 'ok');
+  } catch (e) {
+    fail(e);
+  }
+}
+
+// rejectProposal rejects p.
+/** @param {import('../types.js').Proposal} p */
+export async function rejectProposal(p) {
+  try {
+    await api.proposals.reject(p.id);
+    toast('Rejected: ' + p.summary);
+  } catch (e) {
+    fail(e);
+  }
+}
+
 /** @param {{ p: import('../types.js').Proposal, version: number }} props */
 function Proposal({ p, version }) {
   const { byId } = useCases();
   const payload = parse(p.payload) || {};
   const fields = Object.entries(payload).filter(([k]) => !['id', 'actor', 'expectedVersion'].includes(k));
   const targets = p.targets || [];
-  const changed = targets.filter((t) => t.changedSince && !t.gone);
-  const approve = async () => {
-    if (changed.length) {
-      const ok = await confirmDialog({
-        title: 'Approve a stale proposal?',
-        message: `${changed.map((t) => `${t.id} (${(t.changedFields || []).join(', ') || 'updated'})`).join('; ')} changed since the agent proposed this. Approving applies the proposal over those changes.`,
-        ok: 'Approve anyway',
-      });
-      if (!ok) return;
-    }
-    const send = (v) => api.proposals.approve(p.id, { expectedVersion: v });
-    try {
-      try {
-        await send(version);
-      } catch (e) {
-        if (statusOf(e) !== 409) throw e;
-        // The version is board-wide: retry when this proposal's targets look
-        // the same as what the person just saw; otherwise show them again.
-        const fresh = await api.proposals.list();
-        const now = (fresh.pending || []).find((x) => x.id === p.id);
-        const sig = (x) => JSON.stringify((x.targets || []).map((t) => [t.id, t.gone, t.changedFields]));
-        if (!now || sig(now) !== sig(p)) {
-          proposals.reload();
-          toast('The target changed while you looked; the proposal now shows the latest state.', 'info');
-          return;
-        }
-        await send(fresh.version);
-      }
-      toast('Approved: ' + p.summary, 'ok');
-    } catch (e) {
-      fail(e);
-    }
-  };
-  const reject = async () => {
-    try {
-      await api.proposals.reject(p.id);
-      toast('Rejected: ' + p.summary);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const approve = () => approveProposal(p, version);
+  const reject = () => rejectProposal(p);
   return html`<li class=${'proposal' + (p.changedSince ? ' stale' : '')}>
     <header class="proposal-head">
       <span class="verb">${p.verb}</span>

@@ -192,7 +192,7 @@ function Node({ n, depth, ctx }) {
     { label: 'Move to Trash', icon: 'archive', danger: true, onSelect: () => archiveCase(n) },
   ];
   return html`<div class=${'node node-' + (n.kind || 'case')} role="treeitem" aria-expanded=${container ? (open ? 'true' : 'false') : undefined}
-    aria-level=${depth + 1} aria-label=${n.title}>
+    aria-level=${depth + 1} data-title=${n.title}>
     <div class="node-row" style=${`--depth:${depth}`} data-drop-parent=${container ? n.id : undefined} ref=${(x) => (el = x)}
       onPointerDown=${(e) => n.kind !== 'initiative' && ctx.onDrag(e, n, el)}>
       ${n.kind !== 'initiative' ? html`<span class="drag-handle" data-drag-handle title="Drag onto an initiative or workstream" aria-hidden="true"><${Icon} name="grip" size=${12} /></span>` : null}

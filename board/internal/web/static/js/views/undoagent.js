@@ -8,19 +8,21 @@ import { html } from '../ui.js';
 import { api, ApiError, messageOf } from '../api.js';
 import { toast } from '../state.js';
 import { timeOf, plural } from '../format.js';
+import { boardToday, wallToInstant } from '../zone.js';
 import { conflictText } from '../undo.js';
 
-// startOfToday is the value of a datetime-local field at 00:00 today.
+// startOfToday is the value of a datetime-local field at 00:00 today on
+// the board's clock.
 function startOfToday() {
-  const d = new Date();
-  const p = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T00:00`;
+  return `${boardToday()}T00:00`;
 }
 
-/** @param {string} local a datetime-local value, read in the page's zone */
+/** @param {string} local a datetime-local value, read on the board's clock */
 function rfc3339(local) {
-  const d = new Date(local);
-  return isNaN(d.getTime()) ? '' : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(local || '');
+  if (!m) return '';
+  const t = wallToInstant(m[1], m[2]);
+  return isNaN(t) ? '' : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function UndoAgent() {

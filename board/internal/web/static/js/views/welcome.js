@@ -108,6 +108,10 @@ function WelcomeBody() {
       <h3 id="h-connect">Connect your agent</h3>
       <${Connect} />
     </section>
+    <section aria-labelledby="h-day" class="welcome-day">
+      <h3 id="h-day">Then, each day</h3>
+      <p>Open the <a href="/agenda" data-welcome-agenda onClick=${() => overlay.set(null)}>Agenda</a>: what is overdue, due today and this week, and what the agent proposed and waits on you for, each done in place.</p>
+    </section>
   </div>`;
 }
 
