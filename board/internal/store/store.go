@@ -54,7 +54,8 @@ type Config struct {
 	// reports the store degraded (3s).
 	StallAfter time.Duration
 	// ReserveBytes is the disk space kept in reserve for compaction on a
-	// full disk (twice the document plus 4 MB, at least 4 MB, at most 1 GB).
+	// full disk (the document and an eighth more plus 2 MB, at least 4 MB,
+	// at most 1 GB).
 	ReserveBytes int64
 
 	// MessageKey names a message by what makes it the same mail, so a
