@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/shared/storefile"
 )
 
 // largeConfig makes every document large, with a clock and a count of
@@ -50,4 +51,38 @@ func TestLargeDocumentCatchesUpOnceQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, "the quiet board's document holds the write", func() bool { return s.compacted.Load() == s.Version() })
+}
+
+func TestPreviousDocumentGoesOnceASnapshotHoldsIt(t *testing.T) {
+	path, _ := writeFixture(t, testkit.BoardDoc(5))
+	s := mustOpen(t, manualConfig(path))
+	defer s.Close()
+	step := func(i int) {
+		t.Helper()
+		if err := patchTitle(s, "CASE-1", i); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.compact(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first compaction keeps the loaded document as the previous one
+	// and takes the first snapshot of the new one, which holds more.
+	step(1)
+	if fileExists(s.prevPath()) {
+		t.Fatalf("%s stayed beside a snapshot of version %d that holds all of it", s.prevPath(), s.snapVersion)
+	}
+	// The next snapshot is not due yet: the document the second compaction
+	// replaced is still the newest snapshot's; the one the third replaced
+	// is newer than any snapshot, and the journal is trimmed to it.
+	step(2)
+	step(3)
+	if !fileExists(s.prevPath()) {
+		t.Fatalf("%s is gone with no snapshot holding version %d", s.prevPath(), s.compacted.Load()-1)
+	}
+	s.Close()
+	d, err := storefile.Load(path)
+	if err != nil || d.Cases[0].Title != "Renew the vendor contract, round 3" {
+		t.Fatalf("after reopen: %v %v", err, d)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"time"
 
@@ -225,6 +226,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	if s.snapshotDue(d.Version) {
 		snapErr = s.writeSnapshot(d) // the trim below still may free space
 	}
+	s.dropCoveredPrevious()
 	// The journal keeps what neither the previous document nor the newest
 	// snapshot holds: either of them plus the journal rebuilds every
 	// acknowledged write if the document is found broken.
@@ -283,6 +285,20 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 		s.prevVersion = prev
 	}
 	return nil
+}
+
+// dropCoveredPrevious removes board.json.prev once the newest snapshot holds
+// everything it does: a broken document is then rebuilt from the snapshot
+// and the journal, and the copy would only take a document's worth of disk.
+func (s *Store) dropCoveredPrevious() {
+	if s.prevVersion == 0 || s.snapVersion < s.prevVersion {
+		return
+	}
+	if err := os.Remove(s.prevPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("store.prev", "err", err)
+		return
+	}
+	s.prevVersion = 0
 }
 
 // keepPrevious links the document to board.json.prev, atomically replacing
