@@ -104,7 +104,6 @@ func runScale(b *testing.B, data string, seeded int64, cases int) {
 	time.Sleep(scaleSettle)
 	disk := dirBytes(b, filepath.Dir(data))
 	b.Logf("load average %s; data directory:\n%s", loadAverage(), listDir(filepath.Dir(data)))
-	b.Logf("FIRST %s\nRESTART %s", first.stderr, d.stderr)
 
 	b.ReportMetric(float64(seeded)/1e6, "doc-MB")
 	b.ReportMetric(took.Seconds(), "first-start-s")
