@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/opsboard/opsboard/board/internal/testkit"
+	"github.com/opsboard/opsboard/shared/storefile"
 )
 
 // scaleSizes are the boards the store is held to: 1x is 1,000 cases with
@@ -93,7 +94,6 @@ func runScale(b *testing.B, data string, seeded int64, cases int) {
 	first, took := startScale(b, data)
 	first.stopGracefully(b)
 	d, restart := startScale(b, data)
-	defer d.stopGracefully(b)
 	rss := d.rssMB(b)
 	list := d.median(b, 5, func(int) string { return "/api/cases" })
 	summary := d.median(b, 21, func(int) string { return "/api/cases?view=summary" })
@@ -116,6 +116,14 @@ func runScale(b *testing.B, data string, seeded int64, cases int) {
 	b.ReportMetric(summary, "summary-ms")
 	b.ReportMetric(body, "message-ms")
 	b.ReportMetric(float64(disk)/float64(seeded), "disk-x")
+
+	// A crash leaves the journal unfolded: the next start replays it.
+	journal := fileBytes(storefile.JournalPath(data))
+	d.kill()
+	d, afterKill := startScale(b, data)
+	d.stopGracefully(b)
+	b.ReportMetric(afterKill.Seconds(), "restart-after-kill-s")
+	b.ReportMetric(float64(journal)/1e6, "journal-at-kill-MB")
 }
 
 // scaleDaemon is a board process started by the benchmark.
@@ -305,6 +313,14 @@ func dirBytes(b *testing.B, dir string) int64 {
 		b.Fatal(err)
 	}
 	return total
+}
+
+func fileBytes(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // loadAverage is the machine's load, to read the figures against.
