@@ -51,11 +51,12 @@ const (
 //
 // prints the table; -short leaves out 10x.
 func BenchmarkScale(b *testing.B) {
+	bin := boardBin
+	if bin == "" { // TestMain builds the board only without -short
+		bin = testkit.GoBuild(b, b.TempDir(), "github.com/opsboard/opsboard/board/cmd/board")
+	}
 	for _, sz := range scaleSizes {
 		b.Run(sz.name, func(b *testing.B) {
-			if boardBin == "" {
-				b.Skip("runs the daemon, which is not built under -short")
-			}
 			if sz.cases >= 10000 && testing.Short() {
 				b.Skip("the 10x board (about 300 MB) is skipped under -short")
 			}
@@ -71,7 +72,7 @@ func BenchmarkScale(b *testing.B) {
 				if err := os.WriteFile(data, seedDoc, 0o600); err != nil {
 					b.Fatal(err)
 				}
-				runScale(b, data, int64(len(seedDoc)), sz.cases)
+				runScale(b, bin, data, int64(len(seedDoc)), sz.cases)
 			}
 		})
 	}
@@ -89,11 +90,11 @@ func seedScaleDoc(b *testing.B, cases int) []byte {
 
 // runScale measures one board from its first start to the weighing of its
 // data directory, and reports the figures.
-func runScale(b *testing.B, data string, seeded int64, cases int) {
+func runScale(b *testing.B, bin, data string, seeded int64, cases int) {
 	b.Helper()
-	first, took := startScale(b, data)
+	first, took := startScale(b, bin, data)
 	first.stopGracefully(b)
-	d, restart := startScale(b, data)
+	d, restart := startScale(b, bin, data)
 	rss := d.rssMB(b)
 	list := d.median(b, 5, func(int) string { return "/api/cases" })
 	summary := d.median(b, 21, func(int) string { return "/api/cases?view=summary" })
@@ -120,7 +121,7 @@ func runScale(b *testing.B, data string, seeded int64, cases int) {
 	// A crash leaves the journal unfolded: the next start replays it.
 	journal := fileBytes(storefile.JournalPath(data))
 	d.kill()
-	d, afterKill := startScale(b, data)
+	d, afterKill := startScale(b, bin, data)
 	d.stopGracefully(b)
 	b.ReportMetric(afterKill.Seconds(), "restart-after-kill-s")
 	b.ReportMetric(float64(journal)/1e6, "journal-at-kill-MB")
@@ -138,10 +139,10 @@ type scaleDaemon struct {
 // GET /api/cases has been read, with the time that took from the start of
 // the process. The board binds before it loads, so the request waits in
 // the listen queue rather than being refused.
-func startScale(b *testing.B, data string) (*scaleDaemon, time.Duration) {
+func startScale(b *testing.B, bin, data string) (*scaleDaemon, time.Duration) {
 	b.Helper()
 	addr := testkit.FreeAddr(b)
-	d := &scaleDaemon{cmd: exec.Command(boardBin), url: "http://" + addr, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
+	d := &scaleDaemon{cmd: exec.Command(bin), url: "http://" + addr, stderr: &testkit.SyncBuffer{}, exited: make(chan struct{})}
 	d.cmd.Env = append(os.Environ(), "SVC_BOARD_ADDR="+addr, "SVC_BOARD_DATA="+data, "SVC_SEARCH_URL=http://127.0.0.1:1")
 	d.cmd.Stderr = d.stderr
 	t0 := time.Now()
