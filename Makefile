@@ -67,3 +67,9 @@ test: deps lint build
 
 bench:
 	go test -run '^$$' -bench . -benchmem -benchtime 2s $(PKGS)
+
+# bench-scale prints the store's figures at 1x and 10x on the real daemon
+# (start-up, memory, writes, reads, disk); the 10x board takes minutes.
+.PHONY: bench-scale
+bench-scale:
+	go test -run '^$$' -bench Scale -benchtime 1x -timeout 60m ./board/cmd/board/

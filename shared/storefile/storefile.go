@@ -7,7 +7,6 @@ package storefile
 //go:generate go run ./kindgen -pkg storefile -out kinds_gen.go
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,7 +32,7 @@ func New() *wire.Doc {
 // refused: rewriting it would drop what this code does not understand.
 func Decode(data []byte) (*wire.Doc, error) {
 	var d wire.Doc
-	if err := json.Unmarshal(data, &d); err != nil {
+	if err := unmarshalDoc(data, &d); err != nil {
 		return nil, fmt.Errorf("parse document: %w", err)
 	}
 	if d.SchemaVersion > wire.SchemaVersion {

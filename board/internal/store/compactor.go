@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"time"
 
@@ -20,9 +21,11 @@ const compactDuty = 5
 // compactor folds the journal into the document after CompactIdle without
 // writes, but no later than CompactMaxDelay after the first write it has not
 // folded (so steady writes cannot starve it), or as soon as CompactEntries
-// writes wait; never sooner than the duty cycle allows. Once writes stop it
-// also takes a snapshot that has come due, so the newest snapshot catches up
-// with the last write.
+// writes wait; never sooner than the duty cycle allows. A large document
+// (CompactLargeFrom) is rewritten only once the journal holds a share of its
+// size, or after CompactQuiet without writes. Once writes stop it also takes
+// a snapshot that has come due, so the newest snapshot catches up with the
+// last write.
 func (s *Store) compactor() {
 	defer s.wg.Done()
 	timer := time.NewTimer(time.Hour)
@@ -37,13 +40,7 @@ func (s *Store) compactor() {
 			timer.Stop()
 			return
 		}
-		wake := lastWrite.Add(s.cfg.CompactIdle)
-		if deadline := dirtySince.Add(s.cfg.CompactMaxDelay); deadline.Before(wake) {
-			wake = deadline
-		}
-		if s.pending() >= int64(s.cfg.CompactEntries) || s.journalGrown() {
-			wake = time.Now()
-		}
+		wake := s.compactDue(dirtySince, lastWrite)
 		if wake.Before(notBefore) {
 			wake = notBefore
 		}
@@ -97,13 +94,49 @@ func (s *Store) compactor() {
 	}
 }
 
+// compactShare is the share of a large document the journal may reach
+// before the document is rewritten: every byte journaled then costs at most
+// compactShare bytes of document rewrite, whatever the pace of the writes.
+const compactShare = 4
+
+// compactDue is when the next compaction should run, given when the first
+// write it has not folded and the last write came. A small document follows
+// the clock, which keeps it close behind the journal for a person who reads
+// it. Rewriting a large one a second after every burst of writes would cost
+// far more than the writes did, so it waits for the journal to reach its
+// share of the document, or for the board to fall quiet.
+func (s *Store) compactDue(dirtySince, lastWrite time.Time) time.Time {
+	if s.journalGrown() {
+		return time.Now()
+	}
+	if s.large() {
+		return lastWrite.Add(s.cfg.CompactQuiet)
+	}
+	if s.pending() >= int64(s.cfg.CompactEntries) {
+		return time.Now()
+	}
+	wake := lastWrite.Add(s.cfg.CompactIdle)
+	if deadline := dirtySince.Add(s.cfg.CompactMaxDelay); deadline.Before(wake) {
+		wake = deadline
+	}
+	return wake
+}
+
+// large reports whether the document is big enough to be compacted by the
+// size of the journal rather than by the clock.
+func (s *Store) large() bool { return s.docSize.Load() >= s.cfg.CompactLargeFrom }
+
 // journalGrown reports whether the journal grew, since the last compaction,
-// past CompactBytes or the document's size, whichever is larger: a journal
-// that repeats a large record per write grows much faster than the count of
-// entries says.
+// past CompactBytes or the document's size (a large document's share of
+// it), whichever is larger: a journal that repeats a large record per write
+// grows much faster than the count of entries says.
 func (s *Store) journalGrown() bool {
 	grown := s.j.sizeNow.Load() - s.grownFrom.Load()
-	return grown >= max(s.cfg.CompactBytes, s.docSize.Load())
+	limit := s.docSize.Load()
+	if s.large() {
+		limit /= compactShare
+	}
+	return grown >= max(s.cfg.CompactBytes, limit)
 }
 
 // pending is how many versions the document on disk trails the durable state.
@@ -193,6 +226,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	if s.snapshotDue(d.Version) {
 		snapErr = s.writeSnapshot(d) // the trim below still may free space
 	}
+	s.dropCoveredPrevious()
 	// The journal keeps what neither the previous document nor the newest
 	// snapshot holds: either of them plus the journal rebuilds every
 	// acknowledged write if the document is found broken.
@@ -251,6 +285,20 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 		s.prevVersion = prev
 	}
 	return nil
+}
+
+// dropCoveredPrevious removes board.json.prev once the newest snapshot holds
+// everything it does: a broken document is then rebuilt from the snapshot
+// and the journal, and the copy would only take a document's worth of disk.
+func (s *Store) dropCoveredPrevious() {
+	if s.prevVersion == 0 || s.snapVersion < s.prevVersion {
+		return
+	}
+	if err := os.Remove(s.prevPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("store.prev", "err", err)
+		return
+	}
+	s.prevVersion = 0
 }
 
 // keepPrevious links the document to board.json.prev, atomically replacing

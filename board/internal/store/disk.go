@@ -24,15 +24,19 @@ import (
 // reservePath is a preallocated file that holds disk space for compaction.
 func (s *Store) reservePath() string { return s.path + ".reserve" }
 
-// reserveWant is the reserve the board keeps when it can: a new document and
-// a snapshot. reserveNeed is the least a compaction needs (the previous
+// reserveWant is the reserve the board keeps when it can: what a compaction
+// needs, a new document, with a margin for what the journal adds to it
+// before the next one. The recovery on a full disk rewrites the document
+// and trims the journal, and takes no snapshot, so room for one would only
+// sit idle. reserveNeed is the least a compaction needs (the previous
 // document stays as board.json.prev, so a new one takes its full size);
 // below it the disk counts as full.
 func (s *Store) reserveWant() int64 {
 	if s.cfg.ReserveBytes > 0 {
 		return s.cfg.ReserveBytes
 	}
-	return min(max(2*s.docSize.Load()+2<<20, 4<<20), 1<<30)
+	size := s.docSize.Load()
+	return min(max(size+size/8+2<<20, 4<<20), 1<<30)
 }
 
 func (s *Store) reserveNeed() int64 {
@@ -46,6 +50,15 @@ func (s *Store) reserveNeed() int64 {
 func (s *Store) ensureReserve() bool {
 	have := fileSize(s.reservePath())
 	want := s.reserveWant()
+	// A reserve well past the want (the document shrank, or an older board
+	// kept twice the document) gives the surplus back.
+	if have > want+want/4 {
+		if err := os.Truncate(s.reservePath(), want); err != nil {
+			s.log.Warn("store.reserve", "err", err)
+		} else {
+			have = want
+		}
+	}
 	// Grow past what compaction needs only while that leaves the journal
 	// as much room again; on a nearly full disk, take just the need.
 	if free, ok := freeSpace(s.dir); ok && free < 2*(want-have) {

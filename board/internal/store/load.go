@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/opsboard/opsboard/shared/storefile"
@@ -84,6 +85,12 @@ func (s *Store) load() error {
 	s.visible.Store(d)
 	s.fresh = fresh
 	s.ensureReserve()
+	// The file's bytes and the decoder's scratch are garbage now, as large
+	// as the document; handed back to the system they do not stay in the
+	// board's resident memory. In the background, so serving starts at once.
+	if s.docSize.Load() >= 4<<20 {
+		go debug.FreeOSMemory()
+	}
 	return nil
 }
 

@@ -41,6 +41,12 @@ type Config struct {
 	// CompactBytes: compact once the journal has grown by this much since the
 	// last compaction, or by the document's size when that is larger (1 MB).
 	CompactBytes int64
+	// CompactLargeFrom is the document size from which the clock and the
+	// count of entries no longer start a compaction (32 MB): the journal
+	// must grow by a quarter of the document (at least CompactBytes), or the
+	// board be without writes for CompactQuiet (1 min).
+	CompactLargeFrom int64
+	CompactQuiet     time.Duration
 	// WriteWait bounds how long a write waits for a disk that does not
 	// answer before it is withdrawn, when it still can be (10s).
 	WriteWait time.Duration
@@ -48,7 +54,8 @@ type Config struct {
 	// reports the store degraded (3s).
 	StallAfter time.Duration
 	// ReserveBytes is the disk space kept in reserve for compaction on a
-	// full disk (twice the document plus 4 MB, at least 4 MB, at most 1 GB).
+	// full disk (the document and an eighth more plus 2 MB, at least 4 MB,
+	// at most 1 GB).
 	ReserveBytes int64
 
 	// MessageKey names a message by what makes it the same mail, so a
@@ -152,6 +159,12 @@ func Open(cfg Config) (*Store, error) {
 	}
 	if cfg.CompactBytes <= 0 {
 		cfg.CompactBytes = 1 << 20
+	}
+	if cfg.CompactLargeFrom <= 0 {
+		cfg.CompactLargeFrom = 32 << 20
+	}
+	if cfg.CompactQuiet <= 0 {
+		cfg.CompactQuiet = time.Minute
 	}
 	if cfg.WriteWait <= 0 {
 		cfg.WriteWait = 10 * time.Second

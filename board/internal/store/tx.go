@@ -57,8 +57,8 @@ func messageKeysOf(list []*wire.Message, key func(*wire.Message) string) map[str
 	if key == nil {
 		return out
 	}
-	for _, m := range list {
-		out[key(m)] = m.ID
+	for i, k := range keysOf(list, key) {
+		out[k] = list[i].ID
 	}
 	return out
 }
