@@ -59,7 +59,8 @@ func openBodyFile(path string, log *slog.Logger) (*bodyFile, error) {
 	}
 	if scan.Size > scan.Good {
 		log.Warn("store.bodies_torn_tail", "path", path, "bytes", scan.Size-scan.Good)
-		if err := f.Truncate(scan.Good); err == nil {
+		err := f.Truncate(scan.Good)
+		if err == nil {
 			err = f.Sync()
 		}
 		if err != nil {
