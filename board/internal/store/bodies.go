@@ -49,6 +49,7 @@ type bodyFile struct {
 // which no document names, since a body is synced before a document naming
 // it replaces the old one).
 func openBodyFile(path string, log *slog.Logger) (*bodyFile, error) {
+	os.Remove(path + ".tmp") // a collection a crash cut short; the file it was to replace is whole
 	data, scan, err := storefile.ReadBodyFile(path)
 	if err != nil {
 		return nil, err
