@@ -154,15 +154,15 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "v8-newer.json"))
+	data, err := os.ReadFile(filepath.Join("testdata", "v10-newer.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Decode(data); err == nil || !strings.Contains(err.Error(), "newer") {
-		t.Fatalf("decoding a schema 8 file: err %v, want a refusal naming it newer", err)
+		t.Fatalf("decoding a schema 10 file: err %v, want a refusal naming it newer", err)
 	}
-	if _, err := Load(filepath.Join("testdata", "v8-newer.json")); err == nil {
-		t.Fatal("Load accepted a schema 8 file")
+	if _, err := Load(filepath.Join("testdata", "v10-newer.json")); err == nil {
+		t.Fatal("Load accepted a schema 10 file")
 	}
 }
 

@@ -47,9 +47,12 @@ func Decode(data []byte) (*wire.Doc, error) {
 
 // migrate brings a document of any older schema to the current one. Every
 // schema step (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
-// message reminderId, 7 priorities and starred) was additive, so migration is
-// filling defaults: missing arrays read as empty, a missing domain is work,
-// an absent kind is a leaf case.
+// message reminderId, 7 priorities and starred, 8 lane positions mapped once
+// (done by the page's lane order), 9 bodies outside the document) was
+// additive, so migration is filling defaults: missing arrays read as empty,
+// a missing domain is work, an absent kind is a leaf case. A message body
+// found inline (any schema before 9, or a hand edit) stays as it is; the
+// board moves it to the body file when it next writes the document.
 func migrate(d *wire.Doc) {
 	normalize(d)
 	d.SchemaVersion = wire.SchemaVersion
@@ -172,6 +175,19 @@ func loadOnce(path string) (*wire.Doc, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	// A reader that only looks has no one to tell of a lost body: the
+	// message reads with an empty body, as the board answers it.
+	lost, err := ResolveFile(d, BodiesPath(path))
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lost {
+		for _, m := range d.Messages {
+			if m.ID == l.ID {
+				m.BodyRef = nil
+			}
+		}
 	}
 	// Every good line is applied, also past a damaged one: a later line
 	// holds the whole record it changed, so it is the newest known state.

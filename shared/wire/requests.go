@@ -153,7 +153,10 @@ type MessagePatch struct {
 	URL        Opt[string] `json:"url,omitzero"`
 	CaseID     Opt[string] `json:"caseId,omitzero"`
 	ReminderID Opt[string] `json:"reminderId,omitzero"`
-	Actor      Actor       `json:"actor,omitempty"`
+	// Body replaces the mail's text: how a person edits a body by hand now
+	// that bodies live outside the document.
+	Body  Opt[string] `json:"body,omitzero"`
+	Actor Actor       `json:"actor,omitempty"`
 	// Override lets an agent write through the person's change; the page
 	// and a person's HTTP call may set it, the agent's tools never do.
 	Override bool `json:"override,omitempty"`

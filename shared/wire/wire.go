@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the store schema this code writes. Older files migrate on read.
-const SchemaVersion = 7
+const SchemaVersion = 9
 
 // Actor is who made a write: the person, the agent, or the board itself
 // (ingest, scheduled jobs). It is stored as its word, so documents stay
@@ -135,20 +135,24 @@ func cleanAddresses(in []string) Addresses {
 
 // Message is a linked email (or other inbound message).
 type Message struct {
-	ID         string    `json:"id"`
-	Source     string    `json:"source,omitempty"`
-	From       string    `json:"from,omitempty"`
-	To         Addresses `json:"to,omitempty"`
-	Cc         Addresses `json:"cc,omitempty"`
-	Subject    string    `json:"subject,omitempty"`
-	Preview    string    `json:"preview,omitempty"`
-	Body       string    `json:"body,omitempty"`
-	ReceivedAt string    `json:"receivedAt,omitempty"`
-	Read       bool      `json:"read"`
-	CaseID     string    `json:"caseId,omitempty"`
-	ReminderID string    `json:"reminderId,omitempty"`
-	Outbound   bool      `json:"outbound,omitempty"`
-	URL        string    `json:"url,omitempty"`
+	ID      string    `json:"id"`
+	Source  string    `json:"source,omitempty"`
+	From    string    `json:"from,omitempty"`
+	To      Addresses `json:"to,omitempty"`
+	Cc      Addresses `json:"cc,omitempty"`
+	Subject string    `json:"subject,omitempty"`
+	Preview string    `json:"preview,omitempty"`
+	Body    string    `json:"body,omitempty"`
+	// BodyRef stands for Body in the document on disk, whose bodies live in
+	// the body file beside it; the board resolves it on reading, so no
+	// answer carries it.
+	BodyRef    *BodyRef `json:"bodyRef,omitempty"`
+	ReceivedAt string   `json:"receivedAt,omitempty"`
+	Read       bool     `json:"read"`
+	CaseID     string   `json:"caseId,omitempty"`
+	ReminderID string   `json:"reminderId,omitempty"`
+	Outbound   bool     `json:"outbound,omitempty"`
+	URL        string   `json:"url,omitempty"`
 	// MessageID is the mail's Message-ID header: the dedupe key when set.
 	MessageID string `json:"messageId,omitempty"`
 	// ThreadID is the Message-ID of the thread's first mail, from the
@@ -172,6 +176,13 @@ type Message struct {
 
 // Key is the record's id.
 func (m *Message) Key() string { return m.ID }
+
+// BodyRef names a message body in the body file by its content: the
+// SHA-256 of the body's bytes (hex) and their count.
+type BodyRef struct {
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
 
 // Scan outcomes of an ingested message.
 const (

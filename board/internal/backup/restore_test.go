@@ -211,7 +211,7 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := tree(t, f.data, clone, "guard/models", "board.json", "board.json.journal", "board.json.lock", "board.json.highwater",
-		"board.json.reserve", "board.json.prev", "snapshots", StateName, LogName)
+		"board.json.reserve", "board.json.prev", "board.json.bodies", "snapshots", StateName, LogName)
 	r := f.mustRun()
 
 	// Life goes on after the backup; then the disk is lost in part.
@@ -266,7 +266,7 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 
 	// The restored files are exactly the backed-up ones.
 	after := tree(t, f.data, clone, "guard/models", "board.json", "board.json.journal", "board.json.lock", "board.json.highwater",
-		"board.json.reserve", "board.json.prev", "snapshots", StateName, LogName, filepath.Base(rep.Aside))
+		"board.json.reserve", "board.json.prev", "board.json.bodies", "snapshots", StateName, LogName, filepath.Base(rep.Aside))
 	if diff := cmp.Diff(files, after); diff != "" {
 		t.Errorf("restored files (-backed up +restored)\n%s", diff)
 	}

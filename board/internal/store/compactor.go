@@ -212,7 +212,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	if s.health.has(problemTree) && d.Version != s.compacted.Load() {
 		s.noteTree(d) // writes since may have mended the hierarchy
 	}
-	if d.Version != s.compacted.Load() || s.written == "-" {
+	if d.Version != s.compacted.Load() || s.written == "-" || s.rewrite {
 		switch err := s.replaceDocument(d); {
 		case errors.Is(err, errChangedOnDisk):
 			s.askRecheck()
@@ -234,6 +234,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	err = s.j.trim(min(s.compacted.Load(), max(s.snapVersion, s.prevVersion)))
 	s.trimTook = time.Since(trimStart)
 	s.grownFrom.Store(s.j.sizeNow.Load())
+	s.collectBodies(d)
 	if err == nil {
 		err = snapErr
 	}
@@ -277,6 +278,7 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 		return fmt.Errorf("replace document: %w", err)
 	}
 	s.written, s.own, s.ownVersion = stamp, stamp, d.Version
+	s.rewrite = false
 	s.docSize.Store(fileSize(s.path))
 	if err := syncDir(s.dir); err != nil {
 		return err

@@ -303,6 +303,9 @@ func (s *Store) newestGoodCopy(snaps []snapshotFile, atLeast int64) *wire.Doc {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("store.prev.unreadable", "path", s.prevPath(), "err", err)
 	}
+	if prev != nil {
+		s.resolveLoaded(prev)
+	}
 	var newer []snapshotFile
 	for _, sn := range snaps {
 		if prev == nil || sn.version > prev.Version {

@@ -40,6 +40,12 @@ type docEncoder struct {
 	// and it writes each record compact on a line of its own.
 	once bool
 
+	// diskForm, when set, gives a message as the document on disk holds
+	// it (its body in the body file), and flush makes what diskForm
+	// appended durable before the file written is renamed into place.
+	diskForm func(*wire.Message) (*wire.Message, error)
+	flush    func() error
+
 	staleMu sync.Mutex
 	stale   []any // records changed in place since the last call: re-encode them
 }
@@ -112,6 +118,12 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 	if _, err := w.Write(append(rest, '\n')); err != nil {
 		return err
 	}
+	if e.flush != nil {
+		if err := e.flush(); err != nil {
+			e.cache = nil // its messages name records that were not kept
+			return err
+		}
+	}
 	for k, r := range e.cache {
 		if r.gen != e.gen {
 			delete(e.cache, k)
@@ -119,6 +131,23 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 	}
 	return nil
 }
+
+// onDisk is r as the file written holds it.
+func (e *docEncoder) onDisk(r any) any {
+	if m, ok := r.(*wire.Message); ok && e.diskForm != nil {
+		dm, err := e.diskForm(m)
+		if err != nil {
+			return &failing{err}
+		}
+		return dm
+	}
+	return r
+}
+
+// failing makes json.Marshal fail with err.
+type failing struct{ err error }
+
+func (f *failing) MarshalJSON() ([]byte, error) { return nil, f.err }
 
 // writeRecords writes one top-level collection as encodeDoc lays it out.
 func writeRecords[T any](e *docEncoder, w io.Writer, list []*T) error {
@@ -134,7 +163,7 @@ func writeRecords[T any](e *docEncoder, w io.Writer, list []*T) error {
 	for _, r := range list {
 		c, ok := e.cache[r]
 		if !ok {
-			raw, err := json.Marshal(r)
+			raw, err := json.Marshal(e.onDisk(r))
 			if err != nil {
 				return fmt.Errorf("encode record: %w", err)
 			}

@@ -68,6 +68,7 @@ func (s *Store) load() error {
 		d.Version = s.snapVersion
 	}
 	s.noteTree(d)
+	s.settleLost(d)
 	hwf, err := openHighWater(s.path, HighWater{Acked: d.Version, Version: d.Version, Counters: d.Counters})
 	if err != nil {
 		return err
@@ -208,6 +209,7 @@ func (s *Store) startingDoc(snaps []snapshotFile, jpath string, hw HighWater) (d
 	}
 	d, err = storefile.Decode(data)
 	if err == nil {
+		s.resolveLoaded(d)
 		err = checkNumbers(d)
 	}
 	if err == nil {

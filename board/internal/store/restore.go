@@ -71,6 +71,11 @@ func Restore(path, file string, apply bool, now time.Time) (*RestorePlan, error)
 	if err != nil {
 		return nil, err
 	}
+	// A local snapshot names its bodies in the body file; one it cannot
+	// find keeps its reference, so the installed document still names it.
+	if _, err := storefile.ResolveFile(snap, storefile.BodiesPath(path)); err != nil {
+		return nil, err
+	}
 	return RestoreDoc(path, snap, file, aside)
 }
 
@@ -178,6 +183,9 @@ func currentState(path string) (cur *wire.Doc, highest *wire.Doc, why string) {
 		}
 	}
 	newest := newestSnapshotIn(filepath.Join(filepath.Dir(path), "snapshots"))
+	if newest != nil {
+		storefile.ResolveFile(newest, storefile.BodiesPath(path)) // a body it cannot read only shows in the diff
+	}
 	see(newest)
 	entries, _, err := storefile.ReadJournalFile(storefile.JournalPath(path))
 	if err != nil {
@@ -190,6 +198,9 @@ func currentState(path string) (cur *wire.Doc, highest *wire.Doc, why string) {
 		}
 	}
 	cur, err = storefile.ReadDoc(path)
+	if err == nil {
+		_, err = storefile.ResolveFile(cur, storefile.BodiesPath(path))
+	}
 	switch {
 	case err == nil:
 		see(cur)
@@ -269,6 +280,12 @@ func install(path string, d *wire.Doc, aside string) error {
 		if err := os.Rename(p, filepath.Join(aside, filepath.Base(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("move %s aside: %w (the new document waits in %s)", p, err, tmp)
 		}
+	}
+	// The body file stays, since the restored document may name its
+	// bodies; a link keeps the one the moved document names as it is now,
+	// whatever the board collects from it later.
+	if err := os.Link(storefile.BodiesPath(path), filepath.Join(aside, filepath.Base(storefile.BodiesPath(path)))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("keep the body file in %s: %w (the new document waits in %s)", aside, err, tmp)
 	}
 	if err := syncDir(aside); err != nil {
 		return err

@@ -101,6 +101,7 @@ func (s *Store) newestGoodSnapshot(snaps []snapshotFile) *wire.Doc {
 			s.log.Warn("store.snapshot.unreadable", "path", snaps[i].path, "err", err)
 			continue
 		}
+		s.resolveLoaded(d)
 		s.log.Warn("store.from_snapshot", "path", snaps[i].path, "version", d.Version)
 		return d
 	}

@@ -98,6 +98,9 @@ type Store struct {
 
 	j *journal
 
+	bodies  *bodyFile // message bodies beside the document (bodies.go)
+	rewrite bool      // the document holds a body inline: write it anew (under compactMu)
+
 	compactMu   sync.Mutex    // serializes compaction, reload and snapshot writes
 	written     string        // stamp of the document as the board last wrote or read it; "-" when absent
 	own         string        // stamp of the document as the board itself last wrote or loaded it
@@ -186,10 +189,16 @@ func Open(cfg Config) (*Store, error) {
 	if err := s.lock(); err != nil {
 		return nil, err
 	}
-	if err := s.load(); err != nil {
+	if err := s.openBodies(); err != nil {
 		s.unlock()
 		return nil, err
 	}
+	if err := s.load(); err != nil {
+		s.bodies.close()
+		s.unlock()
+		return nil, err
+	}
+	s.bodiesLoaded()
 	if s.afterDamage {
 		// Fold what survived into a snapshot and the document now, so the
 		// journal starts clean and the next start does not report it again.
@@ -298,6 +307,7 @@ func (s *Store) Close() error {
 	if cerr := s.j.close(); err == nil {
 		err = cerr
 	}
+	s.bodies.close()
 	s.unlock()
 	return err
 }

@@ -117,10 +117,14 @@ func (s *Store) checkDocument() {
 	}
 	d, err := storefile.Decode(data)
 	if err == nil {
+		s.resolveLoaded(d) // an edit that put a body back inline is moved out again
 		err = checkNumbers(d)
 	}
 	if err == nil {
 		err = s.reload(d)
+	}
+	if err == nil {
+		s.settleLost(d)
 	}
 	var refused *refusedError
 	switch {

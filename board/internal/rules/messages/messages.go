@@ -130,8 +130,10 @@ func AddToCase(ctx context.Context, s *store.Store, actor wire.Actor, caseID str
 	return out, v, err
 }
 
-// Patch sets read, url, and relinks a message to a case or reminder
-// (null or "" unlinks).
+// Patch sets read, url and body, and relinks a message to a case or
+// reminder (null or "" unlinks). A body edited here is the person's word
+// like any other field; its new text becomes a new record of the body file
+// at the next compaction.
 func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p wire.MessagePatch) (*wire.Message, int64, error) {
 	var out *wire.Message
 	v, err := s.Update(ctx, actor, nil, func(tx *store.Tx) error {
@@ -148,6 +150,9 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 			if !p.URL.Null {
 				m.URL = field.SafeURL(p.URL.V)
 			}
+		}
+		if p.Body.Set {
+			m.Body = p.Body.V // null clears it
 		}
 		if p.ReminderID.Set {
 			rid := ""

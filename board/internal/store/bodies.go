@@ -1,0 +1,237 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
+)
+
+// problemBodies reports messages whose body the body file does not hold
+// intact.
+const problemBodies = "bodies"
+
+// bodyFile is the board's side of the body file (storefile says why it
+// exists and how a record looks). Writers never touch it: a write's journal
+// line carries the body, and compaction moves new bodies here, synced
+// before the document that names them takes its name. Everything below runs
+// at start or under compactMu.
+type bodyFile struct {
+	path string
+	log  *slog.Logger
+	f    *os.File
+	size int64 // durable records end here; pending follows
+	// pending are records encoded since the last flush, and their hashes.
+	pending     []byte
+	pendingSHAs []string
+	spans       map[string]storefile.BodySpan
+	// data is the whole file while the store loads, so start-up resolves
+	// every body from one read; nil afterwards.
+	data []byte
+	// lost holds, by message id, the reference of a body that failed its
+	// checksum or is missing: the message answers with an empty body, and
+	// the document keeps the reference until the body is edited.
+	lost map[string]wire.BodyRef
+	// checkAt is the size the file must pass before its garbage is
+	// measured again (collect says why).
+	checkAt int64
+}
+
+// openBodyFile reads and checks the body file, cutting a torn tail (what
+// follows the last record that checks out: an append a crash cut short,
+// which no document names, since a body is synced before a document naming
+// it replaces the old one).
+func openBodyFile(path string, log *slog.Logger) (*bodyFile, error) {
+	os.Remove(path + ".tmp") // a collection a crash cut short; the file it was to replace is whole
+	data, scan, err := storefile.ReadBodyFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open bodies: %w", err)
+	}
+	if scan.Size > scan.Good {
+		log.Warn("store.bodies_torn_tail", "path", path, "bytes", scan.Size-scan.Good)
+		err := f.Truncate(scan.Good)
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("cut torn tail of %s: %w", path, err)
+		}
+	}
+	if scan.Damaged > 0 {
+		log.Error("store.bodies_damaged", "path", path, "stretches", scan.Damaged)
+	}
+	return &bodyFile{path: path, log: log, f: f, size: scan.Good, spans: scan.Spans, data: data[:scan.Good], lost: map[string]wire.BodyRef{}}, nil
+}
+
+// openBodies opens the body file and has the encoder put bodies there.
+func (s *Store) openBodies() error {
+	b, err := openBodyFile(storefile.BodiesPath(s.path), s.log)
+	if err != nil {
+		return err
+	}
+	s.bodies = b
+	s.enc.diskForm, s.enc.flush = b.diskForm, s.flushBodies
+	return nil
+}
+
+// bodiesLoaded runs once the starting state is built: bodies inline in the
+// document move to the body file now, so the next start reads the new
+// layout (after damage the compaction that follows does it).
+func (s *Store) bodiesLoaded() {
+	s.bodies.data = nil // start-up read every body from it; later reads are few
+	if s.rewrite && !s.afterDamage {
+		if err := s.compact(); err != nil {
+			s.log.Error("store.compact", "err", err)
+		}
+	}
+}
+
+// read returns the body ref names, checked against its hash.
+func (b *bodyFile) read(ref wire.BodyRef) (string, bool) {
+	sp, ok := b.spans[ref.SHA256]
+	if !ok || sp.Len != ref.Bytes || sp.End > b.size {
+		return "", false
+	}
+	if b.data != nil {
+		return string(b.data[sp.Off : sp.Off+sp.Len]), true // checked by the scan
+	}
+	buf := make([]byte, sp.Len)
+	if _, err := b.f.ReadAt(buf, sp.Off); err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256(buf)
+	if hex.EncodeToString(sum[:]) != ref.SHA256 {
+		return "", false
+	}
+	return string(buf), true
+}
+
+// resolve puts the bodies in d's messages, which must be d's own (freshly
+// decoded), and reports whether d held a body inline, which moves to the
+// body file when the document is next written. A body it cannot read is
+// noted in lost and its message keeps an empty body; answers never carry a
+// reference.
+func (b *bodyFile) resolve(d *wire.Doc) (inline bool) {
+	n, missing := storefile.ResolveBodies(d, b.read)
+	for _, l := range missing {
+		b.lost[l.ID] = l.Ref
+	}
+	for _, m := range d.Messages {
+		m.BodyRef = nil
+	}
+	return n > 0
+}
+
+// resolveLoaded resolves the bodies of a document read from disk; one
+// holding a body inline is written anew at the next compaction.
+func (s *Store) resolveLoaded(d *wire.Doc) {
+	if s.bodies != nil && s.bodies.resolve(d) {
+		s.rewrite = true
+	}
+}
+
+// settleLost keeps the lost bodies of d's messages that still have no
+// body, once d is the state, and reports them.
+func (s *Store) settleLost(d *wire.Doc) {
+	still := map[string]wire.BodyRef{}
+	for _, m := range d.Messages {
+		if ref, ok := s.bodies.lost[m.ID]; ok && m.Body == "" {
+			still[m.ID] = ref
+		}
+	}
+	s.bodies.lost = still
+	s.reportBodies()
+}
+
+func (s *Store) reportBodies() {
+	if len(s.bodies.lost) == 0 {
+		s.health.clear(problemBodies)
+		return
+	}
+	ids := make([]string, 0, len(s.bodies.lost))
+	for id := range s.bodies.lost {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	if len(ids) > 5 {
+		ids = append(ids[:5], "...")
+	}
+	s.health.set(problemBodies, fmt.Sprintf("%d message bodies are missing or fail their checksum in %s (%s): those messages answer with an empty body until a body is set again with PATCH /api/messages/{id}",
+		len(s.bodies.lost), filepath.Base(s.bodies.path), strings.Join(ids, ", ")))
+}
+
+// flushBodies is the encoder's flush: what it appended becomes durable.
+func (s *Store) flushBodies() error {
+	err := s.bodies.flush()
+	s.reportBodies() // a body edited since may have mended a lost one
+	return err
+}
+
+// diskForm is m as the document on disk holds it: a reference in place of
+// the body, whose record is appended to the body file when it is new.
+func (b *bodyFile) diskForm(m *wire.Message) (*wire.Message, error) {
+	if m.Body == "" {
+		ref, ok := b.lost[m.ID]
+		if !ok {
+			return m, nil
+		}
+		c := *m
+		c.BodyRef = &ref
+		return &c, nil
+	}
+	ref := storefile.BodyRefOf(m.Body)
+	if sp, ok := b.spans[ref.SHA256]; !ok || sp.Len != ref.Bytes {
+		start := b.size + int64(len(b.pending))
+		b.pending = storefile.AppendBody(b.pending, ref, m.ID, m.Body)
+		end := b.size + int64(len(b.pending))
+		b.spans[ref.SHA256] = storefile.BodySpan{Start: start, Off: end - ref.Bytes - 1, Len: ref.Bytes, End: end}
+		b.pendingSHAs = append(b.pendingSHAs, ref.SHA256)
+	}
+	delete(b.lost, m.ID) // a new body mends a lost one
+	c := *m
+	c.Body, c.BodyRef = "", &ref
+	return &c, nil
+}
+
+// flush appends the pending records and syncs them: it runs before the
+// document or snapshot that names them is renamed into place. On failure
+// the records are forgotten, so the next try appends them again.
+func (b *bodyFile) flush() error {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	_, err := b.f.WriteAt(b.pending, b.size)
+	if err == nil {
+		err = b.f.Sync()
+	}
+	if err != nil {
+		b.f.Truncate(b.size)
+		for _, sha := range b.pendingSHAs {
+			delete(b.spans, sha)
+		}
+		b.pending, b.pendingSHAs = b.pending[:0], nil
+		return fmt.Errorf("append bodies: %w", err)
+	}
+	b.size += int64(len(b.pending))
+	b.pending, b.pendingSHAs = b.pending[:0], nil
+	return nil
+}
+
+func (b *bodyFile) close() error {
+	if b == nil || b.f == nil {
+		return nil
+	}
+	return b.f.Close()
+}
