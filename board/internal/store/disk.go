@@ -26,7 +26,9 @@ func (s *Store) reservePath() string { return s.path + ".reserve" }
 
 // reserveWant is the reserve the board keeps when it can: what a compaction
 // needs, a new document, with a margin for what the journal adds to it
-// before the next one. The recovery on a full disk rewrites the document
+// before the next one (a large document compacts when its journal reaches
+// a quarter of it, and the journal's new mail bodies go to the body file
+// then too). The recovery on a full disk rewrites the document
 // and trims the journal, and takes no snapshot, so room for one would only
 // sit idle. reserveNeed is the least a compaction needs (the previous
 // document stays as board.json.prev, so a new one takes its full size);
@@ -36,7 +38,7 @@ func (s *Store) reserveWant() int64 {
 		return s.cfg.ReserveBytes
 	}
 	size := s.docSize.Load()
-	return min(max(size+size/8+2<<20, 4<<20), 1<<30)
+	return min(max(size+size/4+2<<20, 4<<20), 1<<30)
 }
 
 func (s *Store) reserveNeed() int64 {
