@@ -46,13 +46,17 @@ func Decode(data []byte) (*wire.Doc, error) {
 	return &d, nil
 }
 
-// migrate brings a document of any older schema to the current one. Every
-// schema step (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
-// message reminderId, 7 priorities and starred) was additive, so migration is
-// filling defaults: missing arrays read as empty, a missing domain is work,
-// an absent kind is a leaf case.
+// migrate brings a document of any older schema to the current one. The
+// steps up to 7 (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
+// message reminderId, 7 priorities and starred) were additive, so migration
+// is filling defaults: missing arrays read as empty, a missing domain is
+// work, an absent kind is a leaf case. Step 8 changed the lane order (see
+// mapLanePositions).
 func migrate(d *wire.Doc) {
 	normalize(d)
+	if d.SchemaVersion < 8 {
+		mapLanePositions(d)
+	}
 	d.SchemaVersion = wire.SchemaVersion
 }
 

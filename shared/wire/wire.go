@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the store schema this code writes. Older files migrate on read.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Actor is who made a write: the person, the agent, or the board itself
 // (ingest, scheduled jobs). It is stored as its word, so documents stay

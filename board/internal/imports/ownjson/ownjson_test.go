@@ -1,10 +1,12 @@
 package ownjson_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opsboard/opsboard/board/internal/imports/ownjson"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func TestParseOrdersParentsFirst(t *testing.T) {
@@ -41,7 +43,7 @@ func TestParseOrdersParentsFirst(t *testing.T) {
 func TestParseRefusesBrokenFiles(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
 		{"other format", `{"exportFormat": "x/9", "schemaVersion": 7, "cases": []}`, `file: export format "x/9" is not "opsboard-export/1"`},
-		{"newer schema", `{"schemaVersion": 99, "cases": []}`, "file: schema version 99 is newer than this board's 7"},
+		{"newer schema", `{"schemaVersion": 99, "cases": []}`, "file: schema version 99 is newer than this board's " + strconv.Itoa(wire.SchemaVersion)},
 		{"duplicate id", `{"schemaVersion": 7, "cases": [{"id": "CASE-1", "title": "a"}, {"id": "CASE-1", "title": "b"}]}`, "cases[1]: id CASE-1 appears twice"},
 		{"cycle", `{"schemaVersion": 7, "cases": [{"id": "A", "title": "a", "parentId": "B"}, {"id": "B", "title": "b", "parentId": "A"}]}`, "cases[0]: A is in a parent cycle"},
 	} {
