@@ -95,6 +95,16 @@ func TestAgentCaseArrivesInView(t *testing.T) {
 	if want := slices.Index(b.laneOrder("todo"), far); int(at) != want || want < 150 {
 		t.Errorf("the moved card is drawn at %v, want %d (where the board sorts it, past the first 150)", at, want)
 	}
+	// The page draws the lane in the board's order (the same key in Go and JS).
+	var drawn any
+	tb.eval(`[...document.querySelectorAll('[data-lane="todo"] [data-card]')].map((e) => e.dataset.id)`, &drawn)
+	var got []string
+	for _, x := range asSlice(drawn) {
+		got = append(got, fmt.Sprint(x))
+	}
+	if want := b.laneOrder("todo"); len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
+		t.Errorf("To do drawn as %v, want the board's order %v", got, want[:min(len(got), len(want))])
+	}
 	var said string
 	tb.eval(announcedText, &said)
 	if n := strings.Count(said, "Renew lease"); n != 1 {
@@ -313,4 +323,47 @@ func TestFocusReturnsAfterADialogCloses(t *testing.T) {
 	tb.do(chromedp.KeyEvent(kb.Escape))
 	tb.waitFor("the focus back on New case", `!document.querySelector('#newcase-title') && !!document.activeElement && document.activeElement.textContent.trim() === 'New case'`)
 	tb.noProblems("/board")
+}
+
+// TestKeyboardMovesANodeOnStrategy: on the tree, the arrows step through
+// the places a node may go and the drop sets its parent with one write.
+func TestKeyboardMovesANodeOnStrategy(t *testing.T) {
+	b := startBoard(t)
+	first := str(b.call("POST", "/api/cases", map[string]any{"title": "Fundraising", "kind": "initiative"}, false), "case", "id")
+	b.call("POST", "/api/cases", map[string]any{"title": "Hiring", "kind": "initiative"}, false)
+	loose := str(b.call("POST", "/api/cases", map[string]any{"title": "Pitch deck"}, false), "case", "id")
+	parent := func() string {
+		for _, c := range b.cases() {
+			if c.ID == loose {
+				return c.ParentID
+			}
+		}
+		return "?"
+	}
+	tb := newTab(t, 1280, 860)
+	tb.open(b.URL + "/strategy")
+	handle := fmt.Sprintf(`[data-node=%q] [data-move]`, loose)
+	tb.waitFor("the ungrouped case", fmt.Sprintf(`!!document.querySelector(%q)`, handle))
+	tb.eval(fmt.Sprintf(`document.querySelector(%q).focus()`, handle), nil)
+	mark := b.requestCount()
+	tb.do(chromedp.KeyEvent(kb.Enter))
+	tb.waitFor("the pick-up announced", announcedText+`.includes("Picked up 'Pitch deck'. Ungrouped cases")`)
+	tb.do(chromedp.KeyEvent(kb.ArrowDown))
+	tb.waitFor("the step announced", announcedText+`.includes("'Pitch deck': under Fundraising")`)
+	tb.do(chromedp.KeyEvent(kb.Enter))
+	testkit.Eventually(t, "the case under Fundraising", func() bool { return parent() == first })
+	if n := b.patches(mark); n != 1 {
+		t.Errorf("the drop made %d writes, want 1", n)
+	}
+
+	tb.waitFor("the case drawn under Fundraising", fmt.Sprintf(`!!document.querySelector(%q)`, handle))
+	tb.eval(fmt.Sprintf(`document.querySelector(%q).focus()`, handle), nil)
+	mark = b.requestCount()
+	tb.do(chromedp.KeyEvent(" "), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Escape))
+	tb.waitFor("the cancel announced", announcedText+`.includes("cancelled")`)
+	time.Sleep(400 * time.Millisecond)
+	if n := b.patches(mark); n != 0 || parent() != first {
+		t.Errorf("Escape made %d writes and left the parent %q, want none and %s", n, parent(), first)
+	}
+	tb.noProblems("/strategy")
 }
