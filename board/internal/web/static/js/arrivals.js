@@ -41,14 +41,23 @@ function sentence(c, was, actor) {
   return `${who(actor)} changed ${title} in ${laneName(c.status)}`;
 }
 
+// timers holds each marked card's end of mark: a card that arrives again
+// while marked keeps its mark for the full time from then.
+/** @type {Map<string, ReturnType<typeof setTimeout>>} */
+const timers = new Map();
+
 /** @param {string} id */
 function mark(id) {
-  arrivals.set((s) => new Set(s).add(id));
-  setTimeout(() => arrivals.set((s) => {
-    const next = new Set(s);
-    next.delete(id);
-    return next;
-  }), MARK_MS);
+  clearTimeout(timers.get(id));
+  arrivals.set((s) => (s.has(id) ? s : new Set(s).add(id)));
+  timers.set(id, setTimeout(() => {
+    timers.delete(id);
+    arrivals.set((s) => {
+      const next = new Set(s);
+      next.delete(id);
+      return next;
+    });
+  }, MARK_MS));
 }
 
 // The subscription is made when this module loads, before any view
