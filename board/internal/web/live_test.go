@@ -66,6 +66,7 @@ func TestAgentCaseArrivesInView(t *testing.T) {
 	id := str(b.call("POST", "/api/cases", map[string]any{"title": "Renew lease", "status": "todo"}, true), "case", "id")
 	tb.waitFor("the agent's card drawn and marked", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(id)+".arrived"))
 	tb.waitFor("the arrival announced", announcedText+`.includes("Agent added 'Renew lease' to To do")`)
+	tb.shot("agent-arrival")
 	var first string
 	tb.eval(`document.querySelector('[data-lane="todo"] [data-card]').dataset.id`, &first)
 	if first != id {
