@@ -41,9 +41,9 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 						{ID: "CASE-1-T1", Title: "Book photo appointment"},
 						{ID: "CASE-1-T2", Title: "Fill in form", CompletedAt: "2023-02-02T10:00:00Z"},
 					},
-					CreatedAt: "2023-02-01T09:00:00Z", UpdatedAt: "2023-02-02T10:00:00Z"},
+					Position: ptr(1.0), CreatedAt: "2023-02-01T09:00:00Z", UpdatedAt: "2023-02-02T10:00:00Z"},
 				{ID: "CASE-3", Title: "Quarterly VAT return", Summary: "Accountant needs the receipts by the 20th.", Status: "waiting_for_input",
-					Domain: "work", Kind: "case", CreatedAt: "2023-02-03T09:00:00Z", UpdatedAt: "2023-02-03T09:00:00Z"},
+					Domain: "work", Kind: "case", Position: ptr(1.0), CreatedAt: "2023-02-03T09:00:00Z", UpdatedAt: "2023-02-03T09:00:00Z"},
 			}
 			d.Messages = []*wire.Message{{ID: "M-4", From: "accountant@example.com", To: wire.Addresses{"me@example.com", "partner@example.com"},
 				Subject: "Receipts for Q1", Preview: "Could you send the receipts", ReceivedAt: "2023-02-03T08:00:00Z", CaseID: "CASE-3"}}
@@ -54,14 +54,14 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 			d := migrated(40)
 			d.Cases = []*wire.Case{
 				{ID: "CASE-2", Title: "Launch the new pricing", Status: "in_progress", Domain: "work", Kind: "initiative",
-					CreatedAt: "2023-05-01T09:00:00Z", UpdatedAt: "2023-05-04T09:00:00Z"},
+					Position: ptr(1.0), CreatedAt: "2023-05-01T09:00:00Z", UpdatedAt: "2023-05-04T09:00:00Z"},
 				{ID: "CASE-5", Title: "Update the pricing page", Status: "todo", Domain: "work", Kind: "case", ParentID: "CASE-2",
-					Labels:    []string{"marketing"},
-					Notes:     []wire.Note{{ID: "CASE-5-N1", Text: "Wait for legal sign-off", Actor: "human", CreatedAt: "2023-05-02T09:00:00Z"}},
-					Activity:  []wire.Activity{{Actor: "agent", Verb: "created", TS: "2023-05-02T09:00:00Z", Detail: "case"}},
-					CreatedAt: "2023-05-02T09:00:00Z", UpdatedAt: "2023-05-02T09:00:00Z"},
+					Labels:   []string{"marketing"},
+					Notes:    []wire.Note{{ID: "CASE-5-N1", Text: "Wait for legal sign-off", Actor: "human", CreatedAt: "2023-05-02T09:00:00Z"}},
+					Activity: []wire.Activity{{Actor: "agent", Verb: "created", TS: "2023-05-02T09:00:00Z", Detail: "case"}},
+					Position: ptr(1.0), CreatedAt: "2023-05-02T09:00:00Z", UpdatedAt: "2023-05-02T09:00:00Z"},
 				{ID: "CASE-9", Title: "Call the plumber", Status: "urgent", Domain: "work", Kind: "case",
-					CreatedAt: "2023-05-03T09:00:00Z", UpdatedAt: "2023-05-03T09:00:00Z"},
+					Position: ptr(1.0), CreatedAt: "2023-05-03T09:00:00Z", UpdatedAt: "2023-05-03T09:00:00Z"},
 			}
 			d.Messages = []*wire.Message{{ID: "M-17", Source: "gmail", From: "legal@example.com", To: wire.Addresses{"me@example.com"},
 				Subject: "Pricing copy approved", Body: "Approved with two edits, see attached.", ReceivedAt: "2023-05-03T11:00:00Z", Read: true, CaseID: "CASE-5"}}
@@ -72,7 +72,7 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 		{"v4.json", func() *wire.Doc { // adds events
 			d := migrated(51)
 			d.Cases = []*wire.Case{{ID: "CASE-1", Title: "Dentist", Status: "todo", Domain: "life", Kind: "case",
-				CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}
+				Position: ptr(1.0), CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}
 			d.Events = []*wire.Event{{ID: "EVT-3", Title: "Dentist check-up", Date: "2023-07-12", StartTime: "09:30", EndTime: "10:00",
 				Location: "High Street 4", CaseID: "CASE-1", CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}
 			d.Counters = map[string]int64{"CASE": 1, "EVT": 3}
@@ -81,7 +81,7 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 		{"v5.json", func() *wire.Doc { // adds reminders, still without labels or tasks
 			d := migrated(77)
 			d.Cases = []*wire.Case{{ID: "CASE-4", Title: "Car insurance renewal", Status: "todo", Domain: "life", Kind: "case",
-				CreatedAt: "2023-09-01T09:00:00Z", UpdatedAt: "2023-09-01T09:00:00Z"}}
+				Position: ptr(1.0), CreatedAt: "2023-09-01T09:00:00Z", UpdatedAt: "2023-09-01T09:00:00Z"}}
 			d.Messages = []*wire.Message{{ID: "M-8", From: "insurer@example.com", Subject: "Your renewal quote",
 				ReceivedAt: "2023-09-01T08:00:00Z", CaseID: "CASE-4"}}
 			d.Reminders = []*wire.Reminder{
@@ -95,8 +95,8 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 		{"v6.json", func() *wire.Doc { // reminder labels and tasks, message reminderId
 			d := migrated(90)
 			d.Cases = []*wire.Case{{ID: "CASE-7", Title: "Hire a contractor for the kitchen", Status: "in_progress", Domain: "life", Kind: "case",
-				Tasks:     []wire.Task{{ID: "CASE-7-T3", Title: "Ask for references", DueAt: "2023-10-05"}},
-				CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-02T09:00:00Z"}}
+				Tasks:    []wire.Task{{ID: "CASE-7-T3", Title: "Ask for references", DueAt: "2023-10-05"}},
+				Position: ptr(1.0), CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-02T09:00:00Z"}}
 			d.Messages = []*wire.Message{
 				{ID: "M-30", From: "builder@example.com", Subject: "Quote for the kitchen", ReceivedAt: "2023-10-02T08:00:00Z", Read: true,
 					CaseID: "CASE-7", ReminderID: "REM-11"},
@@ -115,9 +115,9 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 			d := migrated(130)
 			d.Cases = []*wire.Case{
 				{ID: "CASE-12", Title: "Board meeting prep", Status: "todo", Domain: "work", Kind: "workstream", ParentID: "CASE-11",
-					Starred: true, Position: ptr(1.5), CreatedAt: "2024-01-02T09:00:00Z", UpdatedAt: "2024-01-02T09:00:00Z"},
+					Starred: true, Position: ptr(1.0), CreatedAt: "2024-01-02T09:00:00Z", UpdatedAt: "2024-01-02T09:00:00Z"},
 				{ID: "CASE-11", Title: "Fundraising", Status: "in_progress", Domain: "work", Kind: "initiative",
-					CreatedAt: "2024-01-01T09:00:00Z", UpdatedAt: "2024-01-01T09:00:00Z"},
+					Position: ptr(1.0), CreatedAt: "2024-01-01T09:00:00Z", UpdatedAt: "2024-01-01T09:00:00Z"},
 			}
 			d.Priorities = []*wire.Priority{
 				{ID: "PRI-2", Text: "Close the round before March", Position: ptr(1.0), CreatedAt: "2024-01-01T09:00:00Z", UpdatedAt: "2024-01-01T09:00:00Z"},
@@ -202,5 +202,42 @@ func TestMigratedDocumentReadsBackTheSame(t *testing.T) {
 				t.Errorf("(-first +second)\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSchema7LanesKeepTheirOrder loads a schema-7 board whose lanes mix
+// manual positions, creation times and ties, and checks that each lane
+// draws in the same order under the new lane order as it did under the old
+// one (oldest first, then ties by creation time and id).
+func TestSchema7LanesKeepTheirOrder(t *testing.T) {
+	want := map[wire.Lane][]string{ // the order schema 7 drew
+		wire.LaneTodo:       {"CASE-4", "CASE-1", "CASE-5", "CASE-6", "CASE-3", "CASE-2"},
+		wire.LaneDone:       {"CASE-8", "CASE-7"},
+		wire.LaneInProgress: {"CASE-9", "CASE-10"},
+	}
+	d, err := Load(filepath.Join("testdata", "v7-lanes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[wire.Lane][]string{}
+	cases := make([]wire.Case, len(d.Cases))
+	for i, c := range d.Cases {
+		cases[i] = *c
+	}
+	wire.SortLanes(cases)
+	for _, c := range cases {
+		got[c.Status] = append(got[c.Status], c.ID)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lanes after the upgrade (-want +got)\n%s", diff)
+	}
+	if d.SchemaVersion != wire.SchemaVersion {
+		t.Errorf("schema %d, want %d", d.SchemaVersion, wire.SchemaVersion)
+	}
+	// A card created after the upgrade, without a position, goes on top.
+	fresh := append(cases, wire.Case{ID: "CASE-11", Status: wire.LaneTodo, CreatedAt: "2024-06-01T09:00:00Z"})
+	wire.SortLanes(fresh)
+	if fresh[0].ID != "CASE-11" { // no urgent card: To do is the first lane
+		t.Errorf("a new card sorts at %s, want CASE-11 on top of To do", fresh[0].ID)
 	}
 }

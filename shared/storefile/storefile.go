@@ -45,16 +45,19 @@ func Decode(data []byte) (*wire.Doc, error) {
 	return &d, nil
 }
 
-// migrate brings a document of any older schema to the current one. Every
-// schema step (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
-// message reminderId, 7 priorities and starred, 8 lane positions mapped once
-// (done by the page's lane order), 9 bodies outside the document) was
-// additive, so migration is filling defaults: missing arrays read as empty,
-// a missing domain is work, an absent kind is a leaf case. A message body
-// found inline (any schema before 9, or a hand edit) stays as it is; the
-// board moves it to the body file when it next writes the document.
+// migrate brings a document of any older schema to the current one. The
+// steps up to 7 (3 base, 4 events, 5 reminders, 6 reminder labels/tasks and
+// message reminderId, 7 priorities and starred) were additive, so migration
+// is filling defaults: missing arrays read as empty, a missing domain is
+// work, an absent kind is a leaf case. Step 8 changed the lane order (see
+// mapLanePositions). Step 9 keeps mail bodies outside the document: a body
+// found inline (any schema before 9, or a hand edit) stays as it is, and
+// the board moves it to the body file when it next writes the document.
 func migrate(d *wire.Doc) {
 	normalize(d)
+	if d.SchemaVersion < 8 {
+		mapLanePositions(d)
+	}
 	d.SchemaVersion = wire.SchemaVersion
 }
 

@@ -48,6 +48,9 @@ type Changes struct {
 
 // ChangedRecord is one record as it stands after the writes.
 type ChangedRecord struct {
+	// Actor made the last of the writes that changed the record, so a page
+	// can say what the agent just did without asking for the activity.
+	Actor  Actor           `json:"actor,omitempty"`
 	ID     string          `json:"id"`
 	Kind   string          `json:"kind"`
 	Record json.RawMessage `json:"record"`

@@ -40,6 +40,7 @@ func (a *API) changes(w http.ResponseWriter, r *http.Request) {
 func changesReply(list []*store.Change, version int64) (wire.Changes, error) {
 	type last struct {
 		rec   store.RecordChange
+		by    wire.Actor
 		order int
 	}
 	latest := map[wire.RecordRef]last{}
@@ -49,20 +50,21 @@ func changesReply(list []*store.Change, version int64) (wire.Changes, error) {
 			if rc.Kind == wire.KindIdempotencyRecord {
 				continue // the API's own bookkeeping, no surface shows it
 			}
-			latest[wire.RecordRef{Kind: rc.Kind, ID: rc.ID}] = last{rc, n}
+			latest[wire.RecordRef{Kind: rc.Kind, ID: rc.ID}] = last{rc, c.Actor, n}
 			n++
 		}
 	}
-	ordered := make([]store.RecordChange, n)
+	ordered := make([]last, n)
 	used := make([]bool, n)
 	for _, l := range latest {
-		ordered[l.order], used[l.order] = l.rec, true
+		ordered[l.order], used[l.order] = l, true
 	}
 	out := wire.Changes{Changed: []wire.ChangedRecord{}, Removed: []wire.RecordRef{}, Version: version}
-	for i, rc := range ordered {
+	for i, l := range ordered {
 		if !used[i] {
 			continue
 		}
+		rc := l.rec
 		if rc.Removed() {
 			out.Removed = append(out.Removed, wire.RecordRef{Kind: rc.Kind, ID: rc.ID})
 			continue
@@ -71,7 +73,7 @@ func changesReply(list []*store.Change, version int64) (wire.Changes, error) {
 		if err != nil {
 			return wire.Changes{}, fmt.Errorf("encode %s %s: %w", rc.Kind, rc.ID, err)
 		}
-		out.Changed = append(out.Changed, wire.ChangedRecord{Kind: rc.Kind, ID: rc.ID, Record: body})
+		out.Changed = append(out.Changed, wire.ChangedRecord{Kind: rc.Kind, ID: rc.ID, Record: body, Actor: l.by})
 	}
 	return out, nil
 }

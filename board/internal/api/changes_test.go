@@ -42,6 +42,9 @@ func TestChangesSinceAVersion(t *testing.T) {
 			if rec.Get("status").String() != "in_progress" || rec.Get("taskCount").Int() != 1 || rec.Get("activity").Exists() || rec.Get("tasks").Exists() {
 				t.Errorf("case record %s: want the summary as it is now", rec.Raw)
 			}
+			if by := r.Get("actor").String(); by != "agent" {
+				t.Errorf("case changed by %q, want agent: the last write's actor", by)
+			}
 		case "message": // no body, a preview from it
 			if rec.Get("body").Exists() || rec.Get("preview").String() == "" || rec.Get("caseId").String() != id {
 				t.Errorf("message record %s: want the summary without its body", rec.Raw)
@@ -65,6 +68,14 @@ func TestChangesSinceAVersion(t *testing.T) {
 	removed := refs(gone.Get("removed"))
 	if !contains(removed, "case:"+id) {
 		t.Errorf("removed %v: want case:%s (answer %s)", removed, id, gone.Raw)
+	}
+
+	// The person's write after the agent's names the person.
+	other := b.must(http.StatusCreated, "POST", "/api/cases", map[string]any{"title": "Renew lease"}, agent...).Get("case.id").String()
+	since := b.Store.Version()
+	b.must(http.StatusOK, "PATCH", "/api/cases/"+other, map[string]any{"title": "Renew the lease"})
+	if by := b.must(http.StatusOK, "GET", fmt.Sprintf("/api/changes?since=%d", since-1), nil).Get("changed.0.actor").String(); by != "human" {
+		t.Errorf("case last changed by %q, want human", by)
 	}
 }
 

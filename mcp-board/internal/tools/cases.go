@@ -203,6 +203,7 @@ func listCases(c *client.Client) (mcp.Tool, server.ToolHandlerFunc) {
 		if len(cases) == 0 {
 			return "No case nodes match.", nil
 		}
+		wire.SortLanes(cases) // the board's order, so "the top of To do" means the same card to both
 		var b strings.Builder
 		for i := range cases[:min(limit, len(cases))] {
 			b.WriteString(render.CaseListLine(&cases[i]) + "\n")

@@ -20,47 +20,48 @@ export function canHold(parent, child) {
 }
 
 /**
- * Ordered is anything placed in a list by position, else by creation: cases
- * in a lane, tasks in a case.
+ * Ordered is a task of a case's checklist, placed by position, else by
+ * creation (lanes have their own order: lanes.js).
  * @typedef {{ id?: string, position?: number, createdAt?: string }} Ordered
  */
 
-// orderKey places a card in its lane: its manual position when it has one,
-// otherwise its creation time in seconds, so every card has a place and a
-// drop needs one write (a position between its new neighbours).
+// checklistKey places a task in its checklist: its manual position when it has
+// one, otherwise its creation time in seconds, oldest first, so every task
+// has a place and a drop needs one write (a position between its new
+// neighbours).
 /**
  * @param {Ordered} c
  * @returns {number}
  */
-export function orderKey(c) {
+export function checklistKey(c) {
   if (typeof c.position === 'number') return c.position;
   const t = Date.parse(c.createdAt || '');
   return isNaN(t) ? 0 : t / 1000;
 }
 
-// sortLane is a lane's cards in their order.
+// sortTasks is a checklist in its order.
 /**
  * @template {Ordered} T
  * @param {T[]} list
  * @returns {T[]}
  */
-export function sortLane(list) {
-  return [...list].sort((a, b) => orderKey(a) - orderKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || (a.id || '').localeCompare(b.id || ''));
+export function sortTasks(list) {
+  return [...list].sort((a, b) => checklistKey(a) - checklistKey(b) || String(a.createdAt).localeCompare(String(b.createdAt)) || (a.id || '').localeCompare(b.id || ''));
 }
 
-// positionAt is the position for a card dropped at index of a lane's other cards.
+// taskPositionAt is the position for a task dropped at index of the others.
 /**
  * @param {Ordered[]} others
  * @param {number} index
  * @returns {number | undefined}
  */
-export function positionAt(others, index) {
+export function taskPositionAt(others, index) {
   const prev = others[index - 1];
   const next = others[index];
   if (!prev && !next) return undefined;
-  if (!prev) return orderKey(next) - 1;
-  if (!next) return orderKey(prev) + 1;
-  return (orderKey(prev) + orderKey(next)) / 2;
+  if (!prev) return checklistKey(next) - 1;
+  if (!next) return checklistKey(prev) + 1;
+  return (checklistKey(prev) + checklistKey(next)) / 2;
 }
 
 /** @param {import('./types.js').Case} c */

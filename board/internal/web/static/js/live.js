@@ -15,7 +15,7 @@ import { api, followVersions } from './api.js';
  * @typedef {object} ChangeSet
  * @property {number} since
  * @property {number} version
- * @property {{ kind: string, id: string, record: any }[]} changed
+ * @property {{ kind: string, id: string, record: any, actor?: string }[]} changed
  * @property {{ kind: string, id: string }[]} removed
  */
 

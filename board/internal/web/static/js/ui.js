@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { Icon } from './icons.js';
 import { dialog, toasts, dismissToast, useCatalog } from './state.js';
+import { useFocusReturn } from './focusreturn.js';
 import { kindName, actorName, dueState, dueLabel, dueTitle } from './format.js';
 
 export { html, Icon };
@@ -150,12 +151,11 @@ export function Menu({ label, icon = 'more', items, text, align = 'right', class
 export function Modal({ title, onClose, children, wide, footer, labelledBy }) {
   /** @type {{ current: HTMLElement | null }} */
   const ref = useRef(null);
+  useFocusReturn();
   useEffect(() => {
-    const prev = /** @type {HTMLElement | null} */ (document.activeElement);
     const el = ref.current;
     const target = el && /** @type {HTMLElement | null} */ (el.querySelector('[autofocus]') || el.querySelector('input,textarea,select,button'));
     if (target) target.focus();
-    return () => { if (prev && prev.focus) prev.focus(); };
   }, []);
   const onKey = (e) => {
     if (e.key === 'Escape') {

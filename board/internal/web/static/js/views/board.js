@@ -11,7 +11,10 @@ import { setQuery, hrefWith, navigate } from '../router.js';
 import { useCases, useCatalog, toast, fail, confirmDialog, promptDialog, prefs, views, overlay } from '../state.js';
 import { Strategy } from './strategy.js';
 import { WelcomePanel } from './welcome.js';
-import { orderKey, sortLane, positionAt, toggleStar, archiveCase, moveCase, renameCase } from '../cases.js';
+import { toggleStar, archiveCase, moveCase, renameCase } from '../cases.js';
+import { laneKey, sortLane, positionAt } from '../lanes.js';
+import { arrivals } from '../arrivals.js';
+import { startKeyMove } from '../keymove.js';
 
 // Filters read from the address, so a saved view or a shared link restores them.
 /**
@@ -222,6 +225,12 @@ function Kanban({ filters }) {
   /** @type {{ current: any }} */
   const dropNow = useRef(null);
   const onDragCard = useCallback((e, c, el) => dragStart(e, { el, zones: '[data-lane]', items: '[data-card]', mode: 'list', scroller: scroller.current, onDrop: dropNow.current(c) }), []);
+  const onKeyMove = useCallback((c, el) => startKeyMove({
+    el, name: `'${c.title}'`, zones: '[data-lane]', items: '[data-card]',
+    where: (zone) => laneName(zone.dataset.lane || ''),
+    onDrop: (d) => dropNow.current(c)(d),
+    refocus: () => document.querySelector(`[data-card][data-id="${CSS.escape(c.id)}"]`),
+  }), []);
   if (error && !list.length) return html`<${Problem} error=${error} what="The case list" />`;
   if (loading && !list.length) return html`<${Spinner} />`;
 
@@ -231,7 +240,7 @@ function Kanban({ filters }) {
     const patch = {};
     if (lane !== c.status) patch.status = lane;
     const pos = positionAt(others, index);
-    if (pos !== undefined && (lane !== c.status || pos !== orderKey(c))) patch.position = pos;
+    if (pos !== undefined && (lane !== c.status || pos !== laneKey(c))) patch.position = pos;
     if (!Object.keys(patch).length) return;
     try {
       await api.cases.patch(c.id, patch);
@@ -241,7 +250,7 @@ function Kanban({ filters }) {
   };
   dropNow.current = drop;
   return html`<div class="kanban" ref=${scroller}>
-    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters} onDragCard=${onDragCard} />`)}
+    ${LANES.map((l) => html`<${Lane} key=${l.id} lane=${l} cards=${lanes[l.id]} byId=${byId} filters=${filters} onDragCard=${onDragCard} onKeyMove=${onKeyMove} />`)}
   </div>`;
 }
 
@@ -249,14 +258,21 @@ function Kanban({ filters }) {
 // thousand cards costs its first screen only a few dozen.
 const LANE_PAGE = 25;
 
-function Lane({ lane, cards, byId, filters, onDragCard }) {
+function Lane({ lane, cards, byId, filters, onDragCard, onKeyMove }) {
   const [adding, setAdding] = useState(false);
   // On a phone an empty lane folds to a narrow strip (CSS on .is-empty),
   // so the first screen shows work; a tap opens it again.
   const [opened, setOpened] = useState(false);
   const folded = !cards.length && !adding && !opened;
   const [shown, setShown] = useState(LANE_PAGE);
-  const drawn = cards.length > shown ? cards.slice(0, shown) : cards;
+  const marked = arrivals.use();
+  // A card someone else just created, moved or changed is drawn wherever
+  // it sits: the window grows to reach it (and stays, so it does not vanish
+  // when its mark ends).
+  const reach = cards.reduce((n, c, i) => (marked.has(c.id) ? i + 1 : n), 0);
+  useEffect(() => { if (reach > shown) setShown(reach); }, [reach]);
+  const limit = Math.max(shown, reach);
+  const drawn = cards.length > limit ? cards.slice(0, limit) : cards;
   const clean = async () => {
     const ids = cards.map((c) => c.id);
     const ok = await confirmDialog({
@@ -284,7 +300,7 @@ function Lane({ lane, cards, byId, filters, onDragCard }) {
       <button type="button" class="icon-btn" aria-label=${'Add a case to ' + lane.name} title="Add a case" onClick=${() => setAdding(true)}><${Icon} name="plus" /></button>
     </header>
     <div class="lane-body" data-lane=${lane.id} data-scroll-y>
-      ${drawn.map((c) => html`<${PureCard} key=${c.id} c=${c} byId=${byId} onDrag=${onDragCard} />`)}
+      ${drawn.map((c) => html`<${PureCard} key=${c.id} c=${c} byId=${byId} onDrag=${onDragCard} onKeyMove=${onKeyMove} arrived=${marked.has(c.id)} />`)}
       ${drawn.length < cards.length ? html`<button type="button" class="lane-add lane-more" onClick=${() => setShown(shown + LANE_PAGE * 4)}>
         Show ${plural(Math.min(cards.length - drawn.length, LANE_PAGE * 4), 'more case')} of ${cards.length - drawn.length}</button>` : null}
       ${!cards.length && !adding ? html`<div class="lane-empty">No cases</div>` : null}
@@ -356,17 +372,49 @@ function ancestors(c, byId) {
   return [parent, parent && parent.parentId ? byId[parent.parentId] : undefined];
 }
 
-// PureCard redraws its card only when the case, its containers or the
-// handler changed: a change set replaces just the records it names, so one
-// agent write redraws one card rather than every card on the board.
+// PureCard redraws its card only when the case, its containers, its mark
+// or the handlers changed: a change set replaces just the records it names,
+// so one agent write redraws one card rather than every card on the board.
+// A card the person is dragging or typing in waits: it is redrawn when
+// they let go, so a write from elsewhere never pulls it from under them.
 class PureCard extends Component {
   /** @param {any} next */
   shouldComponentUpdate(next) {
     const p = this.props;
-    if (next.c !== p.c || next.onDrag !== p.onDrag) return true;
     const [a1, a2] = ancestors(p.c, p.byId);
     const [b1, b2] = ancestors(next.c, next.byId);
-    return a1 !== b1 || a2 !== b2;
+    const changed = next.c !== p.c || next.onDrag !== p.onDrag || next.arrived !== p.arrived || a1 !== b1 || a2 !== b2;
+    if (changed && this.busy()) {
+      this.later();
+      return false;
+    }
+    return changed;
+  }
+
+  // busy says whether the person holds this card: dragging it (by pointer
+  // or keyboard) or typing in it.
+  busy() {
+    const base = /** @type {any} */ (this).base;
+    const el = base instanceof HTMLElement ? base : null;
+    if (!el) return false;
+    if (el.classList.contains('is-dragging')) return true;
+    const f = document.activeElement;
+    return !!f && el.contains(f) && f.matches('input, textarea, select, [contenteditable]');
+  }
+
+  // later redraws the card once the person lets go of it.
+  later() {
+    if (this.waiting) return;
+    this.waiting = setInterval(() => {
+      if (this.busy()) return;
+      clearInterval(this.waiting);
+      this.waiting = 0;
+      /** @type {any} */ (this).forceUpdate();
+    }, 250);
+  }
+
+  componentWillUnmount() {
+    clearInterval(this.waiting);
   }
 
   /** @param {any} props */
@@ -375,7 +423,7 @@ class PureCard extends Component {
   }
 }
 
-function Card({ c, byId, onDrag }) {
+function Card({ c, byId, onDrag, onKeyMove, arrived }) {
   const [editing, setEditing] = useState(false);
   const ref = useRef(/** @type {HTMLElement | null} */ (null));
   // A card holds the case's summary: its task counts, not its tasks.
@@ -386,17 +434,20 @@ function Card({ c, byId, onDrag }) {
   const onKey = (e) => {
     if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter') { e.preventDefault(); open(); }
+    else if (e.key === ' ') { e.preventDefault(); onKeyMove(c, ref.current); }
     else if (e.key === 'e' || e.key === 'F2') { e.preventDefault(); setEditing(true); }
     else if (e.key === 's') { e.preventDefault(); toggleStar(c); }
     else if (e.key === '[' && laneIdx > 0) { e.preventDefault(); moveCase(c, LANES[laneIdx - 1].id); }
     else if (e.key === ']' && laneIdx < LANES.length - 1) { e.preventDefault(); moveCase(c, LANES[laneIdx + 1].id); }
     else if (e.key === 'Delete' || e.key === 'Backspace') { e.preventDefault(); archiveCase(c); }
   };
-  return html`<article class=${'card' + (c.starred ? ' starred' : '')} data-card data-id=${c.id} ref=${ref} tabindex="0"
+  return html`<article class=${'card' + (c.starred ? ' starred' : '') + (arrived ? ' arrived' : '')} data-card data-id=${c.id} ref=${ref} tabindex="0"
     aria-label=${`${c.title}, ${laneName(c.status)}`}
     onPointerDown=${(e) => !editing && onDrag(e, c, ref.current)} onClick=${() => !editing && open()} onKeyDown=${onKey}>
     <div class="card-top">
-      <span class="drag-handle" data-drag-handle aria-hidden="true"><${Icon} name="grip" size=${14} /></span>
+      <button type="button" class="drag-handle" data-drag-handle data-move aria-label=${'Move ' + c.title} title="Drag, or press Space or Enter to move with the arrow keys"
+        onClick=${(e) => e.stopPropagation()}
+        onKeyDown=${(e) => { if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); e.stopPropagation(); onKeyMove(c, ref.current); } }}><${Icon} name="grip" size=${14} /></button>
       <div class="grow"></div>
       <button type="button" class="icon-btn hover-only" aria-label=${'Rename ' + c.title} title="Rename (E)"
         onClick=${(e) => { e.stopPropagation(); setEditing(true); }}><${Icon} name="edit" size=${13} /></button>

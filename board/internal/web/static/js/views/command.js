@@ -193,6 +193,7 @@ const SHORTCUTS = [
   ['e', 'Rename the focused card'],
   ['s', 'Star or unstar the focused card'],
   ['[ ]', 'Move the focused card one lane left or right'],
+  ['Space', 'Pick up the focused card (Space or Enter on any grip handle): arrows move it, Space or Enter drops it, Esc puts it back'],
   ['Delete', 'Move the focused card to Trash'],
   ['← →', 'Previous or next month in Calendar'],
   ['Esc', 'Close a drawer, dialog or menu'],

@@ -8,11 +8,12 @@ import { setQuery } from '../router.js';
 import { useCases, fail, toast, confirmDialog, promptDialog, templates } from '../state.js';
 import { LANES, KINDS, laneName, actorName, verbText, prettyDetail, relTime, shortDate, CATEGORIES, categoryOf, categoryName, wallOf, dueTitle } from '../format.js';
 import { dragStart } from '../dnd.js';
-import { canHold, orderKey, sortLane, positionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
+import { canHold, checklistKey, sortTasks, taskPositionAt, toggleStar, archiveCase, restoreCase } from '../cases.js';
 import { EventEditor, ReminderEditor } from '../editors.js';
 import { RepeatText, RepeatDialog } from '../repeat.js';
 import { NLDate } from '../nldate.js';
 import { VaultLinks } from './vaultlinks.js';
+import { useFocusReturn } from '../focusreturn.js';
 
 async function patchCase(id, body) {
   try {
@@ -119,6 +120,7 @@ export function CaseDrawer({ id }) {
   const { data, error, loading } = useLive(() => api.cases.get(id), [id], { relevant: (ch, d) => touchesCase(ch, id, d) });
   const ref = useRef(/** @type {HTMLElement | null} */ (null));
   const close = () => setQuery({ case: null });
+  useFocusReturn();
   useEffect(() => {
     if (ref.current) ref.current.focus();
   }, [id]);
@@ -274,7 +276,7 @@ function MergeDialog({ c, cases, onClose }) {
 }
 
 function taskKey(t) {
-  return typeof t.position === 'number' ? t.position : orderKey({ createdAt: t.createdAt });
+  return typeof t.position === 'number' ? t.position : checklistKey({ createdAt: t.createdAt });
 }
 
 function Tasks({ c }) {
@@ -312,7 +314,7 @@ function Tasks({ c }) {
     el, zones: '[data-task-list]', items: '[data-task]', mode: 'list',
     onDrop: ({ index }) => {
       const others = tasks.filter((x) => x.id !== t.id).map((x) => ({ ...x, position: taskKey(x) }));
-      const pos = positionAt(sortLane(others), index);
+      const pos = taskPositionAt(sortTasks(others), index);
       if (pos !== undefined && pos !== taskKey(t)) patch(t, { position: pos });
     },
   });

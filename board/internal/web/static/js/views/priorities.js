@@ -9,6 +9,7 @@ import { setQuery } from '../router.js';
 import { fail, confirmDialog } from '../state.js';
 import { laneName } from '../format.js';
 import { dragStart } from '../dnd.js';
+import { startKeyMove } from '../keymove.js';
 import { toggleStar } from '../cases.js';
 
 
@@ -88,6 +89,8 @@ export function PrioritiesPage() {
       <ol class="priorities" data-prio-list>
         ${notes.map((p, i) => html`<${NoteRow} key=${p.id} p=${p} n=${i + 1} onEdit=${(t) => edit(p, t)} onRemove=${() => remove(p)}
           onDrag=${(e, el) => dragStart(e, { el, zones: '[data-prio-list]', items: '[data-prio]', mode: 'list', onDrop: ({ index }) => move(p, index) })}
+          onKeyMove=${(el) => startKeyMove({ el, name: `priority ${i + 1}`, zones: '[data-prio-list]', items: '[data-prio]', where: () => 'Priority notes',
+            onDrop: ({ index }) => move(p, index), refocus: () => document.querySelector(`[data-prio][data-id="${CSS.escape(p.id)}"] [data-move]`) })}
           onMove=${(d) => move(p, i + d)} first=${i === 0} last=${i === notes.length - 1} />`)}
       </ol>
       <form class="add-row big" onSubmit=${add}>
@@ -111,10 +114,12 @@ export function PrioritiesPage() {
   </section>`;
 }
 
-function NoteRow({ p, n, onEdit, onRemove, onDrag, onMove, first, last }) {
+function NoteRow({ p, n, onEdit, onRemove, onDrag, onKeyMove, onMove, first, last }) {
   const ref = useRef(null);
-  return html`<li class="prio" data-prio ref=${ref} onPointerDown=${(e) => onDrag(e, ref.current)}>
-    <span class="drag-handle" data-drag-handle title="Drag to reorder" aria-hidden="true"><${Icon} name="grip" size=${14} /></span>
+  return html`<li class="prio" data-prio data-id=${p.id} ref=${ref} onPointerDown=${(e) => onDrag(e, ref.current)}>
+    <button type="button" class="drag-handle" data-drag-handle data-move aria-label=${'Move priority ' + n}
+      title="Drag to reorder, or press Space or Enter to move with the arrow keys"
+      onKeyDown=${(e) => { if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); onKeyMove(ref.current); } }}><${Icon} name="grip" size=${14} /></button>
     <span class="prio-n" aria-hidden="true">${n}</span>
     <${InlineText} value=${p.text} label=${'priority ' + n} className="prio-text" multiline onSave=${onEdit} />
     <${Menu} label=${'Actions for priority ' + n} items=${[

@@ -6,6 +6,7 @@ import { html, Icon, TierBadge, Menu, Problem, Spinner, Empty, Modal, CaseSelect
 import { api } from '../api.js';
 import { laneName, plural } from '../format.js';
 import { dragStart } from '../dnd.js';
+import { startKeyMove } from '../keymove.js';
 import { setQuery } from '../router.js';
 import { useLive } from '../live.js';
 import { useCases, fail, toast, promptDialog } from '../state.js';
@@ -144,7 +145,18 @@ export function Strategy({ filters }) {
       },
       onDrop: ({ zone }) => setParent(node, zone.dataset.dropParent || null),
     });
-  const ctx = { folded, toggle, onDrag, onMove: setMoving, filtersKeep: keep };
+  const onKeyMove = (node, el) => startKeyMove({
+    el, name: `'${node.title}'`, zones: '[data-drop-parent]', mode: 'into',
+    accept: (zone) => {
+      const pid = zone.dataset.dropParent;
+      return pid === '' ? (node.kind || 'case') === 'case' : canHold(byId[pid], node);
+    },
+    start: /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-drop-parent]')]).find((z) => z.dataset.dropParent === (node.parentId || '')) || null,
+    where: (zone) => (zone.dataset.dropParent ? `under ${(byId[zone.dataset.dropParent] || {}).title || zone.dataset.dropParent}` : 'Ungrouped cases'),
+    onDrop: ({ zone }) => setParent(node, zone.dataset.dropParent || null),
+    refocus: () => document.querySelector(`[data-node="${CSS.escape(node.id)}"] [data-move]`),
+  });
+  const ctx = { folded, toggle, onDrag, onKeyMove, onMove: setMoving, filtersKeep: keep };
   return html`<div class="strategy">
     ${!tree.length ? html`<${Empty} icon="tree" title="No initiatives yet">Create an initiative to group workstreams and cases under a goal.</${Empty}>` : null}
     <div class="tree" role="tree" aria-label="Initiatives, workstreams and cases">
@@ -193,9 +205,11 @@ function Node({ n, depth, ctx }) {
   ];
   return html`<div class=${'node node-' + (n.kind || 'case')} role="treeitem" aria-expanded=${container ? (open ? 'true' : 'false') : undefined}
     aria-level=${depth + 1} data-title=${n.title}>
-    <div class="node-row" style=${`--depth:${depth}`} data-drop-parent=${container ? n.id : undefined} ref=${(x) => (el = x)}
+    <div class="node-row" style=${`--depth:${depth}`} data-node=${n.id} data-drop-parent=${container ? n.id : undefined} ref=${(x) => (el = x)}
       onPointerDown=${(e) => n.kind !== 'initiative' && ctx.onDrag(e, n, el)}>
-      ${n.kind !== 'initiative' ? html`<span class="drag-handle" data-drag-handle title="Drag onto an initiative or workstream" aria-hidden="true"><${Icon} name="grip" size=${12} /></span>` : null}
+      ${n.kind !== 'initiative' ? html`<button type="button" class="drag-handle" data-drag-handle data-move aria-label=${'Move ' + n.title}
+          title="Drag onto an initiative or workstream, or press Space or Enter to choose one with the arrow keys"
+          onKeyDown=${(e) => { if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); ctx.onKeyMove(n, el); } }}><${Icon} name="grip" size=${12} /></button>` : null}
       ${container
         ? html`<button type="button" class="icon-btn fold" aria-label=${(open ? 'Collapse ' : 'Expand ') + n.title} onClick=${() => ctx.toggle(n.id)}>
             <${Icon} name=${open ? 'chevronDown' : 'chevronRight'} size=${14} /></button>`
