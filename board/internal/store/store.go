@@ -139,42 +139,7 @@ type Store struct {
 // broken document, and takes an advisory lock so a second daemon on the same
 // file refuses to start.
 func Open(cfg Config) (*Store, error) {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.CompactIdle <= 0 {
-		cfg.CompactIdle = time.Second
-	}
-	if cfg.CompactMaxDelay <= 0 {
-		cfg.CompactMaxDelay = 2 * time.Second
-	}
-	if cfg.CompactMaxDelay < cfg.CompactIdle {
-		cfg.CompactMaxDelay = cfg.CompactIdle
-	}
-	if cfg.CompactEntries <= 0 {
-		cfg.CompactEntries = 5000
-	}
-	if cfg.SnapshotEvery <= 0 {
-		cfg.SnapshotEvery = 15 * time.Minute
-	}
-	if cfg.CompactBytes <= 0 {
-		cfg.CompactBytes = 1 << 20
-	}
-	if cfg.CompactLargeFrom <= 0 {
-		cfg.CompactLargeFrom = 32 << 20
-	}
-	if cfg.CompactQuiet <= 0 {
-		cfg.CompactQuiet = time.Minute
-	}
-	if cfg.WriteWait <= 0 {
-		cfg.WriteWait = 10 * time.Second
-	}
-	if cfg.StallAfter <= 0 {
-		cfg.StallAfter = 3 * time.Second
-	}
+	cfg.setDefaults()
 	abs, err := filepath.Abs(cfg.Path)
 	if err != nil {
 		return nil, fmt.Errorf("store path %s: %w", cfg.Path, err)
@@ -223,6 +188,46 @@ func Open(cfg Config) (*Store, error) {
 		s.health.set("watch", "the document is not watched, so a hand edit shows after the next write: "+err.Error())
 	}
 	return s, nil
+}
+
+// setDefaults fills every setting left at zero with the board's own.
+func (c *Config) setDefaults() {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.CompactIdle <= 0 {
+		c.CompactIdle = time.Second
+	}
+	if c.CompactMaxDelay <= 0 {
+		c.CompactMaxDelay = 2 * time.Second
+	}
+	if c.CompactMaxDelay < c.CompactIdle {
+		c.CompactMaxDelay = c.CompactIdle
+	}
+	if c.CompactEntries <= 0 {
+		c.CompactEntries = 5000
+	}
+	if c.SnapshotEvery <= 0 {
+		c.SnapshotEvery = 15 * time.Minute
+	}
+	if c.CompactBytes <= 0 {
+		c.CompactBytes = 1 << 20
+	}
+	if c.CompactLargeFrom <= 0 {
+		c.CompactLargeFrom = 32 << 20
+	}
+	if c.CompactQuiet <= 0 {
+		c.CompactQuiet = time.Minute
+	}
+	if c.WriteWait <= 0 {
+		c.WriteWait = 10 * time.Second
+	}
+	if c.StallAfter <= 0 {
+		c.StallAfter = 3 * time.Second
+	}
 }
 
 func (s *Store) lock() error {
