@@ -179,6 +179,15 @@ func loadOnce(path string) (*wire.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every good line is applied, also past a damaged one: a later line
+	// holds the whole record it changed, so it is the newest known state.
+	scan, err := ScanJournalFile(JournalPath(path), d.Version)
+	if err != nil {
+		return nil, err
+	}
+	Replay(d, scan.Entries)
+	// Bodies are resolved after the journal, whose lines name a body in the
+	// body file as the document does when a write left the body as it was.
 	// A reader that only looks has no one to tell of a lost body: the
 	// message reads with an empty body, as the board answers it.
 	lost, err := ResolveFile(d, BodiesPath(path))
@@ -192,13 +201,6 @@ func loadOnce(path string) (*wire.Doc, error) {
 			}
 		}
 	}
-	// Every good line is applied, also past a damaged one: a later line
-	// holds the whole record it changed, so it is the newest known state.
-	scan, err := ScanJournalFile(JournalPath(path), d.Version)
-	if err != nil {
-		return nil, err
-	}
-	Replay(d, scan.Entries)
 	return d, nil
 }
 

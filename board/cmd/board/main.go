@@ -211,7 +211,7 @@ func run(log *slog.Logger, args []string) error {
 	// The board backs up its committed state: a consistent moment, never
 	// a file copied mid-write.
 	backups := schedule.New(schedule.Config{Settings: bset, Log: log, Zone: cfg.zone,
-		Source: func(context.Context) (*wire.Doc, error) { return st.Snapshot(), nil }})
+		Source: func(context.Context) (*wire.Doc, error) { return st.DocWithBodies(st.Snapshot()), nil }})
 	backups.ScheduleDaily()
 	folder, hook := openVault(log, cfg, st)
 	defer folder.Close()

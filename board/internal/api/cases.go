@@ -52,7 +52,7 @@ func (a *API) getCase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Reply(w, http.StatusOK, wire.CaseDetail{
-		Case: *det.Case, Messages: values(det.Messages), ManualActions: det.ManualActions, Events: values(det.Events), Reminders: values(det.Reminders), Version: d.Version,
+		Case: *det.Case, Messages: values(a.store.WithBodies(det.Messages)), ManualActions: det.ManualActions, Events: values(det.Events), Reminders: values(det.Reminders), Version: d.Version,
 	})
 }
 

@@ -44,7 +44,7 @@ func (a *API) createMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID}, correspondents.Node{ReminderID: m.ReminderID})})
+	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *a.store.WithBody(m), Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID}, correspondents.Node{ReminderID: m.ReminderID})})
 }
 
 // createMessages is the batch form: 201 when it created at least one

@@ -45,13 +45,13 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 			if summary {
 				return wire.MessageSummaryList{Messages: messageSummaries(page), NextCursor: &next, Version: d.Version}, nil
 			}
-			return wire.MessageList{Messages: values(page), NextCursor: &next, Version: d.Version}, nil
+			return wire.MessageList{Messages: values(a.store.WithBodies(page)), NextCursor: &next, Version: d.Version}, nil
 		}
 		out := messages.List(d, f)
 		if summary {
 			return wire.MessageSummaryList{Messages: messageSummaries(out), Version: d.Version}, nil
 		}
-		return wire.MessageList{Messages: values(out), Version: d.Version}, nil
+		return wire.MessageList{Messages: values(a.store.WithBodies(out)), Version: d.Version}, nil
 	})
 }
 
@@ -71,7 +71,7 @@ func (a *API) getMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusOK, wire.MessageDetail{Message: *m, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.MessageDetail{Message: *a.store.WithBody(m), Version: d.Version})
 }
 
 // GET /api/unread-count
@@ -97,7 +97,7 @@ func (a *API) addCaseMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
+	httpjson.Reply(w, http.StatusCreated, wire.MessageReply{Message: *a.store.WithBody(m), Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{CaseID: m.CaseID})})
 }
 
 // PATCH /api/messages/{id}
@@ -113,5 +113,5 @@ func (a *API) patchMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *m, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
+	httpjson.Reply(w, http.StatusOK, wire.MessageReply{Message: *a.store.WithBody(m), Version: v, Trust: a.pushTrust(r.Context(), correspondents.Relinked(before, *m)...)})
 }

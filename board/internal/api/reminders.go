@@ -33,7 +33,7 @@ func (a *API) getReminder(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(reminders.Messages(d, rem.ID)), Reminder: *rem, Version: d.Version})
+	httpjson.Reply(w, http.StatusOK, wire.ReminderDetail{Messages: values(a.store.WithBodies(reminders.Messages(d, rem.ID))), Reminder: *rem, Version: d.Version})
 }
 
 // POST /api/reminders
@@ -102,5 +102,5 @@ func (a *API) addReminderMessage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	httpjson.Reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *m, Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{ReminderID: rem.ID})})
+	httpjson.Reply(w, http.StatusCreated, wire.ReminderMessageReply{Message: *a.store.WithBody(m), Reminder: *rem, Version: v, Trust: a.pushTrust(r.Context(), correspondents.Node{ReminderID: rem.ID})})
 }

@@ -130,7 +130,8 @@ func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 				return nil, errs.BadRequest("%s", err.Error())
 			}
 		}
-		out := search.ScanFields(d, r.URL.Query().Get("q"), notes)
+		out := search.ScanFieldsWith(d, r.URL.Query().Get("q"), notes, a.store.BodyUncached)
+		out.Messages = a.store.WithBodies(out.Messages)
 		out.Pages = search.ScanPages(pages, r.URL.Query().Get("q"))
 		return out, nil
 	}
@@ -168,6 +169,7 @@ func (a *API) searchPost(w http.ResponseWriter, r *http.Request) {
 		sem = a.search.semantic(r.Context(), req)
 	}
 	env := a.search.rank(ix, req, sem)
+	env.Merged.Messages = a.store.WithBodies(env.Merged.Messages)
 	env.TookMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
 	httpjson.Reply(w, http.StatusOK, env)
 }

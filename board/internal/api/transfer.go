@@ -24,7 +24,7 @@ func (a *API) export(w http.ResponseWriter, r *http.Request) {
 	if format == "" {
 		format = "json"
 	}
-	f, err := export.Render(a.store.Snapshot(), format, a.now())
+	f, err := export.Render(a.store.DocWithBodies(a.store.Snapshot()), format, a.now())
 	if err != nil {
 		a.fail(w, errs.BadRequest("query 'format': %s", err.Error()))
 		return

@@ -35,6 +35,7 @@ type entry struct {
 type Index struct {
 	doc     *wire.Doc
 	pages   *PageSet // nil: a board without a vault
+	body    BodyFunc // reads a message's body for extra
 	entries []entry
 	byID    map[string]int
 	avgLen  float64
@@ -58,8 +59,24 @@ type Index struct {
 
 // Indexer keeps the index of the newest snapshot it was asked about.
 type Indexer struct {
+	// Body reads a message's body for the indexes it builds; nil reads
+	// the message's own field.
+	Body BodyFunc
+
 	mu   sync.Mutex
 	last *Index
+}
+
+// BodyFunc reads a message's body. The store's holds a message loaded
+// from disk without its body, which it reads from the body file on demand.
+type BodyFunc func(*wire.Message) string
+
+// of is m's body, read with f; m's own field when f is nil.
+func (f BodyFunc) of(m *wire.Message) string {
+	if f == nil {
+		return m.Body
+	}
+	return f(m)
 }
 
 // For returns the index of d, building it (reusing unchanged records'
@@ -73,7 +90,7 @@ func (x *Indexer) ForPages(d *wire.Doc, pages *PageSet) *Index {
 	if x.last != nil && x.last.doc == d && x.last.pages == pages {
 		return x.last
 	}
-	x.last = BuildPages(d, pages, x.last)
+	x.last = build(d, pages, x.last, x.Body)
 	return x.last
 }
 
@@ -83,13 +100,15 @@ func Build(d *wire.Doc, prev *Index) *Index { return BuildPages(d, nil, prev) }
 
 // BuildPages indexes d and the vault's pages (nil: none); the pages come
 // after the store's records.
-func BuildPages(d *wire.Doc, pages *PageSet, prev *Index) *Index {
+func BuildPages(d *wire.Doc, pages *PageSet, prev *Index) *Index { return build(d, pages, prev, nil) }
+
+func build(d *wire.Doc, pages *PageSet, prev *Index, body BodyFunc) *Index {
 	n := len(d.Cases) + len(d.Messages) + len(d.Reminders) + pages.Len()
 	for _, c := range d.Cases {
 		n += len(c.Tasks)
 	}
 	ix := &Index{
-		doc: d, pages: pages, entries: make([]entry, 0, n), byID: make(map[string]int, n),
+		doc: d, pages: pages, body: body, entries: make([]entry, 0, n), byID: make(map[string]int, n),
 		caseAt: make(map[*wire.Case]int, len(d.Cases)), msgAt: make(map[*wire.Message]int, len(d.Messages)), remAt: make(map[*wire.Reminder]int, len(d.Reminders)),
 	}
 	for _, c := range d.Cases {
@@ -205,7 +224,7 @@ func (ix *Index) buildExtra(prev *Index) {
 			if at, ok := prev.lookupMessage(e.m); ok {
 				ix.extra[i] = prev.extra[at]
 			} else {
-				ix.extra[i] = bagOf(e.m.Body)
+				ix.extra[i] = bagOf(ix.body.of(e.m))
 			}
 		case e.c != nil:
 			if at, ok := prev.lookupCase(e.c); ok {

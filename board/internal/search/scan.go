@@ -15,7 +15,12 @@ func Scan(d *wire.Doc, q string) Records { return ScanFields(d, q, false) }
 
 // ScanFields is Scan that, with notes, also matches a case on its notes'
 // text (message bodies are always scanned).
-func ScanFields(d *wire.Doc, q string, notes bool) Records {
+func ScanFields(d *wire.Doc, q string, notes bool) Records { return ScanFieldsWith(d, q, notes, nil) }
+
+// ScanFieldsWith is ScanFields reading each message's body with body. The
+// messages it answers are d's own: a caller that answers them whole puts
+// their bodies in first.
+func ScanFieldsWith(d *wire.Doc, q string, notes bool, body BodyFunc) Records {
 	out := emptyRecords()
 	q = strings.ToLower(strings.TrimSpace(q))
 	if q == "" {
@@ -44,7 +49,7 @@ func ScanFields(d *wire.Doc, q string, notes bool) Records {
 		}
 	}
 	for _, m := range d.Messages {
-		if has(m.ID, m.Subject, m.From, m.Preview, m.Body) || has(m.To...) || has(m.Cc...) {
+		if has(m.ID, m.Subject, m.From, m.Preview) || has(m.To...) || has(m.Cc...) || has(body.of(m)) {
 			out.Messages = append(out.Messages, m)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/opsboard/opsboard/shared/storefile"
 	"github.com/opsboard/opsboard/shared/wire"
@@ -22,10 +23,12 @@ const problemBodies = "bodies"
 // exists and how a record looks). Writers never touch it: a write's journal
 // line carries the body, and compaction moves new bodies here, synced
 // before the document that names them takes its name. Everything below runs
-// at start or under compactMu.
+// at start or under compactMu, except read, which any reader may call
+// (bodyread.go): what it reads (f, size, spans) changes under mu.
 type bodyFile struct {
 	path string
 	log  *slog.Logger
+	mu   sync.RWMutex
 	f    *os.File
 	size int64 // durable records end here; pending follows
 	// pending are records encoded since the last flush, and their hashes.
@@ -42,6 +45,8 @@ type bodyFile struct {
 	// checkAt is the size the file must pass before its garbage is
 	// measured again (collect says why).
 	checkAt int64
+	cache   *bodyCache
+	warned  sync.Map // hashes of bodies found unreadable after start, logged once
 }
 
 // openBodyFile reads and checks the body file, cutting a torn tail (what
@@ -72,7 +77,7 @@ func openBodyFile(path string, log *slog.Logger) (*bodyFile, error) {
 	if scan.Damaged > 0 {
 		log.Error("store.bodies_damaged", "path", path, "stretches", scan.Damaged)
 	}
-	return &bodyFile{path: path, log: log, f: f, size: scan.Good, spans: scan.Spans, data: data[:scan.Good], lost: map[string]wire.BodyRef{}}, nil
+	return &bodyFile{path: path, log: log, f: f, size: scan.Good, spans: scan.Spans, data: data[:scan.Good], lost: map[string]wire.BodyRef{}, cache: newBodyCache(bodyCacheBytes)}, nil
 }
 
 // openBodies opens the body file and has the encoder put bodies there.
@@ -83,14 +88,26 @@ func (s *Store) openBodies() error {
 	}
 	s.bodies = b
 	s.enc.diskForm, s.enc.flush = b.diskForm, s.flushBodies
+	s.cfg.MessageKey = b.keyWithBody(s.cfg.MessageKey)
 	return nil
+}
+
+// dropData lets go of the body file's bytes read at start: from now on a
+// body is read from the file when it is asked for.
+func (b *bodyFile) dropData() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.data = nil
+	b.mu.Unlock()
 }
 
 // bodiesLoaded runs once the starting state is built: bodies inline in the
 // document move to the body file now, so the next start reads the new
 // layout (after damage the compaction that follows does it).
 func (s *Store) bodiesLoaded() {
-	s.bodies.data = nil // start-up read every body from it; later reads are few
+	s.bodies.dropData()
 	if s.rewrite && !s.afterDamage {
 		if err := s.compact(); err != nil {
 			s.log.Error("store.compact", "err", err)
@@ -100,6 +117,8 @@ func (s *Store) bodiesLoaded() {
 
 // read returns the body ref names, checked against its hash.
 func (b *bodyFile) read(ref wire.BodyRef) (string, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
 	sp, ok := b.spans[ref.SHA256]
 	if !ok || sp.Len != ref.Bytes || sp.End > b.size {
 		return "", false
@@ -118,18 +137,34 @@ func (b *bodyFile) read(ref wire.BodyRef) (string, bool) {
 	return string(buf), true
 }
 
-// resolve puts the bodies in d's messages, which must be d's own (freshly
-// decoded), and reports whether d held a body inline, which moves to the
-// body file when the document is next written. A body it cannot read is
-// noted in lost and its message keeps an empty body; answers never carry a
-// reference.
+// has reports whether the body file holds the body ref names; the scan at
+// start checked every record against its hash, and compaction appends only
+// records it hashed itself.
+func (b *bodyFile) has(ref wire.BodyRef) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	sp, ok := b.spans[ref.SHA256]
+	return ok && sp.Len == ref.Bytes && sp.End <= b.size
+}
+
+// resolve readies d's messages, which must be d's own (freshly decoded),
+// and reports whether d held a body inline, which moves to the body file
+// when the document is next written. A body in the body file stays there:
+// its message keeps its reference and an empty body, and readers ask the
+// store for it (bodyread.go). Only a message without a preview gets its
+// body now, since a summary shows the start of the body in its place.
 func (b *bodyFile) resolve(d *wire.Doc) (inline bool) {
-	n, missing := storefile.ResolveBodies(d, b.read)
-	for _, l := range missing {
-		b.lost[l.ID] = l.Ref
-	}
+	n := 0
 	for _, m := range d.Messages {
-		m.BodyRef = nil
+		switch {
+		case m.Body != "":
+			n++ // it wins over a reference
+			m.BodyRef = nil
+		case m.BodyRef != nil && m.Preview == "":
+			if body, ok := b.read(*m.BodyRef); ok {
+				m.Body, m.BodyRef = body, nil
+			}
+		}
 	}
 	return n > 0
 }
@@ -142,13 +177,23 @@ func (s *Store) resolveLoaded(d *wire.Doc) {
 	}
 }
 
-// settleLost keeps the lost bodies of d's messages that still have no
-// body, once d is the state, and reports them.
+// settleLost notes, once d is the state, the messages whose body the body
+// file does not hold (their reference names no intact record), and keeps
+// those noted earlier that still have no body; then reports them. It only
+// reads d, which readers may already see: a lost body reads as empty.
 func (s *Store) settleLost(d *wire.Doc) {
 	still := map[string]wire.BodyRef{}
 	for _, m := range d.Messages {
-		if ref, ok := s.bodies.lost[m.ID]; ok && m.Body == "" {
-			still[m.ID] = ref
+		switch {
+		case m.Body != "":
+		case m.BodyRef != nil:
+			if !s.bodies.has(*m.BodyRef) {
+				still[m.ID] = *m.BodyRef
+			}
+		default:
+			if ref, ok := s.bodies.lost[m.ID]; ok {
+				still[m.ID] = ref
+			}
 		}
 	}
 	s.bodies.lost = still
@@ -196,7 +241,9 @@ func (b *bodyFile) diskForm(m *wire.Message) (*wire.Message, error) {
 		start := b.size + int64(len(b.pending))
 		b.pending = storefile.AppendBody(b.pending, ref, m.ID, m.Body)
 		end := b.size + int64(len(b.pending))
+		b.mu.Lock() // a reader skips it until flush moves size past it
 		b.spans[ref.SHA256] = storefile.BodySpan{Start: start, Off: end - ref.Bytes - 1, Len: ref.Bytes, End: end}
+		b.mu.Unlock()
 		b.pendingSHAs = append(b.pendingSHAs, ref.SHA256)
 	}
 	delete(b.lost, m.ID) // a new body mends a lost one
@@ -216,6 +263,8 @@ func (b *bodyFile) flush() error {
 	if err == nil {
 		err = b.f.Sync()
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if err != nil {
 		b.f.Truncate(b.size)
 		for _, sha := range b.pendingSHAs {

@@ -36,6 +36,9 @@ func (s *Store) collectBodies(d *wire.Doc) {
 	var est int64
 	for _, m := range d.Messages {
 		est += int64(len(m.Body)) + bodyHeaderMax
+		if m.Body == "" && m.BodyRef != nil {
+			est += m.BodyRef.Bytes
+		}
 	}
 	for _, ref := range b.lost {
 		est += ref.Bytes + bodyHeaderMax
@@ -68,6 +71,16 @@ func (s *Store) collectBodies(d *wire.Doc) {
 	s.log.Info("store.bodies_collected", "path", b.path, "before", before, "after", b.size)
 }
 
+// liveBody marks the body m holds or names as live.
+func liveBody(live map[string]bool, m *wire.Message) {
+	switch {
+	case m.Body != "":
+		live[storefile.BodyRefOf(m.Body).SHA256] = true
+	case m.BodyRef != nil:
+		live[m.BodyRef.SHA256] = true
+	}
+}
+
 func (b *bodyFile) bytesOf(shas map[string]bool) int64 {
 	var n int64
 	for sha := range shas {
@@ -79,13 +92,23 @@ func (b *bodyFile) bytesOf(shas map[string]bool) int64 {
 }
 
 // liveBodies lists the hashes of every body something on disk may need:
-// the state, a lost body's reference and the snapshots in live, the
-// previous document in prev.
+// the state, a lost body's reference, the body a recent write's image
+// names without holding it (an undo puts the image back) and the
+// snapshots in live, the previous document in prev.
 func (s *Store) liveBodies(d *wire.Doc) (live, prev map[string]bool) {
 	live, prev = map[string]bool{}, map[string]bool{}
 	for _, m := range d.Messages {
-		if m.Body != "" {
-			live[storefile.BodyRefOf(m.Body).SHA256] = true
+		liveBody(live, m)
+	}
+	if s.ring != nil {
+		for _, c := range s.RecentChanges() {
+			for _, r := range c.Records {
+				for _, img := range []any{r.Before, r.After} {
+					if m, ok := img.(*wire.Message); ok && m.Body == "" {
+						liveBody(live, m) // one holding its body would write it again
+					}
+				}
+			}
 		}
 	}
 	for _, ref := range s.bodies.lost {
@@ -170,7 +193,9 @@ func (b *bodyFile) rewrite(live map[string]bool) error {
 		os.Remove(tmp)
 		return fmt.Errorf("replace bodies: %w", err)
 	}
+	b.mu.Lock() // readers hold it while they read the old file
 	b.f.Close()
 	b.f, b.spans, b.size = f, spans, off
+	b.mu.Unlock()
 	return syncDir(filepath.Dir(b.path))
 }

@@ -54,7 +54,7 @@ func TestInlineBodiesMoveToTheBodyFileAtFirstStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustOpen(t, manualConfig(path))
-	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the first start (-want +got)\n%s", diff)
 	}
 	for _, m := range s.Snapshot().Messages {
@@ -77,7 +77,7 @@ func TestInlineBodiesMoveToTheBodyFileAtFirstStart(t *testing.T) {
 	}
 
 	s = mustOpen(t, manualConfig(path))
-	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the second start (-want +got)\n%s", diff)
 	}
 	if err := s.Close(); err != nil {
@@ -126,7 +126,7 @@ func TestCorruptBodyAnswersEmptyWithAProblem(t *testing.T) {
 	s = mustOpen(t, manualConfig(path))
 	defer s.Close()
 	want := map[string]string{"MSG-1": "", "MSG-2": "Same text", "MSG-3": "Same text", "MSG-4": ""}
-	if diff := cmp.Diff(want, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(want, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies with one failing its checksum (-want +got)\n%s", diff)
 	}
 	if p := problems(s); !strings.Contains(p, "MSG-1") || !strings.Contains(p, "checksum") {
@@ -173,7 +173,7 @@ func TestHandEditPuttingABodyInlineIsMovedOut(t *testing.T) {
 	})
 	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Messages[0].Body == "Edited by hand." })
 	want := map[string]string{"MSG-1": "Edited by hand.", "MSG-2": "Same text", "MSG-3": "Same text", "MSG-4": ""}
-	if diff := cmp.Diff(want, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(want, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the edit (-want +got)\n%s", diff)
 	}
 	testkit.Eventually(t, "the edited body to move to the body file", func() bool {
@@ -226,7 +226,7 @@ func TestDeadBodiesAreCollected(t *testing.T) {
 	s = mustOpen(t, manualConfig(path))
 	defer s.Close()
 	want := map[string]string{ids[0]: strings.Repeat("a", 2000), ids[1]: "a shorter body"}
-	if diff := cmp.Diff(want, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(want, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the collection (-want +got)\n%s", diff)
 	}
 	if p := problems(s); p != "" {
@@ -254,7 +254,7 @@ func TestTornBodyTailIsCut(t *testing.T) {
 	if got := fileSize(bodies); got != good {
 		t.Errorf("body file %d bytes after the start, want the torn tail cut back to %d", got, good)
 	}
-	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies (-want +got)\n%s", diff)
 	}
 	if p := problems(s); p != "" {
@@ -287,7 +287,7 @@ func TestLocalRestoreKeepsBodies(t *testing.T) {
 	}
 	s = mustOpen(t, manualConfig(path))
 	defer s.Close()
-	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.Snapshot())); diff != "" {
+	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after restoring the first snapshot (-want +got)\n%s", diff)
 	}
 }

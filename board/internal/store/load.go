@@ -82,6 +82,7 @@ func (s *Store) load() error {
 	s.log.Info("store.open", "path", s.path, "version", d.Version, "replayed_from", from)
 	s.head = d
 	s.idx = buildIndexes(d, s.cfg.MessageKey)
+	s.bodies.dropData() // the keys were its last readers at start
 	s.ring = newRing(s.cfg.RingSize, d.Version)
 	s.visible.Store(d)
 	s.fresh = fresh

@@ -23,6 +23,9 @@ type Tx struct {
 	// messageKey names a message for dedupe (Config.MessageKey); nil in a
 	// scratch write, which then finds no message by key.
 	messageKey func(*wire.Message) string
+	// bodies reads a body a message names (bodyread.go); nil in a scratch
+	// write, whose messages hold their bodies.
+	bodies *bodyFile
 
 	tables // one per record kind (kinds_gen.go)
 
@@ -177,7 +180,7 @@ func (tx *Tx) NextID(prefix string) string {
 // away, whatever fn changes; it answers whether fn would succeed now.
 func (tx *Tx) DryRun(fn func(tx *Tx) error) error {
 	dry := newTx(tx.d, tx.now, tx.actor)
-	dry.zone, dry.ring, dry.messageKey = tx.zone, tx.ring, tx.messageKey
+	dry.zone, dry.ring, dry.messageKey, dry.bodies = tx.zone, tx.ring, tx.messageKey, tx.bodies
 	return fn(dry)
 }
 

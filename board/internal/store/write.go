@@ -54,6 +54,7 @@ func (s *Store) update(ctx context.Context, actor wire.Actor, expectedVersion *i
 	}
 	tx := newTx(s.head, s.now(), actor)
 	tx.messageKey = s.cfg.MessageKey
+	tx.bodies = s.bodies
 	tx.zone = s.cfg.Zone
 	tx.useIndexes(s.idx)
 	tx.ring = s.ring

@@ -68,11 +68,12 @@ func newOrExisting(tx *store.Tx, in wire.MessageInput) (*wire.Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The stored message is answered whole, its body read if need be.
 	if old, ok := tx.MessageByKey(dedupe.Key(m)); ok {
-		return nil, &Existing{Message: old, Version: tx.Doc().Version}
+		return nil, &Existing{Message: tx.WithBody(old), Version: tx.Doc().Version}
 	}
 	if old, ok := undatedRepeat(tx, in, m); ok {
-		return nil, &Existing{Message: old, Version: tx.Doc().Version}
+		return nil, &Existing{Message: tx.WithBody(old), Version: tx.Doc().Version}
 	}
 	return m, nil
 }
@@ -88,6 +89,7 @@ func undatedRepeat(tx *store.Tx, in wire.MessageInput, m *wire.Message) (*wire.M
 	undated := func(x *wire.Message) string {
 		cp := *x
 		cp.ReceivedAt = ""
+		cp.Body, cp.BodyRef = tx.Body(x), nil
 		return dedupe.Key(&cp)
 	}
 	from, want := strings.ToLower(strings.TrimSpace(m.From)), undated(m)
@@ -140,6 +142,9 @@ func Patch(ctx context.Context, s *store.Store, actor wire.Actor, id string, p w
 		m, ok := tx.Messages().Get(id)
 		if !ok {
 			return errs.NotFound("message %s not found", id)
+		}
+		if p.Body.Set {
+			tx.FillBody(m) // the person's-word rule compares the body itself
 		}
 		before := humanedit.Fields(m)
 		if p.Read.Set {
