@@ -131,7 +131,7 @@ func New(cfg Config) (*API, *mux.Router) {
 	}
 	a.dates = nldate.New()
 	a.search = newSearcher(cfg.SearchURL, a.log)
-	a.search.index.Body = cfg.Store.BodyUncached
+	a.search.index.Body = cfg.Store.BodyForSearch
 	a.live = newLiveStream(cfg.Store, cfg.StreamHeartbeat, a.log)
 	if a.backups != nil {
 		a.backups.OnRun(a.live.backupEvent)

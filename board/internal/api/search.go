@@ -130,7 +130,7 @@ func (a *API) searchGet(w http.ResponseWriter, r *http.Request) {
 				return nil, errs.BadRequest("%s", err.Error())
 			}
 		}
-		out := search.ScanFieldsWith(d, r.URL.Query().Get("q"), notes, a.store.BodyUncached)
+		out := search.ScanFieldsWith(d, r.URL.Query().Get("q"), notes, a.store.BodyForSearch)
 		out.Messages = a.store.WithBodies(out.Messages)
 		out.Pages = search.ScanPages(pages, r.URL.Query().Get("q"))
 		return out, nil

@@ -68,6 +68,11 @@ func (c *bodyCache) put(sha, body string) {
 // under its reference, through the cache when cached is set. A body that
 // is missing or fails its checksum reads as empty.
 func (b *bodyFile) bodyOf(m *wire.Message, cached bool) string {
+	return b.bodyRead(m, cached, true)
+}
+
+// bodyRead is bodyOf with the checksum optional (see readBody).
+func (b *bodyFile) bodyRead(m *wire.Message, cached, verify bool) string {
 	if m.Body != "" || m.BodyRef == nil || b == nil {
 		return m.Body
 	}
@@ -77,7 +82,7 @@ func (b *bodyFile) bodyOf(m *wire.Message, cached bool) string {
 			return body
 		}
 	}
-	body, ok := b.read(ref)
+	body, ok := b.readBody(ref, verify)
 	if !ok {
 		b.unreadable(m.ID, ref)
 		return ""
@@ -144,6 +149,11 @@ const bodyPassFrom = 64
 // BodyUncached is Body for passes over many messages (a search, an
 // export): it reads around the cache, which it would only flush.
 func (s *Store) BodyUncached(m *wire.Message) string { return s.bodies.bodyOf(m, false) }
+
+// BodyForSearch is BodyUncached without the checksum, for a pass that only
+// looks for words: every hash was checked at start, and what it reads is
+// never an answer's body (the hits are answered through WithBodies).
+func (s *Store) BodyForSearch(m *wire.Message) string { return s.bodies.bodyRead(m, false, false) }
 
 // DocWithBodies is d with every message's body in place, for what writes
 // one document with bodies (export, the backup). d itself when no message

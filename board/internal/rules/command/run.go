@@ -64,7 +64,7 @@ func Run(ctx context.Context, s *store.Store, actor wire.Actor, cmd Command) (wi
 		}
 		return wire.CommandReply{Message: fmt.Sprintf("Created %s: %s (due %s)", rem.ID, rem.Title, rem.DueAt), Href: "/reminders?id=" + rem.ID, Version: v}, nil
 	case "find":
-		res := search.ScanFieldsWith(s.Snapshot(), cmd.Text, false, s.BodyUncached)
+		res := search.ScanFieldsWith(s.Snapshot(), cmd.Text, false, s.BodyForSearch)
 		res.Cases, res.Tasks = res.Cases[:min(len(res.Cases), findLimit)], res.Tasks[:min(len(res.Tasks), findLimit)]
 		res.Messages, res.Reminders = res.Messages[:min(len(res.Messages), findLimit)], res.Reminders[:min(len(res.Reminders), findLimit)]
 		res.Messages = s.WithBodies(res.Messages)
