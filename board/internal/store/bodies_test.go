@@ -95,17 +95,23 @@ func TestInlineBodiesMoveToTheBodyFileAtFirstStart(t *testing.T) {
 	}
 }
 
-func setBody(t testing.TB, s *Store, id, body string) {
+// editMessage changes message id as the person would, in one write.
+func editMessage(t testing.TB, s *Store, id string, change func(*wire.Message)) {
 	t.Helper()
 	_, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
 		m, _ := tx.Messages().Get(id)
-		m.Body = body
+		change(m)
 		tx.Messages().Put(m)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func setBody(t testing.TB, s *Store, id, body string) {
+	t.Helper()
+	editMessage(t, s, id, func(m *wire.Message) { m.Body = body })
 }
 
 func TestCorruptBodyAnswersEmptyWithAProblem(t *testing.T) {
@@ -149,15 +155,7 @@ func TestCorruptBodyAnswersEmptyWithAProblem(t *testing.T) {
 
 func setRead(t testing.TB, s *Store, id string) {
 	t.Helper()
-	_, err := s.Update(context.Background(), wire.ActorHuman, nil, func(tx *Tx) error {
-		m, _ := tx.Messages().Get(id)
-		m.Read = true
-		tx.Messages().Put(m)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	editMessage(t, s, id, func(m *wire.Message) { m.Read = true })
 }
 
 func TestHandEditPuttingABodyInlineIsMovedOut(t *testing.T) {
