@@ -33,23 +33,37 @@ func imapServer(t *testing.T) (int, *x509.CertPool, func(i int)) {
 	return srv.Port, srv.Pool, deliver
 }
 
-func TestIngestFromIMAP(t *testing.T) {
-	port, pool, deliver := imapServer(t)
-	deliver(1)
-	deliver(2)
+// boardInProcess runs the board's store and API in this process on dir,
+// for the tests that drive ingest against a board without a daemon;
+// configure, when set, adds to the API's settings.
+func boardInProcess(t *testing.T, dir string, configure func(*api.Config)) (*store.Store, *httptest.Server) {
+	t.Helper()
 	bundles, err := labels.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	dir := t.TempDir()
 	st, err := store.Open(store.Config{Path: filepath.Join(dir, "board.json"), MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, Bundles: bundles})
+	cfg := api.Config{Store: st, Version: "test", Logger: quiet, Bundles: bundles}
+	if configure != nil {
+		configure(&cfg)
+	}
+	a, router := api.New(cfg)
 	srv := httptest.NewServer(router)
 	t.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
+	return st, srv
+}
+
+func TestIngestFromIMAP(t *testing.T) {
+	port, pool, deliver := imapServer(t)
+	deliver(1)
+	deliver(2)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dir := t.TempDir()
+	st, srv := boardInProcess(t, dir, nil)
 
 	src := ingest.SourceConfig{Name: "work mail", Kind: "imap", Host: "127.0.0.1", Port: port, User: "me@example.org", Since: "2000-01-01"}
 	env := map[string]string{"SVC_IMAP_PASSWORD_WORK_MAIL": "s3cret"}

@@ -5,8 +5,6 @@ import (
 	"crypto/tls"
 	"io"
 	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,11 +12,8 @@ import (
 
 	"github.com/opsboard/opsboard/board/internal/api"
 	"github.com/opsboard/opsboard/board/internal/mail"
-	"github.com/opsboard/opsboard/board/internal/mail/dedupe"
 	"github.com/opsboard/opsboard/board/internal/mail/imapsource"
 	"github.com/opsboard/opsboard/board/internal/mail/ingest"
-	"github.com/opsboard/opsboard/board/internal/rules/labels"
-	"github.com/opsboard/opsboard/board/internal/store"
 )
 
 // TestIMAPIdleBringsMailIn watches an IMAP source whose password is in the
@@ -31,20 +26,10 @@ func TestIMAPIdleBringsMailIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	port, pool, deliver := imapServer(t)
-	bundles, err := labels.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	dir := t.TempDir()
-	st, err := store.Open(store.Config{Path: filepath.Join(dir, "board.json"), MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
 	health := ingest.NewSourceHealth()
-	a, router := api.New(api.Config{Store: st, Version: "test", Logger: quiet, Bundles: bundles, Ingest: health.Health})
-	srv := httptest.NewServer(router)
-	t.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
+	st, srv := boardInProcess(t, dir, func(c *api.Config) { c.Ingest = health.Health })
 
 	cfg := ingest.Config{Sources: []ingest.SourceConfig{{Name: "work", Kind: "imap", Host: "127.0.0.1", Port: port, User: "me@example.org"}}}
 	noEnv := func(string) string { return "" }
