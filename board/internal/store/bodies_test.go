@@ -49,10 +49,7 @@ func readFile(t testing.TB, p string) []byte {
 }
 
 func TestInlineBodiesMoveToTheBodyFileAtFirstStart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
-	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := schema7File(t)
 	s := mustOpen(t, manualConfig(path))
 	if diff := cmp.Diff(schema7Bodies, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the first start (-want +got)\n%s", diff)
@@ -109,16 +106,24 @@ func editMessage(t testing.TB, s *Store, id string, change func(*wire.Message)) 
 	}
 }
 
+// schema7File writes the schema-7 document, bodies inline, in a fresh
+// directory and returns its path.
+func schema7File(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "board.json")
+	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func setBody(t testing.TB, s *Store, id, body string) {
 	t.Helper()
 	editMessage(t, s, id, func(m *wire.Message) { m.Body = body })
 }
 
 func TestCorruptBodyAnswersEmptyWithAProblem(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
-	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := schema7File(t)
 	s := mustOpen(t, manualConfig(path))
 	s.Close()
 	bodies := storefile.BodiesPath(path)
@@ -159,10 +164,7 @@ func setRead(t testing.TB, s *Store, id string) {
 }
 
 func TestHandEditPuttingABodyInlineIsMovedOut(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
-	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := schema7File(t)
 	s := mustOpen(t, manualConfig(path))
 	defer s.Close()
 	editDocument(t, path, func(d *wire.Doc) {
@@ -233,10 +235,7 @@ func TestDeadBodiesAreCollected(t *testing.T) {
 }
 
 func TestTornBodyTailIsCut(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
-	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := schema7File(t)
 	s := mustOpen(t, manualConfig(path))
 	s.Close()
 	bodies := storefile.BodiesPath(path)
@@ -266,10 +265,7 @@ func TestTornBodyTailIsCut(t *testing.T) {
 }
 
 func TestLocalRestoreKeepsBodies(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
-	if err := os.WriteFile(path, []byte(schema7), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := schema7File(t)
 	s := mustOpen(t, manualConfig(path))
 	setBody(t, s, "MSG-2", "changed after the snapshot")
 	compactNow(t, s)
