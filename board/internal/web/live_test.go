@@ -331,6 +331,8 @@ func TestFocusReturnsAfterADialogCloses(t *testing.T) {
 	tb.eval(`[...document.querySelectorAll('button')].find((e) => e.textContent.trim() === 'New case').focus()`, nil)
 	tb.do(chromedp.KeyEvent(kb.Enter))
 	tb.waitFor("the new-case dialog", `!!document.querySelector('[role=dialog] #newcase-title')`)
+	// Escape goes where the focus is: to the dialog only once it holds it.
+	tb.waitFor("the focus in the dialog", `!!document.activeElement && !!document.activeElement.closest('[role=dialog]')`)
 	tb.do(chromedp.KeyEvent(kb.Escape))
 	tb.waitFor("the focus back on New case", `!document.querySelector('#newcase-title') && !!document.activeElement && document.activeElement.textContent.trim() === 'New case'`)
 	tb.noProblems("/board")
