@@ -35,3 +35,16 @@ func BenchmarkApply(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFieldsLongHistory is Fields on a case with a long activity log,
+// as a case edited for years has: the log is left out, so the cost stays
+// that of the case's own fields.
+func BenchmarkFieldsLongHistory(b *testing.B) {
+	c := &wire.Case{ID: "CASE-1", Title: "Lease", Summary: "Sign by Friday", Status: wire.LaneTodo}
+	for i := range 1000 {
+		c.Activity = append(c.Activity, wire.Activity{TS: "2026-11-24T12:00:00Z", Actor: wire.ActorAgent, Verb: wire.VerbTitleChanged, Detail: fmt.Sprintf("title: round %d", i)})
+	}
+	for b.Loop() {
+		humanedit.Fields(c)
+	}
+}

@@ -32,8 +32,16 @@ var UntrackedTask = []string{"createdAt", "humanEdits", "nextId"}
 // null is the JSON of a field a record leaves out (omitempty): empty.
 var null = json.RawMessage("null")
 
-// Fields is a record's JSON fields, for comparing two versions of it.
+// Fields is a record's JSON fields, for comparing two versions of it. A
+// case's activity is left out: it is never compared (Untracked), and it
+// grows by a row with every write, so encoding it made each write to a case
+// cost more than the one before.
 func Fields(record any) map[string]json.RawMessage {
+	if c, ok := record.(*wire.Case); ok && c != nil {
+		cp := *c
+		cp.Activity = nil
+		record = &cp
+	}
 	data, err := json.Marshal(record)
 	if err != nil {
 		return nil
