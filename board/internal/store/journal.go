@@ -250,23 +250,83 @@ func (j *journal) named(err error) error {
 
 // trim drops the entries at or below version keep, which a durable document
 // or snapshot already holds, by writing the rest to a new file and renaming
-// it into place. Writers wait meanwhile; the rest is small, since trim runs
-// right after compaction.
+// it into place. Most of the rest is copied while writers go on appending:
+// bytes below the size seen at the start never change again (a failed
+// append cuts the file back only to its own start). Writers wait only while
+// what they appended meanwhile is copied and the new file takes the name;
+// copying the whole rest under the lock stalled every write for tens of
+// milliseconds per compaction.
 func (j *journal) trim(keep int64) error {
 	j.ioMu.Lock()
-	defer j.ioMu.Unlock()
-	cut := int64(0)
-	i := 0
-	for ; i < len(j.ends) && j.ends[i].version <= keep; i++ {
-		cut = j.ends[i].end
-	}
+	src, seen := j.f, j.size
+	cut, _ := j.cutAt(keep)
+	j.ioMu.Unlock()
 	if cut == 0 {
 		return nil
 	}
+	tmp := j.path + ".tmp"
+	var f *os.File
+	if cut < seen {
+		var err error
+		if f, err = copyTail(tmp, src, cut, seen); err != nil {
+			os.Remove(tmp)
+			j.ioMu.Lock()
+			moved := j.f != src // the journal was replaced meanwhile: nothing to trim
+			j.ioMu.Unlock()
+			if moved {
+				return nil
+			}
+			return err
+		}
+	}
+	j.ioMu.Lock()
+	defer j.ioMu.Unlock()
+	if j.f != src || j.size < seen { // replaced meanwhile; the new one starts empty
+		if f != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+		return nil
+	}
+	return j.swapTail(f, tmp, keep, seen)
+}
+
+// cutAt returns the offset just past the last entry at or below version
+// keep, and how many entries that is. Under ioMu.
+func (j *journal) cutAt(keep int64) (int64, int) {
+	cut, i := int64(0), 0
+	for ; i < len(j.ends) && j.ends[i].version <= keep; i++ {
+		cut = j.ends[i].end
+	}
+	return cut, i
+}
+
+// copyTail writes src's bytes [from, to) to a new file at path, synced, and
+// returns it open for appending.
+func copyTail(path string, src *os.File, from, to int64) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	if _, err := io.Copy(f, io.NewSectionReader(src, from, to-from)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("copy journal tail: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sync %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// swapTail finishes a trim under ioMu: it copies into f what was appended
+// since seen and renames f into the journal's place. f is nil when nothing
+// stayed at seen; if writers appended nothing since either, the file is cut
+// in place, which needs no disk space (a full disk is when this matters): a
+// crash leaves it whole or empty, and the document holds every entry.
+func (j *journal) swapTail(f *os.File, tmp string, keep, seen int64) error {
+	cut, i := j.cutAt(keep)
 	if cut == j.size {
-		// Nothing stays: cut the file in place, which needs no disk space
-		// (a full disk is when this matters). A crash leaves it whole or
-		// empty, and the document holds every entry either way.
 		if err := j.f.Truncate(0); err != nil {
 			return fmt.Errorf("empty journal: %w", j.named(err))
 		}
@@ -277,32 +337,38 @@ func (j *journal) trim(keep int64) error {
 		j.sizeNow.Store(0)
 		return nil
 	}
-	tail := make([]byte, j.size-cut)
-	if _, err := j.f.ReadAt(tail, cut); err != nil && err != io.EOF {
-		return fmt.Errorf("read journal tail: %w", err)
-	}
-	tmp := j.path + ".tmp"
-	if err := writeFileSync(tmp, tail); err != nil {
+	fail := func(err error) error {
+		f.Close()
 		os.Remove(tmp)
 		return err
 	}
-	// Open the new file before it takes the journal's name, so that once
-	// the rename happens nothing can leave appends going to the old inode.
-	f, err := os.OpenFile(tmp, os.O_RDWR, 0o600)
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("open new journal: %w", err)
+	if f == nil {
+		var err error
+		if f, err = os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o600); err != nil {
+			return fmt.Errorf("create %s: %w", tmp, err)
+		}
+		seen = cut
+	}
+	if seen < j.size {
+		rest := make([]byte, j.size-seen)
+		if _, err := j.f.ReadAt(rest, seen); err != nil && err != io.EOF {
+			return fail(fmt.Errorf("read journal tail: %w", err))
+		}
+		if _, err := f.WriteAt(rest, seen-cut); err != nil {
+			return fail(fmt.Errorf("copy journal tail: %w", err))
+		}
+		if err := f.Sync(); err != nil {
+			return fail(fmt.Errorf("sync %s: %w", tmp, err))
+		}
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("stat new journal: %w", err)
+		return fail(fmt.Errorf("stat new journal: %w", err))
 	}
+	// The new file is open before it takes the journal's name, so once the
+	// rename happens nothing can leave appends going to the old inode.
 	if err := os.Rename(tmp, j.path); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("replace journal: %w", err)
+		return fail(fmt.Errorf("replace journal: %w", err))
 	}
 	j.f.Close()
 	j.f, j.fi = f, fi

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +125,49 @@ func TestConcurrentWritersAllDurable(t *testing.T) {
 	}
 	if len(d.Cases) != 200 || d.Version != 200 {
 		t.Fatalf("reloaded %d cases at version %d, want 200 at 200", len(d.Cases), d.Version)
+	}
+}
+
+// TestTrimKeepsWritesAppendedMeanwhile: a trim copies the journal's rest
+// while writers go on appending; what they append before the new file takes
+// the journal's name must be in it.
+func TestTrimKeepsWritesAppendedMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.json")
+	s, err := Open(Config{Path: path, CompactIdle: time.Hour, CompactMaxDelay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				addCase(t, s, fmt.Sprintf("w%d-%d %s", w, i, strings.Repeat("x", 2000)))
+			}
+		}(w)
+	}
+	for range 40 {
+		if err := s.compact(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	want := s.Snapshot()
+	got, err := storefile.Load(path) // the document and the journal on disk
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != want.Version || len(got.Cases) != len(want.Cases) {
+		t.Fatalf("on disk: %d cases at version %d; acknowledged: %d at %d", len(got.Cases), got.Version, len(want.Cases), want.Version)
 	}
 }
 
