@@ -48,3 +48,16 @@ func BenchmarkFieldsLongHistory(b *testing.B) {
 		humanedit.Fields(c)
 	}
 }
+
+// BenchmarkFields is Fields on a case with tasks and notes, which every
+// tracked patch runs twice.
+func BenchmarkFields(b *testing.B) {
+	c := &wire.Case{ID: "CASE-1", Title: "Lease", Summary: "Sign by Friday", Status: wire.LaneTodo}
+	for i := range 20 {
+		c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("CASE-1-T%d", i), Title: fmt.Sprintf("Task %d", i)})
+		c.Notes = append(c.Notes, wire.Note{ID: fmt.Sprintf("N%d", i), Text: "A note of some length about the lease"})
+	}
+	for b.Loop() {
+		humanedit.Fields(c)
+	}
+}

@@ -13,6 +13,32 @@ import (
 	"github.com/opsboard/opsboard/shared/wire"
 )
 
+// TestFields: each field's JSON as the record encodes it, the same as a
+// full decode gives, with a case's activity left out.
+func TestFields(t *testing.T) {
+	due := "2026-12-01"
+	for _, rec := range []any{
+		&wire.Case{ID: "CASE-1", Title: "Desks \"north\" \u00e9", Status: wire.LaneTodo, Labels: []string{"a", "b"}, DueAt: due,
+			Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "Call"}}, Notes: []wire.Note{{ID: "N1", Text: "a {note} [1]"}},
+			Activity: []wire.Activity{{Actor: wire.ActorAgent, Verb: wire.VerbTitleChanged, TS: "1"}}},
+		&wire.Reminder{ID: "R-1", Title: "Pay rent", Labels: []string{"home"}},
+		&wire.Event{ID: "EVT-1", Title: "Board meeting"},
+	} {
+		data, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		delete(want, "activity")
+		if diff := cmp.Diff(want, humanedit.Fields(rec)); diff != "" {
+			t.Errorf("Fields(%T) (-want +got)\n%s", rec, diff)
+		}
+	}
+}
+
 func TestChanged(t *testing.T) {
 	before := &wire.Case{ID: "CASE-1", Title: "Desks", Status: "todo", Labels: []string{"a"}, UpdatedAt: "1"}
 	for _, tc := range []struct {
