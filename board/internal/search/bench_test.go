@@ -80,3 +80,14 @@ func BenchmarkIndexAfterOneWrite(b *testing.B) {
 		search.Build(&next, prev)
 	}
 }
+
+// BenchmarkScan1kCases10kMessages is GET /api/search: a word in no record,
+// so every field of every record is read, mail bodies included.
+func BenchmarkScan1kCases10kMessages(b *testing.B) {
+	d := board1k10k()
+	for b.Loop() {
+		if r := search.Scan(d, "Zqxj"); len(r.Cases)+len(r.Messages) != 0 {
+			b.Fatal("the word matched")
+		}
+	}
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opsboard/opsboard/shared/wire"
 )
@@ -28,7 +29,7 @@ func ScanFieldsWith(d *wire.Doc, q string, notes bool, body BodyFunc) Records {
 	}
 	has := func(fields ...string) bool {
 		for _, f := range fields {
-			if strings.Contains(strings.ToLower(f), q) {
+			if containsLower(f, q) {
 				return true
 			}
 		}
@@ -63,4 +64,71 @@ func ScanFieldsWith(d *wire.Doc, q string, notes bool, body BodyFunc) Records {
 		}
 	}
 	return out
+}
+
+// containsLower reports whether strings.ToLower(s) contains q, which is
+// lower-cased already. For ASCII s it compares in place rather than build
+// the lower-cased copy: a search reads every field of every record, mail
+// bodies included, and those copies were most of its time.
+func containsLower(s, q string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), q)
+		}
+	}
+	if len(q) == 0 {
+		return true
+	}
+	if len(q) > len(s) {
+		return false
+	}
+	// Candidates are where q's first letter stands in either case; the next
+	// place of each is kept, so neither is looked for twice.
+	lo, up := q[0], q[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	last := len(s) - len(q) // the last place q can start
+	nextLo, nextUp := -1, -1
+	for i := 0; i <= last; i++ {
+		if nextLo < i {
+			nextLo = indexFrom(s[:last+1], lo, i)
+		}
+		if nextUp < i {
+			nextUp = indexFrom(s[:last+1], up, i)
+		}
+		if i = min(nextLo, nextUp); i > last {
+			return false
+		}
+		if equalLower(s[i:i+len(q)], q) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFrom is the index of c in s at or after from, or len(s) when c is
+// not there (past every place, so it is not looked for again).
+func indexFrom(s string, c byte, from int) int {
+	if k := strings.IndexByte(s[from:], c); k >= 0 {
+		return from + k
+	}
+	return len(s)
+}
+
+// equalLower reports whether ASCII s lower-cased equals q.
+func equalLower(s, q string) bool {
+	for i := 0; i < len(q); i++ {
+		if lowerASCII(s[i]) != q[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
