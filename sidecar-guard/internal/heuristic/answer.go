@@ -36,6 +36,10 @@ var answerPatterns = list(
 	`\b(?:add|include|insert|append|put|embed|place)\s+(?:this\s+|the\s+(?:following\s+)?|an?\s+)?(?:\S+\s+)?(?:links?|urls?|hyperlinks?|hashtags?|slogans?|advert\w*|promo\w*|affiliate)\b(?:\s+\S+){0,8}?\s+(?:to|in|into|at|within)\s+(?:the\s+(?:end|start|bottom|top)\s+of\s+)?(?:each|every|all|any|your)\s+(?:\S+\s+)?(?:summar(?:y|ies)|responses?|repl(?:y|ies)|answers?|outputs?|sentences?|paragraphs?)\b`,
 	// "promote our app in every answer".
 	`\b(?:promote|advertise|recommend|endorse|plug|market|mention|use|add|include|insert|sprinkle)\s+(?:\S+\s+){0,6}?(?:in|within|throughout|at the end of|after)\s+(?:every|each|all|any)\s+(?:(?:of\s+)?your\s+|the\s+)?(?:\S+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|sentences?|paragraphs?)\b`,
+	// "reverse the words of your reply", "shift every letter of the output".
+	`\b(?:reverse|flip|invert|mirror|shift|rotate|encrypt|encipher|scramble)\b(?:\s+\S+){0,8}?\s+(?:of|to|in|for|on|within)\s+(?:the\s+|your\s+)(?:whole\s+|entire\s+)?`+answerNoun+`\b`,
+	// "use ROT13 for the reply", "apply a Caesar cipher to your answer".
+	`\b(?:use|apply|employ)\s+(?:an?\s+|the\s+)?(?:\S+\s+)?(?:ciphers?|rot ?-?13|atbash|caesar\w*|vigenere|encryption|substitution)\b(?:\s+\S+){0,6}?\s+(?:for|to|in|on)\s+(?:the\s+|your\s+)(?:whole\s+|entire\s+)?`+answerNoun+`\b`,
 	// "use numbers instead of vowels".
 	`\b(?:use|write|spell|represent|show|put)\s+(?:\S+\s+){0,2}?(?:numbers?|digits?|numerals?|symbols?|emojis?)\s+(?:instead of|for|in place of|to replace|as)\s+(?:(?:all|every|each|the)\s+)?(?:\S+\s+)?(?:vowels|consonants|letters|characters|words)\b`,
 )

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -17,18 +18,38 @@ const ruleUnrelatedTask = "unrelated_task"
 // taskRequest matches the start of a line that asks for general work:
 // an imperative of the kind a model is given, or a question of fact.
 var taskRequest = regexp.MustCompile(`^(?:(?:please|kindly)\s+)?(?:` +
-	`(?:explain|describe|define|outline|summari[sz]e|elaborate on|discuss|compare|analy[sz]e|illustrate|break down|clarify|interpret|translate|write|draft|compose|develop|create|generate|produce|craft|design|provide|list|name|give|recommend|suggest|solve|calculate|compute|convert|teach|tell|show)\s` +
+	`(?:explain|describe|define|outline|summari[sz]e|elaborate on|discuss|compare|analy[sz]e|illustrate|break down|clarify|interpret|translate|write|draft|compose|develop|create|generate|produce|craft|design|provide|list|name|give|recommend|suggest|solve|calculate|compute|convert|teach|tell|show` +
+	`|determine|classify|categori[sz]e|rate|rank|evaluate|assess|identify|detect|extract|find|research|look up|predict|forecast|estimate|brainstorm|paraphrase|rewrite|automate|set up|build|implement|recite|count)\s` +
 	`|(?:what|who|whom|whose|which|where|why|how|when)(?:'s|'re|\s)` +
-	`|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:explain|describe|show|tell|give|write|provide|teach|list|translate|summari[sz]e|help me (?:understand|write|with|learn))\b)`)
+	`|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:explain|describe|show|tell|give|write|provide|teach|list|translate|summari[sz]e|help me (?:understand|write|with|learn))\b` +
+	// Second person: the line speaks to whoever reads it, about the reader.
+	`|(?:i (?:want|need|would like)|i'd like) you to\s|your (?:next |new |real |only )?task is\s|do you (?:know|like|prefer|enjoy|believe)\s|let'?s (?:chat|talk|discuss|play|brainstorm|imagine|pretend)\s)`)
+
+// connective is the word or two that hangs a request onto what came
+// before ("also, tell me ...", "in addition, write ..."): it does not
+// change what the request asks, so it is set aside before the match.
+var connective = regexp.MustCompile(`^(?:(?:and|but|oh|ps|p\.s\.|also|additionally|in addition|furthermore|moreover|besides|plus|by the way|btw|separately|lastly|finally|now|then|next)\s*[,:;-]?\s+)+`)
+
+// quoted finds a quotation of at least two words: a request that carries
+// its own material ("classify the tone of this sentence: 'my dog ran
+// away'") points with "this" at the quotation, not at the mail.
+var quoted = regexp.MustCompile(`['"][^'"]*\s[^'"]*['"]`)
+
+// mailDeixis is the part of mailTalk that points at a text ("this",
+// "below"); with a quotation in the line it points at the quotation.
+var mailDeixis = regexp.MustCompile(`\b(?:this|these|provided|given|below|above|each|following|paragraph|section|problem|text)\b`)
 
 // smallTalk is a question about someone's own past ("how was the trip",
 // "what did you think"): personal, never a task.
-var smallTalk = regexp.MustCompile(`^(?:how|what|where|when|why|who)\s+(?:was|were|did|had|has|have you)\b`)
+// A greeting ("how are you doing?") is a person's too: it is what people
+// write to each other, so a bare "how are you feeling today?" passes even
+// though an assistant can be chatted up the same way.
+var smallTalk = regexp.MustCompile(`^(?:(?:how|what|where|when|why|who)\s+(?:was|were|did|had|has|have you)\b|how (?:are|have) (?:you|things|the kids|the family)\b|how(?:'s| is) (?:it going|everything|life|the family)\b)`)
 
 // mailTalk marks a line that speaks of the mail's own business (people
 // arranging things together, what came with the mail) or points at the
 // text around it ("summarise this article"): a request about the mail.
-var mailTalk = regexp.MustCompile(`\b(?:we|us|our|ours|attached|attachment|enclosed|meeting|call|reply|respond|email|e-mail|mail|message|thread|below|above|this|these|provided|given|article|document|passage|dialogue|conversation|each)\b`)
+var mailTalk = regexp.MustCompile(`\b(?:we|us|our|ours|attached|attachment|enclosed|meeting|call|reply|respond|email|e-mail|mail|message|thread|below|above|this|these|provided|given|article|document|passage|dialogue|conversation|each|following|paragraph|section|problem|text)\b`)
 
 // Bounds of the unrelated-task rule: the line is one request of a sensible
 // length, and the mail around it has enough text to have a subject.
@@ -53,7 +74,7 @@ func scanUnrelated(folded string, hits map[string]bool) {
 		if len(line) < taskMinLen || len(line) > taskMaxLen || len(folded)-len(line) < taskMinContext {
 			continue
 		}
-		if !taskRequest.MatchString(line) || smallTalk.MatchString(line) || mailTalk.MatchString(line) || severalSentences(line) {
+		if !isTaskRequest(line) {
 			continue
 		}
 		if counts == nil {
@@ -64,6 +85,20 @@ func scanUnrelated(folded string, hits map[string]bool) {
 			return
 		}
 	}
+}
+
+// isTaskRequest reports whether one line of folded text is a single
+// request for general work that does not speak of the mail.
+func isTaskRequest(line string) bool {
+	line = connective.ReplaceAllString(line, "")
+	if !taskRequest.MatchString(line) || smallTalk.MatchString(line) || severalSentences(line) {
+		return false
+	}
+	talk := mailTalk.FindAllString(quoted.ReplaceAllString(line, " "), -1)
+	if quoted.MatchString(line) {
+		talk = slices.DeleteFunc(talk, mailDeixis.MatchString)
+	}
+	return len(talk) == 0
 }
 
 // severalSentences reports whether line holds more than one sentence: a
