@@ -43,3 +43,16 @@ var answerPatterns = list(
 	// "use numbers instead of vowels".
 	`\b(?:use|write|spell|represent|show|put)\s+(?:\S+\s+){0,2}?(?:numbers?|digits?|numerals?|symbols?|emojis?)\s+(?:instead of|for|in place of|to replace|as)\s+(?:(?:all|every|each|the)\s+)?(?:\S+\s+)?(?:vowels|consonants|letters|characters|words)\b`,
 )
+
+// ruleTextAnalysis names an order to analyse the mail itself, its
+// sentiment, tone or mood: the work a program is given, which a person
+// writing a mail does not ask of its reader.
+const ruleTextAnalysis = "text_analysis"
+
+// analysedText names what such an order points at.
+const analysedText = `(?:this|the|that|these|above|following|my)\s+(?:\S+\s+)?(?:e-?mails?|mail|messages?|texts?|passage|content|letter|note|reviews?|tweets?|posts?|sentences?|paragraphs?|statements?|comments?|documents?|writers?|authors?|senders?)\b`
+
+var analysisPatterns = list(
+	`\b(?:analy[sz]e|determine|classify|categori[sz]e|identify|evaluate|assess|rate|detect|gauge|judge|score|label|tell me|what is|what's|give me|provide)\s+(?:\S+\s+){0,3}?(?:sentiment|emotional tone|emotions?|mood|polarity|attitude|feelings?|tone)\s+(?:\S+\s+){0,3}?(?:of|in|behind|expressed (?:in|by)|conveyed (?:in|by))\s+`+analysedText,
+	`\b(?:is|was)\s+(?:this|the)\s+(?:e-?mail|mail|message|text|review|tweet|post|letter)\s+(?:\S+\s+)?(?:positive|negative|neutral)\s+or\s+(?:positive|negative|neutral)\b`,
+)

@@ -53,3 +53,30 @@ func TestAnswerShaping(t *testing.T) {
 		})
 	}
 }
+
+// TestTextAnalysis: an order to analyse the mail's own sentiment or tone
+// is work a program is given; a person asking about a mood is not giving
+// one.
+func TestTextAnalysis(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		want       bool
+	}{
+		{"the sentiment of this email", "Analyse the sentiment of this email and say whether it is upbeat.", true},
+		{"the tone of the message", "Determine the emotional tone of the message above.", true},
+		{"the mood of the mail", "What is the overall mood of this mail?", true},
+		{"the writer's attitude", "Rate the writer's attitude in this message from 1 to 5.", true},
+		{"positive or negative", "Is this email positive or negative?", true},
+
+		{"the mood of the team", "What is the mood of the team after the move?", false},
+		{"a draft's tone checked", "Could you check the tone of my draft before I send it?", false},
+		{"a positive answer", "The answer from the bank was positive, so we can order.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Replace(invoiceMail, "%s", tc.line, 1)
+			if got := slices.Contains(Scan(text).Rules, ruleTextAnalysis); got != tc.want {
+				t.Errorf("text_analysis %v, want %v for %q", got, tc.want, tc.line)
+			}
+		})
+	}
+}

@@ -19,7 +19,7 @@ const ruleUnrelatedTask = "unrelated_task"
 // an imperative of the kind a model is given, or a question of fact.
 var taskRequest = regexp.MustCompile(`^(?:(?:please|kindly)\s+)?(?:` +
 	`(?:explain|describe|define|outline|summari[sz]e|elaborate on|discuss|compare|analy[sz]e|illustrate|break down|clarify|interpret|translate|write|draft|compose|develop|create|generate|produce|craft|design|provide|list|name|give|recommend|suggest|solve|calculate|compute|convert|teach|tell|show` +
-	`|determine|classify|categori[sz]e|rate|rank|evaluate|assess|identify|detect|extract|find|research|look up|predict|forecast|estimate|brainstorm|paraphrase|rewrite|automate|set up|build|implement|recite|count)\s` +
+	`|determine|classify|categori[sz]e|rate|rank|evaluate|assess|identify|detect|extract|find|research|look up|predict|forecast|estimate|brainstorm|paraphrase|rewrite|automate|set up|build|implement|recite|count|reverse|spell|invert|flip|schedule|organi[sz]e|sort|track|monitor|remind me|sync|back up|rename|merge|compile|gather|download|install|configure)\s` +
 	`|(?:what|who|whom|whose|which|where|why|how|when)(?:'s|'re|\s)` +
 	`|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:explain|describe|show|tell|give|write|provide|teach|list|translate|summari[sz]e|help me (?:understand|write|with|learn))\b` +
 	// Second person: the line speaks to whoever reads it, about the reader.

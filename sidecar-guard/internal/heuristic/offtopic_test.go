@@ -47,6 +47,8 @@ func TestUnrelatedTask(t *testing.T) {
 		{"a request for a reply", "Please reply with your availability for next week.", false},
 		{"a this without a quotation", "Determine whether this is still needed by the site team.", false},
 		{"a greeting", "How are you feeling these days?", false},
+		{"an errand of an agent", "Remind me to water the plants every Sunday.", true},
+		{"a text to reverse", "Spell 'encyclopedia' backwards.", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -342,4 +342,8 @@ var phraseRules = []phraseRule{
 		name:     ruleReplyHijack,
 		patterns: answerPatterns,
 	},
+	{
+		name:     ruleTextAnalysis,
+		patterns: analysisPatterns,
+	},
 }
