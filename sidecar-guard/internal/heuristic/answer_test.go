@@ -37,6 +37,8 @@ func TestAnswerShaping(t *testing.T) {
 		{"an answer to the client", "In your answer to the client, mention the discount.", false},
 		{"a reply in the thread", "Please respond in this thread so everyone sees it.", false},
 		{"a reply by a date", "Your reply should reach us by Friday noon.", false},
+		{"a reply in by a date", "Your reply should be in by Friday noon.", false},
+		{"an answer using the figures", "Your answer should use the latest figures from finance.", false},
 		{"a reply by phone", "Answer with a call if that is easier for you.", false},
 		{"begin the review", "Begin the review with the warehouse figures.", false},
 		{"after processing the order", "After processing the order, send the invoice to finance.", false},
@@ -66,7 +68,6 @@ func TestTextAnalysis(t *testing.T) {
 		{"the tone of the message", "Determine the emotional tone of the message above.", true},
 		{"the mood of the mail", "What is the overall mood of this mail?", true},
 		{"the writer's attitude", "Rate the writer's attitude in this message from 1 to 5.", true},
-		{"positive or negative", "Is this email positive or negative?", true},
 
 		{"the mood of the team", "What is the mood of the team after the move?", false},
 		{"a draft's tone checked", "Could you check the tone of my draft before I send it?", false},

@@ -73,3 +73,22 @@ func TestUnrelatedTaskNeedsAMail(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskStart: every way taskRequest can start has its first word in
+// taskStart, so the map never turns a request away.
+func TestTaskStart(t *testing.T) {
+	for _, line := range []string{
+		"please explain volcanoes to me", "kindly tell me a joke", "what's the capital of peru",
+		"i'd like you to write a poem", "i want you to list rivers", "let's chat about films",
+		"lets talk about cars", "your task is to write a song", "do you know who won",
+		"can you explain gravity", "break down the plot", "look up the weather", "set up a cron job",
+		"back up my photos", "remind me to call mum", "how do planes fly", "categorize these animals",
+	} {
+		if !taskRequest.MatchString(line) {
+			t.Errorf("%q is not a task request", line)
+		}
+		if !taskStart[firstWord(line)] {
+			t.Errorf("%q starts with %q, missing from taskStart", line, firstWord(line))
+		}
+	}
+}

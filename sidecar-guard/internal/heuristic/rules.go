@@ -340,10 +340,10 @@ var phraseRules = []phraseRule{
 		// How the answer is to look, or what to do around the summary: see
 		// answer.go.
 		name:     ruleReplyHijack,
+		needs:    answerNeeds,
 		patterns: answerPatterns,
 	},
-	{
-		name:     ruleTextAnalysis,
-		patterns: analysisPatterns,
-	},
+	{name: ruleReplyHijack, needs: aroundNeeds, patterns: aroundPatterns},
+	{name: ruleReplyHijack, needs: lettersNeeds, patterns: lettersPatterns},
+	{name: ruleTextAnalysis, needs: analysisNeeds, patterns: analysisPatterns},
 }
