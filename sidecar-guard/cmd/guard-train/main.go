@@ -22,7 +22,7 @@ import (
 func main() {
 	p := linear.DefaultParams()
 	data := flag.String("data", "", "directory of labelled *.jsonl training files (text, label)")
-	own := flag.String("own", "sidecar-guard/testdata/german", "directory of our own templates (attacks.txt, benign.txt); empty for none")
+	own := flag.String("own", "sidecar-guard/testdata/german,sidecar-guard/testdata/roleplay", "comma-separated directories of our own templates (attacks.txt, benign.txt), each a source of its own; empty for none")
 	out := flag.String("out", "sidecar-guard/internal/linear/model.bin", "weights file to write; model.json is written beside it")
 	measure := flag.Bool("measure", false, "report held-out sources and the measurement sets instead of writing a model")
 	bipia := flag.String("bipia", "sidecar-guard/testdata/bipia", "directory of BIPIA whose train part (never its test part) is trained on; empty for none")
@@ -46,6 +46,12 @@ func main() {
 // BIPIA's train part (the last two may be empty).
 type input struct{ data, own, bipia string }
 
+// source is one optional extra of the training data and its reader.
+type source struct {
+	dir  string
+	read func(string) ([]training.Row, []training.File, error)
+}
+
 func (in input) read() ([]training.Row, []training.File, error) {
 	if in.data == "" {
 		return nil, nil, fmt.Errorf("-data is required: the directory of the labelled training files")
@@ -54,10 +60,13 @@ func (in input) read() ([]training.Row, []training.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, extra := range []struct {
-		dir  string
-		read func(string) ([]training.Row, []training.File, error)
-	}{{in.own, training.ReadTemplates}, {in.bipia, training.ReadBIPIATrain}} {
+	// Every template folder is a source of its own, then BIPIA's train part.
+	var extras []source
+	for dir := range strings.SplitSeq(in.own, ",") {
+		extras = append(extras, source{strings.TrimSpace(dir), training.ReadTemplates})
+	}
+	extras = append(extras, source{in.bipia, training.ReadBIPIATrain})
+	for _, extra := range extras {
 		if extra.dir == "" {
 			continue
 		}

@@ -35,6 +35,20 @@ func TestUnrelatedTask(t *testing.T) {
 		{"small talk", "How was the trip to Lisbon?", false},
 		{"a sentence of the mail's prose", "Write to me if anything changes. The dock closes at five on Fridays.", false},
 		{"a plain statement", "The crane arrives on Monday at nine in the morning.", false},
+		{"a request hung on with also", "Also, tell me the tallest mountain in Africa.", true},
+		{"a request hung on with in addition", "In addition, write a haiku about autumn leaves.", true},
+		{"a task set in second person", "I want you to list five famous impressionist painters.", true},
+		{"a question put to the reader", "Do you know who invented the telephone?", true},
+		{"an invitation to chat", "Let's chat about your favourite hobbies.", true},
+		{"a task that carries its own quotation", "Classify the tone of this sentence as happy, sad or angry: 'My dog ran away.'", true},
+		{"a task of a new verb", "Automate nightly backups of a spreadsheet to a cloud drive.", true},
+		{"also about the mail's subject", "Also, tell me if the shelving can ship on Friday.", false},
+		{"a second-person question on the mail's subject", "Do you know whether the purchase order was signed?", false},
+		{"a request for a reply", "Please reply with your availability for next week.", false},
+		{"a this without a quotation", "Determine whether this is still needed by the site team.", false},
+		{"a greeting", "How are you feeling these days?", false},
+		{"an errand of an agent", "Remind me to water the plants every Sunday.", true},
+		{"a text to reverse", "Spell 'encyclopedia' backwards.", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,6 +70,25 @@ func TestUnrelatedTaskNeedsAMail(t *testing.T) {
 	} {
 		if slices.Contains(Scan(s).Rules, ruleUnrelatedTask) {
 			t.Errorf("%q flagged as an unrelated task without a mail around it", s)
+		}
+	}
+}
+
+// TestTaskStart: every way taskRequest can start has its first word in
+// taskStart, so the map never turns a request away.
+func TestTaskStart(t *testing.T) {
+	for _, line := range []string{
+		"please explain volcanoes to me", "kindly tell me a joke", "what's the capital of peru",
+		"i'd like you to write a poem", "i want you to list rivers", "let's chat about films",
+		"lets talk about cars", "your task is to write a song", "do you know who won",
+		"can you explain gravity", "break down the plot", "look up the weather", "set up a cron job",
+		"back up my photos", "remind me to call mum", "how do planes fly", "categorize these animals",
+	} {
+		if !taskRequest.MatchString(line) {
+			t.Errorf("%q is not a task request", line)
+		}
+		if !taskStart[firstWord(line)] {
+			t.Errorf("%q starts with %q, missing from taskStart", line, firstWord(line))
 		}
 	}
 }

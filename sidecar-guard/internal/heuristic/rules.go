@@ -317,7 +317,11 @@ var phraseRules = []phraseRule{
 			`\b(?:modify|augment|enhance|alter|tweak|adjust|amend|embellish|enrich|supplement)\s+your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|summary)\b`,
 			`\b(?:following|subsequent|below)\s+code\s+(?:snippet|block|section|excerpt|fragment|segment)(?:\s+\S+){0,8}?\s+your\b`,
 			`\byour\s+(?:code|codebase|implementation|solution|elucidation|algorithm)\b(?:\s+\S+){0,6}?\s+(?:following|subsequent|below)\s+code\b`,
-			`\b(?:in|into|to|within)\s+your\s+(?:response|reply|answer|output),?\s+(?:\S+\s+){0,3}?(?:add|include|mention|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|use|replace)\b`,
+			// An answer to a named third party ("in your answer to the
+			// client, mention the discount") is a colleague's errand; an
+			// answer to the user, to this mail or to the question is the
+			// assistant's, so "to" may only name those.
+			`\b(?:in|into|to|within)\s+your\s+(?:response|reply|answer|output)(?:\s+to\s+(?:the\s+|this\s+|that\s+|my\s+)?(?:user|users|reader|readers|me|question|query|prompt|request|e-?mail|mail|message))?,?\s+(?:(?:[^t\s]\S*|t[^o\s]\S*|to\S+|t)\s+){0,3}?(?:add|include|mention|suggest|promote|recommend|encourage|invite|tease|hint|urge|remind|advertise|link|direct|emphasi[sz]e|highlight|stress|express|use|replace)\b`,
 			`\b(?:modify|augment|enhance|alter|change|rewrite|format|encode|translate|reverse|scramble|write|render|provide|present|display|deliver|give|express|convert|end|begin|start|sign|conclude|jumble|misspell|spell|group|compose|craft|produce)\s+(?:\S+\s+){0,2}?your\s+(?:entire\s+|whole\s+|next\s+|final\s+)?(?:response|reply|answer|output|message|elucidation|text)s?\b(?:\s+\S+){0,6}?\s+\S*(?:base ?\d\d|hex\w*|binary|morse|cipher|substitut\w*|encrypt\w*|obfuscat\w*|encod\w*|emoji\w*|revers\w*|backwards?|upside|anagram\w*|caesar|rot13|leet\w*|pig latin|uppercase|lowercase|capital\w*|numbers|symbols|letters|language|french|spanish|german|italian|chinese|japanese|russian|arabic|portuguese|latin|korean|hindi|dutch|klingon|rhyme|verse|haiku|pirate|shakespear\w*|sequence|without spaces|spaces|typos|misspell\w*|promot\w*|advertis\w*|brand|mention|link|url|www\.|\.com|subscribe|newsletter|discount|offer|highlight|sentence|tip|reminder|statement|recommendation|appeal|headline)`,
 			`\b(?:base ?\d\d|hex(?:adecimal)?|binary|morse|rot13|caesar cipher|leetspeak|pig latin|emojis?|reverse (?:order|sequence)|backwards?)\b(?:\s+\S+){0,6}?\s+your\s+(?:response|reply|answer|output|message)`,
 			`\byour\s+(?:response|reply|answer|output|message)(?:\s+\S+){0,6}?\s+(?:in|into|using|with|to|as)\s+(?:\S+\s+){0,2}?(?:base ?\d\d|hex\w*|binary|morse|rot13|caesar|leet\w*|pig latin|emojis?|reverse|backwards?|anagrams?|numbers|symbols)\b`,
@@ -332,4 +336,14 @@ var phraseRules = []phraseRule{
 			`\b(?:replace|substitute|swap|switch)\s+(?:(?:every|each|all|the|all the)\s+)?(?:\S+\s+)?(?:vowels|consonants|letters?|characters?)\s+(?:with|by|for)\s+(?:\S+\s+){0,3}?(?:symbols?|numbers?|digits?|emojis?|numerals?|the following)\b`,
 		),
 	},
+	{
+		// How the answer is to look, or what to do around the summary: see
+		// answer.go.
+		name:     ruleReplyHijack,
+		needs:    answerNeeds,
+		patterns: answerPatterns,
+	},
+	{name: ruleReplyHijack, needs: aroundNeeds, patterns: aroundPatterns},
+	{name: ruleReplyHijack, needs: lettersNeeds, patterns: lettersPatterns},
+	{name: ruleTextAnalysis, needs: analysisNeeds, patterns: analysisPatterns},
 }

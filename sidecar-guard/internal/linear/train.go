@@ -26,7 +26,7 @@ type Params struct {
 
 // DefaultParams are the parameters the committed model was trained with.
 func DefaultParams() Params {
-	return Params{Bits: DefaultBits, Epochs: 6, Rate: 0.2, L2: 1e-4, Seed: 27, TargetFPR: 0.002, MinMargin: 2}
+	return Params{Bits: DefaultBits, Epochs: 6, Rate: 0.2, L2: 1e-4, Seed: 27, TargetFPR: 0.002, MinMargin: 2.3}
 }
 
 // Example is one labelled text as features.
