@@ -47,6 +47,9 @@ type bodyFile struct {
 	checkAt int64
 	cache   *bodyCache
 	warned  sync.Map // hashes of bodies found unreadable after start, logged once
+	// moved are the messages the encoder wrote with their body moved here,
+	// since the last compaction let go of them (bodyrelease.go).
+	moved map[*wire.Message]wire.BodyRef
 }
 
 // openBodyFile reads and checks the body file, cutting a torn tail (what
@@ -253,6 +256,7 @@ func (b *bodyFile) diskForm(m *wire.Message) (*wire.Message, error) {
 		b.pendingSHAs = append(b.pendingSHAs, ref.SHA256)
 	}
 	delete(b.lost, m.ID) // a new body mends a lost one
+	b.noteMoved(m, ref)
 	c := *m
 	c.Body, c.BodyRef = "", &ref
 	return &c, nil
@@ -276,12 +280,21 @@ func (b *bodyFile) flush() error {
 		for _, sha := range b.pendingSHAs {
 			delete(b.spans, sha)
 		}
-		b.pending, b.pendingSHAs = b.pending[:0], nil
+		b.pending, b.pendingSHAs = reuse(b.pending), nil
 		return fmt.Errorf("append bodies: %w", err)
 	}
 	b.size += int64(len(b.pending))
-	b.pending, b.pendingSHAs = b.pending[:0], nil
+	b.pending, b.pendingSHAs = reuse(b.pending), nil
 	return nil
+}
+
+// reuse empties a buffer of pending records for the next compaction,
+// keeping it unless a large one (a first ingest's bodies) made it big.
+func reuse(p []byte) []byte {
+	if cap(p) > 1<<20 {
+		return nil
+	}
+	return p[:0]
 }
 
 func (b *bodyFile) close() error {

@@ -235,6 +235,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	s.trimTook = time.Since(trimStart)
 	s.grownFrom.Store(s.j.sizeNow.Load())
 	s.collectBodies(d)
+	s.releaseBodies()
 	if err == nil {
 		err = snapErr
 	}

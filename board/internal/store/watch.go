@@ -221,7 +221,9 @@ func (s *Store) reload(d *wire.Doc) error {
 // settle waits, with writeMu held, until every queued write is durable.
 func (s *Store) settle() error {
 	deadline := time.Now().Add(5 * time.Second)
-	for s.visible.Load() != s.head {
+	// By version: a state whose bodies were let go of (bodyrelease.go)
+	// keeps the version of the one it replaced.
+	for s.visible.Load().Version != s.head.Version {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("reload: queued writes did not settle")
 		}
