@@ -84,6 +84,7 @@ func run(in input, out, sets string, measure bool, p linear.Params) error {
 	if err != nil {
 		return err
 	}
+	slog.Info("attacks built in benign mail train on their payload", "carrier", training.Carrier, "rows", training.MarkCarried(rows, training.Carrier))
 	if measure {
 		return report(rows, sets, p)
 	}

@@ -11,7 +11,7 @@ import (
 func Extract(rows []Row, bits uint) []linear.Example {
 	out := make([]linear.Example, len(rows))
 	for i, r := range rows {
-		out[i] = linear.Extract(r.Text, r.Label == 1, bits)
+		out[i] = linear.Extract(r.trained(), r.Label == 1, bits)
 	}
 	return out
 }
