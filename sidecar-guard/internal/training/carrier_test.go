@@ -83,3 +83,27 @@ func TestMarkCarriedSlice(t *testing.T) {
 	}
 }
 
+// TestFoldLeavesCarriedOut: holding out the carrier source also leaves out
+// the attacks built in its mails; holding out another source does not.
+func TestFoldLeavesCarriedOut(t *testing.T) {
+	rows := []Row{
+		{Text: "mail", Source: Carrier},
+		{Text: "mail + attack", Label: 1, Source: "mixed", Payload: "attack", Carrier: Carrier},
+		{Text: "attack alone", Label: 1, Source: "mixed"},
+		{Text: "question", Source: "other"},
+	}
+	for _, tc := range []struct {
+		source  string
+		train   []int
+		carried int
+	}{
+		{Carrier, []int{2, 3}, 1},
+		{"mixed", []int{0, 3}, 0},
+		{"other", []int{0, 1, 2}, 0},
+	} {
+		train, carried := fold(rows, tc.source)
+		if diff := cmp.Diff(tc.train, train); diff != "" || carried != tc.carried {
+			t.Errorf("fold %s: %d carried, want %d; trained on (-want +got)\n%s", tc.source, carried, tc.carried, diff)
+		}
+	}
+}
