@@ -143,7 +143,7 @@ func words(t []rune, put func(int, uint32)) {
 		prev, hasPrev, in = cur, true, false
 	}
 	for i, r := range t {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || (r >= utf8.RuneSelf && unicode.IsMark(r)) {
 			if !in {
 				cur, in = hashRune(fnvOffset, 'w'), true
 			}
