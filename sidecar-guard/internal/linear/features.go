@@ -124,8 +124,11 @@ func hashWide(h uint32, r rune) uint32 {
 	return h
 }
 
-// words emits word unigrams and bigrams; a word is a run of letters and
-// digits. A bigram's bucket mixes the two words' hashes.
+// words emits word unigrams and bigrams; a word is a run of letters,
+// digits and combining marks. Without the marks, a script that writes its
+// vowels as marks (Bengali, Hindi, Thai, Telugu) fell apart into single
+// consonants, and those "words" only said which script a text was in.
+// A bigram's bucket mixes the two words' hashes.
 func words(t []rune, put func(int, uint32)) {
 	var prev, cur uint32
 	in, hasPrev := false, false
@@ -140,7 +143,7 @@ func words(t []rune, put func(int, uint32)) {
 		prev, hasPrev, in = cur, true, false
 	}
 	for i, r := range t {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || (r >= utf8.RuneSelf && unicode.IsMark(r)) {
 			if !in {
 				cur, in = hashRune(fnvOffset, 'w'), true
 			}

@@ -48,6 +48,17 @@ func TestCaseIsNoFeature(t *testing.T) {
 	}
 }
 
+// TestMarksStayInWords: a vowel written as a combining mark is part of its
+// word, so a Bengali word is one word, not a scatter of consonants that
+// only name the script.
+func TestMarksStayInWords(t *testing.T) {
+	// "মেরি" is four runes, two of them marks: one word, and 4+3+2
+	// character n-grams of the padded six runes.
+	if got := len(buckets("মেরি")); got != 10 {
+		t.Errorf("a Bengali word gave %d features, want 10 (one word)", got)
+	}
+}
+
 func TestMarshalRoundTrip(t *testing.T) {
 	m := &linear.Model{Bits: 10, Bias: -1.5, Shift: 2, W: make([]float32, 1<<10)}
 	m.W[7] = 0.25

@@ -21,6 +21,19 @@ type Row struct {
 	Text   string `json:"text"`
 	Label  int    `json:"label"` // 1 attack, 0 benign
 	Source string `json:"-"`     // the file it came from, without extension
+	// Payload, when set, is what the model trains on instead of Text: the
+	// attack without the benign text of Carrier (a source) it was put in.
+	// Measurements still score Text, the mail as the sidecar sees it.
+	Payload string `json:"-"`
+	Carrier string `json:"-"`
+}
+
+// trained is the text the model learns from.
+func (r Row) trained() string {
+	if r.Payload != "" {
+		return r.Payload
+	}
+	return r.Text
 }
 
 // File is one training file as the model record names it.

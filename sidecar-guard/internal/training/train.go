@@ -11,7 +11,7 @@ import (
 func Extract(rows []Row, bits uint) []linear.Example {
 	out := make([]linear.Example, len(rows))
 	for i, r := range rows {
-		out[i] = linear.Extract(r.Text, r.Label == 1, bits)
+		out[i] = linear.Extract(r.trained(), r.Label == 1, bits)
 	}
 	return out
 }
@@ -56,9 +56,12 @@ type Record struct {
 	Files   []File        `json:"files"`
 	Attacks int           `json:"attacks"`
 	Benign  int           `json:"benign"`
-	Weights string        `json:"weightsSha256"`
-	Shift   float32       `json:"operatingMargin"`
-	Bias    float32       `json:"bias"`
+	// Carried counts the attacks trained on their payload alone, without
+	// the benign mail they were put in.
+	Carried int     `json:"attacksTrainedWithoutCarrier"`
+	Weights string  `json:"weightsSha256"`
+	Shift   float32 `json:"operatingMargin"`
+	Bias    float32 `json:"bias"`
 }
 
 // NewRecord describes model m, trained from rows read from files, whose
@@ -67,6 +70,9 @@ func NewRecord(command string, p linear.Params, files []File, rows []Row, m *lin
 	sum := sha256.Sum256(bin)
 	r := Record{Command: command, Params: p, Files: files, Weights: hex.EncodeToString(sum[:]), Shift: m.Shift, Bias: m.Bias}
 	for _, row := range rows {
+		if row.Payload != "" {
+			r.Carried++
+		}
 		if row.Label == 1 {
 			r.Attacks++
 		} else {

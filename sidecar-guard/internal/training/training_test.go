@@ -73,3 +73,22 @@ func TestBIPIATrain(t *testing.T) {
 		t.Errorf("around end = %q, want the attack at its end", got)
 	}
 }
+
+// TestSpanishTemplates: the Spanish folder reads as a source of its own
+// with both classes; the data has no benign Spanish but MGSM's maths.
+func TestSpanishTemplates(t *testing.T) {
+	rows, files, err := ReadTemplates("../../testdata/spanish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c [2]int
+	for _, r := range rows {
+		c[r.Label]++
+		if r.Source != "own_spanish" {
+			t.Fatalf("source %q, want own_spanish", r.Source)
+		}
+	}
+	if c[0] < 300 || c[1] < 100 || len(files) != 2 {
+		t.Errorf("%d benign, %d attacks from %d files; want at least 300, 100, and 2 files", c[0], c[1], len(files))
+	}
+}
