@@ -7,14 +7,13 @@ import (
 )
 
 // A body that comes in by a write (new mail, an edited body) travels inline
-// in the journal, so the state holds it in memory. Without what follows it
-// stayed there until the next start: a first day's mailbox kept every body
-// in memory. Compaction moves such a body to the body file (diskForm, which
-// notes it in moved); once that is durable the newest state gets, for each
-// such message no write changed since, a copy that keeps only the reference.
-// Readers ask the store for a body either way (bodyread.go), so no answer
-// changes; a state already handed to a reader keeps its copy until the
-// reader drops it.
+// in the journal, so the state holds it in memory; a first ingest would
+// keep every body of a mailbox there until the next start. Compaction moves
+// such a body to the body file (diskForm, which notes it in moved); once
+// that is durable, each such message no write changed since is replaced by
+// a copy that keeps only the reference. Readers ask the store for a body
+// either way (bodyread.go), so no answer changes; a state already handed to
+// a reader keeps its copy until the reader drops it.
 
 // noteMoved records that diskForm wrote m to the document with ref in place
 // of its body. Only a message with a preview is let go of: a summary shows
@@ -30,9 +29,9 @@ func (b *bodyFile) noteMoved(m *wire.Message, ref wire.BodyRef) {
 }
 
 // releaseBodies lets go of the bodies the compaction that just succeeded
-// moved to the body file, in the newest state and in the ring of recent
-// writes (whose images would hold them as long). Under compactMu; it takes
-// writeMu, briefly.
+// moved to the body file: in the newest state, in the ring of recent writes
+// and in the encoder's cache, each of which would hold them as long. Under
+// compactMu; it takes writeMu, briefly.
 func (s *Store) releaseBodies() {
 	if s.bodies == nil {
 		return
