@@ -83,6 +83,9 @@ func TestExtract(t *testing.T) {
 			if diff := cmp.Diff(tc.want, htmltext.Extract(tc.html)); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
+			if got := htmltext.Hidden(tc.html); got != tc.want.Hidden {
+				t.Errorf("Hidden = %q, want %q", got, tc.want.Hidden)
+			}
 		})
 	}
 }
@@ -125,6 +128,15 @@ func BenchmarkExtractMarketing(b *testing.B) {
 	}
 }
 
+// BenchmarkHiddenMarketing is the walk as a scan runs it: the hidden text
+// alone.
+func BenchmarkHiddenMarketing(b *testing.B) {
+	b.SetBytes(int64(len(marketing)))
+	for b.Loop() {
+		htmltext.Hidden(marketing)
+	}
+}
+
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{outlook, gmail, marketing, "<!--", "<div style='color:rgb(1,2", "</x></y><p hidden>", deep(50)} {
 		f.Add(s)
@@ -133,6 +145,9 @@ func FuzzExtract(f *testing.F) {
 		got := htmltext.Extract(s)
 		if len(got.Visible)+len(got.Hidden) > 2*len(s)+16 {
 			t.Errorf("text longer than its source: %d+%d from %d", len(got.Visible), len(got.Hidden), len(s))
+		}
+		if h := htmltext.Hidden(s); h != got.Hidden {
+			t.Errorf("Hidden = %q, Extract's Hidden %q", h, got.Hidden)
 		}
 	})
 }
