@@ -67,7 +67,6 @@ func (c *Classifier) mailHidden(ctx context.Context, b Backend, subject, body, h
 // absentFrom reports whether some line of hidden text does not appear in
 // body, compared in lower case with white space collapsed.
 func absentFrom(hidden, body string) bool {
-	flat := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 	b := flat(body)
 	for line := range strings.SplitSeq(hidden, "\n") {
 		if l := flat(line); l != "" && !strings.Contains(b, l) {
@@ -75,4 +74,19 @@ func absentFrom(hidden, body string) bool {
 		}
 	}
 	return false
+}
+
+// flat is s in lower case, its words joined by single spaces: the words of
+// strings.Fields, without the slice of them a whole body would need.
+func flat(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
