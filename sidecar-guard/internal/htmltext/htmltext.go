@@ -57,6 +57,7 @@ func walk(src string, visible bool) Text {
 	root := frame{color: "#000000", bg: "#ffffff"}
 	root.unseen = sameColor(root.color, root.bg)
 	stack := []frame{root}
+	seen := styles{}
 	for {
 		tt := z.Next()
 		switch tt {
@@ -84,7 +85,7 @@ func walk(src string, visible bool) Text {
 				hid.newline()
 			}
 			if tt == html.StartTagToken && !void(a) {
-				stack = append(stack, child(stack[len(stack)-1], z, a, name, hasAttr))
+				stack = append(stack, child(stack[len(stack)-1], z, a, name, hasAttr, seen))
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -122,7 +123,7 @@ func closeTag(stack []frame, a atom.Atom, name string) []frame {
 // child is the frame of an element opened inside parent, read from the
 // tokenizer's current start tag without building a Token: most elements of
 // a mail carry attributes the walk never looks at.
-func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bool) frame {
+func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bool, seen styles) frame {
 	f := frame{tag: a, hidden: parent.hidden, skip: parent.skip, color: parent.color, bg: parent.bg}
 	if a == 0 {
 		f.name = string(name)
@@ -133,13 +134,13 @@ func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bo
 	case atom.Title:
 		f.hidden = true // the title is never shown in a message's body
 	}
-	var st style
+	var st effect
 	for more := hasAttr; more; {
 		var key, val []byte
 		key, val, more = z.TagAttr() // keys come lower-cased
 		switch string(key) {
 		case "style":
-			st = parseStyle(string(val))
+			st = seen.effect(val)
 		case "hidden":
 			f.hidden = true
 		case "bgcolor":

@@ -1,6 +1,7 @@
 package htmltext_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,31 @@ func TestExtract(t *testing.T) {
 
 // TestExtractDeepNesting walks 200,000 nested elements: the walk keeps its
 // own stack, so depth costs memory in proportion, never the call stack.
+// TestExtractManyStyles repeats hiding and showing styles past the number
+// of styles a walk remembers: a remembered style and one read again must
+// do the same.
+func TestExtractManyStyles(t *testing.T) {
+	var b strings.Builder
+	var vis, hid []string
+	for i := range 700 {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, `<p style="color:#%06x;font-size:%dpx">v%d</p>`, i, 10+i, i)
+			vis = append(vis, fmt.Sprintf("v%d", i))
+		case 1:
+			fmt.Fprintf(&b, `<p style="display:none">h%d</p>`, i)
+			hid = append(hid, fmt.Sprintf("h%d", i))
+		default:
+			fmt.Fprintf(&b, `<p style="color:#fefefe; margin:%dpx">w%d</p>`, i, i)
+			hid = append(hid, fmt.Sprintf("w%d", i))
+		}
+	}
+	want := htmltext.Text{Visible: strings.Join(vis, "\n"), Hidden: strings.Join(hid, "\n")}
+	if diff := cmp.Diff(want, htmltext.Extract(b.String())); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
 func TestExtractDeepNesting(t *testing.T) {
 	got := htmltext.Extract(deep(200_000))
 	if got.Hidden != "secret" || got.Visible != "shown" {
