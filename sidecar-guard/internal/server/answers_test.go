@@ -35,7 +35,7 @@ func answerMails() map[string]wire.ScanRequest {
 	german := strings.Repeat("Grüße aus München: die Lieferung für Jürgen kommt am Dienstag, ÄÖÜ ß. ", 80)
 	mixed := strings.Repeat("Ｉｎｖｏｉｃｅ 4711 — ঈশ্বর कृपया ไม่ 😀 paid\u200b in full. ", 90)
 	return map[string]wire.ScanRequest{
-		"html repeats the plain text": {From: "ann@example.com", Subject: "Shipment", Body: text.String(), HTML: html.String()},
+		"html repeats the plain text":        {From: "ann@example.com", Subject: "Shipment", Body: text.String(), HTML: html.String()},
 		"html says more than the plain text": {From: "ann@example.com", Subject: "Shipment", Body: text.String(), HTML: other.String()},
 		"hidden text is a line of the body": {From: "ann@example.com", Subject: "Shipment", Body: text.String(),
 			HTML: `<div style="display:none">LINE 3 of the thread:   the shipment left the warehouse</div>` + paras.String()},
