@@ -79,6 +79,9 @@ func absentFrom(hidden, body string) bool {
 // flat is s in lower case, its words joined by single spaces: the words of
 // strings.Fields, without the slice of them a whole body would need.
 func flat(s string) string {
+	if ascii(s) {
+		return flatASCII(s)
+	}
 	s = strings.ToLower(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -89,4 +92,26 @@ func flat(s string) string {
 		b.WriteString(w)
 	}
 	return b.String()
+}
+
+// flatASCII is flat for ASCII text, most mail: lowered and collapsed in
+// one pass and one copy.
+func flatASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || (c >= '\t' && c <= '\r'):
+			space = true
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b, space = append(b, c), false
+	}
+	return string(b)
 }
