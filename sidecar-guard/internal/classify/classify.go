@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/opsboard/opsboard/shared/wire"
 	"github.com/opsboard/opsboard/sidecar-guard/internal/heuristic"
@@ -223,8 +224,21 @@ func Windows(text string, size, overlap int) []string {
 	if size <= 0 {
 		return []string{text}
 	}
+	if ascii(text) { // a rune a byte: the windows are slices of the text, not copies
+		return windows(text, len(text), size, overlap,
+			func(i int) bool { return unicode.IsSpace(rune(text[i])) },
+			func(a, b int) string { return text[a:b] })
+	}
 	r := []rune(text)
-	if len(r) <= size {
+	return windows(text, len(r), size, overlap,
+		func(i int) bool { return unicode.IsSpace(r[i]) },
+		func(a, b int) string { return string(r[a:b]) })
+}
+
+// windows is Windows over a text of n runes, read through space (is rune i
+// white space) and piece (runes a to b as a string).
+func windows(text string, n, size, overlap int, space func(int) bool, piece func(a, b int) string) []string {
+	if n <= size {
 		return []string{text}
 	}
 	if overlap < 0 || overlap >= size/2 {
@@ -233,24 +247,33 @@ func Windows(text string, size, overlap int) []string {
 	var out []string
 	for start := 0; ; {
 		end := start + size
-		if end >= len(r) {
-			return append(out, string(r[start:]))
+		if end >= n {
+			return append(out, piece(start, n))
 		}
 		cut := end
 		for i := end; i > start+size/2; i-- {
-			if unicode.IsSpace(r[i]) {
+			if space(i) {
 				cut = i
 				break
 			}
 		}
-		out = append(out, string(r[start:cut]))
+		out = append(out, piece(start, cut))
 		next := cut - overlap
 		for j := next; j < cut; j++ {
-			if unicode.IsSpace(r[j-1]) {
+			if space(j - 1) {
 				next = j
 				break
 			}
 		}
 		start = next
 	}
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

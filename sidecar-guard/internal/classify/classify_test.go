@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,6 +36,67 @@ func TestWindows(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
+	}
+}
+
+// referenceWindows is Windows as first written, over a rune slice.
+func referenceWindows(text string, size, overlap int) []string {
+	r := []rune(text)
+	if len(r) <= size {
+		return []string{text}
+	}
+	if overlap < 0 || overlap >= size/2 {
+		overlap = size / 4
+	}
+	var out []string
+	for start := 0; ; {
+		end := start + size
+		if end >= len(r) {
+			return append(out, string(r[start:]))
+		}
+		cut := end
+		for i := end; i > start+size/2; i-- {
+			if unicode.IsSpace(r[i]) {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(r[start:cut]))
+		next := cut - overlap
+		for j := next; j < cut; j++ {
+			if unicode.IsSpace(r[j-1]) {
+				next = j
+				break
+			}
+		}
+		start = next
+	}
+}
+
+// TestWindowsMatchReference cuts random texts, ASCII (cut in place) and
+// not (cut as runes, invalid bytes among them), and wants the pieces the
+// rune-slice form cut.
+func TestWindowsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabets := []string{"ab \n\t", "abcdefgh ", "ä b\u00a0c\u2003d ", "x y\xffz\x85 "}
+	for i := range 400 {
+		alpha := []rune(alphabets[i%len(alphabets)])
+		if i%len(alphabets) == 3 {
+			alpha = nil
+		}
+		var sb strings.Builder
+		for range rng.IntN(300) {
+			if alpha == nil {
+				sb.WriteByte("x y\xffz\x85 "[rng.IntN(7)])
+			} else {
+				sb.WriteRune(alpha[rng.IntN(len(alpha))])
+			}
+		}
+		text := sb.String()
+		size, overlap := 1+rng.IntN(60), rng.IntN(30)-2
+		if diff := cmp.Diff(referenceWindows(text, size, overlap), classify.Windows(text, size, overlap)); diff != "" {
+			t.Fatalf("%q size %d overlap %d (-reference +got)\n%s", text, size, overlap, diff)
+		}
 	}
 }
 

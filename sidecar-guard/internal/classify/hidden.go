@@ -67,7 +67,6 @@ func (c *Classifier) mailHidden(ctx context.Context, b Backend, subject, body, h
 // absentFrom reports whether some line of hidden text does not appear in
 // body, compared in lower case with white space collapsed.
 func absentFrom(hidden, body string) bool {
-	flat := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 	b := flat(body)
 	for line := range strings.SplitSeq(hidden, "\n") {
 		if l := flat(line); l != "" && !strings.Contains(b, l) {
@@ -75,4 +74,44 @@ func absentFrom(hidden, body string) bool {
 		}
 	}
 	return false
+}
+
+// flat is s in lower case, its words joined by single spaces: the words of
+// strings.Fields, without the slice of them a whole body would need.
+func flat(s string) string {
+	if ascii(s) {
+		return flatASCII(s)
+	}
+	s = strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// flatASCII is flat for ASCII text, most mail: lowered and collapsed in
+// one pass and one copy.
+func flatASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || (c >= '\t' && c <= '\r'):
+			space = true
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b, space = append(b, c), false
+	}
+	return string(b)
 }

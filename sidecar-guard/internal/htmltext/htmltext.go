@@ -28,6 +28,7 @@ type frame struct {
 	tag    atom.Atom
 	name   string // the tag name when it is not a known atom
 	hidden bool
+	unseen bool   // hidden, or its text coloured like its background
 	skip   bool   // script and style: neither visible nor hidden text
 	color  string // text colour, normalised; "" when not set
 	bg     string // background colour, normalised; unknownColor when an image or unreadable
@@ -37,23 +38,38 @@ type frame struct {
 // recursion: mail nests tables deeply, and hostile mail nests anything), so
 // its cost is linear in the input.
 func Extract(src string) Text {
+	return walk(src, true)
+}
+
+// Hidden is Extract's Hidden alone. A scan needs nothing else, and the
+// visible text is most of a mail's HTML: not copying it saves most of the
+// walk's allocations.
+func Hidden(src string) string {
+	return walk(src, false).Hidden
+}
+
+// walk is Extract, collecting the visible text only when visible is set.
+func walk(src string, visible bool) Text {
 	z := html.NewTokenizer(strings.NewReader(src))
 	var vis, hid writer
 	// The page's own background is white unless the mail says otherwise:
 	// white text with no background set is invisible in every client.
-	stack := []frame{{color: "#000000", bg: "#ffffff"}}
+	root := frame{color: "#000000", bg: "#ffffff"}
+	root.unseen = sameColor(root.color, root.bg)
+	stack := []frame{root}
+	seen := styles{}
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
 			return Text{Visible: vis.String(), Hidden: hid.String()}
 		case html.TextToken:
-			top := stack[len(stack)-1]
+			top := &stack[len(stack)-1]
 			switch {
 			case top.skip:
-			case top.hidden || sameColor(top.color, top.bg): // by colour per element: a child may recolour
+			case top.unseen:
 				hid.text(string(z.Text()))
-			default:
+			case visible:
 				vis.text(string(z.Text()))
 			}
 		case html.CommentToken:
@@ -69,7 +85,7 @@ func Extract(src string) Text {
 				hid.newline()
 			}
 			if tt == html.StartTagToken && !void(a) {
-				stack = append(stack, child(stack[len(stack)-1], z, a, name, hasAttr))
+				stack = append(stack, child(stack[len(stack)-1], z, a, name, hasAttr, seen))
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -107,7 +123,7 @@ func closeTag(stack []frame, a atom.Atom, name string) []frame {
 // child is the frame of an element opened inside parent, read from the
 // tokenizer's current start tag without building a Token: most elements of
 // a mail carry attributes the walk never looks at.
-func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bool) frame {
+func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bool, seen styles) frame {
 	f := frame{tag: a, hidden: parent.hidden, skip: parent.skip, color: parent.color, bg: parent.bg}
 	if a == 0 {
 		f.name = string(name)
@@ -118,13 +134,13 @@ func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bo
 	case atom.Title:
 		f.hidden = true // the title is never shown in a message's body
 	}
-	var st style
+	var st effect
 	for more := hasAttr; more; {
 		var key, val []byte
 		key, val, more = z.TagAttr() // keys come lower-cased
 		switch string(key) {
 		case "style":
-			st = parseStyle(string(val))
+			st = seen.effect(val)
 		case "hidden":
 			f.hidden = true
 		case "bgcolor":
@@ -140,6 +156,8 @@ func child(parent frame, z *html.Tokenizer, a atom.Atom, name []byte, hasAttr bo
 		}
 	}
 	st.apply(&f)
+	// By colour per element, once when it opens: a child may recolour.
+	f.unseen = f.hidden || sameColor(f.color, f.bg)
 	return f
 }
 

@@ -1,6 +1,7 @@
 package htmltext_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -83,12 +84,40 @@ func TestExtract(t *testing.T) {
 			if diff := cmp.Diff(tc.want, htmltext.Extract(tc.html)); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
+			if got := htmltext.Hidden(tc.html); got != tc.want.Hidden {
+				t.Errorf("Hidden = %q, want %q", got, tc.want.Hidden)
+			}
 		})
 	}
 }
 
 // TestExtractDeepNesting walks 200,000 nested elements: the walk keeps its
 // own stack, so depth costs memory in proportion, never the call stack.
+// TestExtractManyStyles repeats hiding and showing styles past the number
+// of styles a walk remembers: a remembered style and one read again must
+// do the same.
+func TestExtractManyStyles(t *testing.T) {
+	var b strings.Builder
+	var vis, hid []string
+	for i := range 700 {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, `<p style="color:#%06x;font-size:%dpx">v%d</p>`, i, 10+i, i)
+			vis = append(vis, fmt.Sprintf("v%d", i))
+		case 1:
+			fmt.Fprintf(&b, `<p style="display:none">h%d</p>`, i)
+			hid = append(hid, fmt.Sprintf("h%d", i))
+		default:
+			fmt.Fprintf(&b, `<p style="color:#fefefe; margin:%dpx">w%d</p>`, i, i)
+			hid = append(hid, fmt.Sprintf("w%d", i))
+		}
+	}
+	want := htmltext.Text{Visible: strings.Join(vis, "\n"), Hidden: strings.Join(hid, "\n")}
+	if diff := cmp.Diff(want, htmltext.Extract(b.String())); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
 func TestExtractDeepNesting(t *testing.T) {
 	got := htmltext.Extract(deep(200_000))
 	if got.Hidden != "secret" || got.Visible != "shown" {
@@ -125,6 +154,15 @@ func BenchmarkExtractMarketing(b *testing.B) {
 	}
 }
 
+// BenchmarkHiddenMarketing is the walk as a scan runs it: the hidden text
+// alone.
+func BenchmarkHiddenMarketing(b *testing.B) {
+	b.SetBytes(int64(len(marketing)))
+	for b.Loop() {
+		htmltext.Hidden(marketing)
+	}
+}
+
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{outlook, gmail, marketing, "<!--", "<div style='color:rgb(1,2", "</x></y><p hidden>", deep(50)} {
 		f.Add(s)
@@ -133,6 +171,9 @@ func FuzzExtract(f *testing.F) {
 		got := htmltext.Extract(s)
 		if len(got.Visible)+len(got.Hidden) > 2*len(s)+16 {
 			t.Errorf("text longer than its source: %d+%d from %d", len(got.Visible), len(got.Hidden), len(s))
+		}
+		if h := htmltext.Hidden(s); h != got.Hidden {
+			t.Errorf("Hidden = %q, Extract's Hidden %q", h, got.Hidden)
 		}
 	})
 }

@@ -76,20 +76,54 @@ func parseStyle(s string) style {
 	return st
 }
 
-// apply sets f's colours and hides f when its own style hides it.
-func (st *style) apply(f *frame) {
+// effect is what a style attribute does to its element: the colours it
+// sets ("" when none) and whether it hides the element.
+type effect struct {
+	color, bg string
+	hides     bool
+}
+
+// effectOf reads a style attribute's effect.
+func effectOf(s string) effect {
+	st := parseStyle(s)
 	if !st.any {
-		return
+		return effect{}
 	}
-	if c := normColor(st.v[pColor]); c != "" {
-		f.color = c
+	return effect{color: normColor(st.v[pColor]), bg: st.background(), hides: st.hides()}
+}
+
+// apply sets f's colours and hides f when its own style hides it.
+func (e effect) apply(f *frame) {
+	if e.color != "" {
+		f.color = e.color
 	}
-	if bg := st.background(); bg != "" {
-		f.bg = bg
+	if e.bg != "" {
+		f.bg = e.bg
 	}
-	if st.hides() {
+	if e.hides {
 		f.hidden = true
 	}
+}
+
+// maxStyles bounds the effects one walk remembers, so a part with a
+// different style on every element costs no more memory than it would
+// without them.
+const maxStyles = 256
+
+// styles remembers the effect of each style attribute a walk has read: a
+// template repeats the same few on every paragraph and cell.
+type styles map[string]effect
+
+func (c styles) effect(val []byte) effect {
+	if e, ok := c[string(val)]; ok {
+		return e
+	}
+	s := string(val)
+	e := effectOf(s)
+	if len(c) < maxStyles {
+		c[s] = e
+	}
+	return e
 }
 
 // hides reports the styles that take an element out of a reader's view.

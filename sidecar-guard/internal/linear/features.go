@@ -39,8 +39,12 @@ func Normalize(s string) string { return string(normalize(s)) }
 
 // normalize is Normalize into a rune slice.
 func normalize(s string) []rune {
+	return normalizeInto(make([]rune, 0, min(len(s), MaxRunes)), s)
+}
+
+// normalizeInto is normalize appending to out, so a caller can reuse it.
+func normalizeInto(out []rune, s string) []rune {
 	s = norm.NFKC.String(s)
-	out := make([]rune, 0, min(len(s), MaxRunes))
 	space := true
 	for _, r := range s {
 		if len(out) >= MaxRunes {

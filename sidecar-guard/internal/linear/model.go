@@ -45,13 +45,17 @@ const (
 // sums of the weights and counts by position make every window O(1), so
 // the cost stays one pass over the features.
 func (m *Model) peak(text string) float64 {
-	t := normalize(text)
-	sum := make([]float64, len(t)+3)
-	cnt := make([]int32, len(t)+3)
-	placed(t, m.Bits, func(pos int, h uint32) {
-		sum[pos+1] += float64(m.W[h])
+	p := peakBufs.Get().(*peakBuf)
+	defer peakBufs.Put(p)
+	t := normalizeInto(p.runes[:0], text)
+	p.runes = t
+	sum, cnt := p.sized(len(t) + 3)
+	mask := uint32(1)<<m.Bits - 1
+	words(t, func(pos int, h uint32) {
+		sum[pos+1] += float64(m.W[h&mask])
 		cnt[pos+1]++
 	})
+	m.addChars(t, sum, cnt)
 	for i := 1; i < len(sum); i++ {
 		sum[i] += sum[i-1]
 		cnt[i] += cnt[i-1]
@@ -70,6 +74,51 @@ func (m *Model) peak(text string) float64 {
 		}
 	}
 	return best
+}
+
+// addChars is chars with the weights added in place: the same n-grams in
+// the same order, so the sums are the same to the bit, without two calls
+// through function values per n-gram on the model's hottest loop.
+func (m *Model) addChars(t []rune, sum []float64, cnt []int32) {
+	mask := uint32(1)<<m.Bits - 1
+	w := m.W
+	start := hashRune(fnvOffset, 'c')
+	n := len(t) + 2
+	for i := range n {
+		h := start
+		for k := 0; k < maxChar && i+k < n; k++ {
+			r := ' '
+			if j := i + k; j > 0 && j <= len(t) {
+				r = t[j-1]
+			}
+			h = hashRune(h, r)
+			if k+1 >= minChar {
+				sum[i+1] += float64(w[h&mask])
+				cnt[i+1]++
+			}
+		}
+	}
+}
+
+// peakBuf holds one scoring's scratch space, reused across calls: a
+// segment needs about 64 KB of it, which otherwise is garbage per call.
+type peakBuf struct {
+	runes []rune
+	sum   []float64
+	cnt   []int32
+}
+
+var peakBufs = sync.Pool{New: func() any { return new(peakBuf) }}
+
+// sized returns the sums and counts, n long and zeroed.
+func (p *peakBuf) sized(n int) ([]float64, []int32) {
+	if cap(p.sum) < n {
+		p.sum, p.cnt = make([]float64, n), make([]int32, n)
+	}
+	p.sum, p.cnt = p.sum[:n], p.cnt[:n]
+	clear(p.sum)
+	clear(p.cnt)
+	return p.sum, p.cnt
 }
 
 func sigmoid(z float64) float64 {

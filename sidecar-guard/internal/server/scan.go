@@ -42,7 +42,7 @@ func (s *Server) scan(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	v, err := s.cfg.Classifier.MailHidden(r.Context(), in.Subject, in.Body, htmltext.Extract(in.HTML).Hidden)
+	v, err := s.cfg.Classifier.MailHidden(r.Context(), in.Subject, in.Body, htmltext.Hidden(in.HTML))
 	if err != nil {
 		s.screenFailed(w, r, err) // 500: the bridge answers UNAVAILABLE, never clean
 		return
