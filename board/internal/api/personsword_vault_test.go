@@ -78,3 +78,32 @@ func TestPersonsWordOnVaultPages(t *testing.T) {
 	refusedRevert(t, b, "PATCH", url, map[string]any{"title": "Ann Lee"}, "title")
 	refusedRevert(t, b, "PATCH", url, map[string]any{"aliases": []string{"Ann"}}, "aliases")
 }
+
+// TestAHandEditHoldsBeforeTheWatcherSeesIt: an agent's write that comes
+// right after the person saved the page by hand, before the folder watch
+// has read the file, is checked against the file as it is: the person's
+// text holds and is not overwritten.
+func TestAHandEditHoldsBeforeTheWatcherSeesIt(t *testing.T) {
+	b, dir := vaultBoard(t, nil)
+	created := b.must(http.StatusCreated, "POST", "/api/vault/pages", map[string]any{"title": "Bo Chan", "type": "person", "body": "Bo signs the lease."}, agent...)
+	path := created.Get("page.path").String()
+	url := "/api/vault/pages/" + created.Get("page.id").String()
+	full := filepath.Join(dir, filepath.FromSlash(path))
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "Bo signs the lease.", "Bo signs the lease on Friday.", 1)
+	if err := os.WriteFile(full, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The refusal is the agent's; the version moves once, for the stamp of
+	// the person's hand edit that the watch would have saved anyway.
+	r := b.do("PATCH", url, map[string]any{"body": "Bo left."}, agent...)
+	if hc := r.Body.Get("humanChange"); r.Code != http.StatusBadRequest || hc.Get("field").String() != "body" || hc.Get("actor").String() != "human" {
+		t.Fatalf("status %d, want 400 naming the person's body: %s", r.Code, r.Raw)
+	}
+	if got, err := os.ReadFile(full); err != nil || !strings.Contains(string(got), "on Friday") {
+		t.Errorf("the page on disk after the refused write:\n%s (%v)", got, err)
+	}
+}

@@ -28,6 +28,7 @@ func (v *Vault) Patch(ctx context.Context, idOrPath string, p wire.PagePatch) (w
 	if err != nil {
 		return wire.Page{}, nil, err
 	}
+	e = v.current(e)
 	if err := writable(&e); err != nil {
 		return wire.Page{}, nil, err
 	}

@@ -157,16 +157,32 @@ func (v *Vault) rescan(w watcher, rel string) bool {
 func (v *Vault) adopt(e *entry) bool {
 	v.mu.Lock()
 	old, ok := v.idx.pages[e.page.Path]
+	v.mu.Unlock()
 	if ok && old.page.Hash == e.page.Hash && old.tooLarge == e.tooLarge {
-		v.mu.Unlock()
 		return false
 	}
-	v.idx.put(e)
-	v.mu.Unlock()
 	if ok && !old.tooLarge && !e.tooLarge {
 		// The vault's own writes are in the index before the watch reads
 		// them, so a new content here is the person's (or their editor's).
+		// It is stamped before the index shows it, so no write can act on
+		// the new content while it is not yet the person's.
 		v.handEdit(old.page, e.page)
 	}
+	v.mu.Lock()
+	v.idx.put(e)
+	v.mu.Unlock()
 	return true
+}
+
+// current is e as its file stands now: a hand edit the watch has not read
+// yet is adopted (and so stamped as the person's) first, so a patch is
+// checked against what it would overwrite. e itself when the file cannot
+// be read; the write that follows says why.
+func (v *Vault) current(e entry) entry {
+	cur, _, err := v.readFile(e.page.Path)
+	if err != nil || (cur.page.Hash == e.page.Hash && cur.tooLarge == e.tooLarge) {
+		return e
+	}
+	v.adopt(cur)
+	return *cur
 }
