@@ -14,6 +14,7 @@ import (
 	"encoding/pem"
 	"math/big"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,19 +47,23 @@ func Start(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	mem.AddUser(user)
+	log := &logger{t: t}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 			return mem.NewSession(), nil, nil
 		},
 		Caps:   imap.CapSet{imap.CapIMAP4rev1: {}},
-		Logger: logger{t},
+		Logger: log,
 	})
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(func() {
+		srv.Close()
+		log.stop()
+	})
 	return &Server{
 		Port:    ln.Addr().(*net.TCPAddr).Port,
 		Pool:    pool,
@@ -107,6 +112,25 @@ func Certificate(t testing.TB) (tls.Certificate, *x509.CertPool) {
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
 }
 
-type logger struct{ t testing.TB }
+// logger writes the server's log to the test's. Close does not wait for
+// the connections' goroutines, and logging through a finished test is a
+// race, so the log goes quiet when the test ends.
+type logger struct {
+	mu   sync.Mutex
+	t    testing.TB
+	done bool
+}
 
-func (l logger) Printf(format string, args ...any) { l.t.Logf("imap server: "+format, args...) }
+func (l *logger) Printf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.t.Logf("imap server: "+format, args...)
+	}
+}
+
+func (l *logger) stop() {
+	l.mu.Lock()
+	l.done = true
+	l.mu.Unlock()
+}
