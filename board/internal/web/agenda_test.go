@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/opsboard/opsboard/board/internal/testkit"
 )
 
@@ -41,7 +40,7 @@ func TestAgendaActsInPlace(t *testing.T) {
 	tb.open(b.URL + "/board")
 	tb.waitFor("the Agenda first in the sidebar", `document.querySelector('.sidebar .nav-list .nav-item')?.getAttribute('href') === '/agenda'`)
 	tb.waitFor("the count of what is due", `document.querySelector('[data-testid=due-count]')?.textContent === '3'`)
-	tb.do(chromedp.Click(`a.nav-item[href="/agenda"]`))
+	tb.click(`a.nav-item[href="/agenda"]`)
 	tb.settle()
 	tb.waitFor("the agenda's rows", fmt.Sprintf(`!!document.querySelector('[data-group=overdue] %s') && !!document.querySelector('[data-group=today] %s') && !!document.querySelector('[data-group=today] %s')
 		&& !!document.querySelector('[data-group=today] %s') && !!document.querySelector('[data-group=%q] %s') && document.querySelectorAll('[data-proposal]').length === 2`,
@@ -52,7 +51,7 @@ func TestAgendaActsInPlace(t *testing.T) {
 	}
 
 	// Complete the overdue task and a reminder; snooze the other.
-	tb.do(chromedp.Click(itemSel("task", task) + ` [data-complete]`))
+	tb.click(itemSel("task", task) + ` [data-complete]`)
 	tb.waitFor("the task to leave", fmt.Sprintf(`!document.querySelector(%q)`, itemSel("task", task)))
 	var c struct {
 		Case struct {
@@ -66,8 +65,8 @@ func TestAgendaActsInPlace(t *testing.T) {
 	if len(c.Case.Tasks) != 1 || c.Case.Tasks[0].CompletedAt == "" {
 		t.Errorf("the task is not completed on the board: %+v", c.Case.Tasks)
 	}
-	tb.do(chromedp.Click(itemSel("reminder", invoice) + ` [data-complete]`))
-	tb.do(chromedp.Click(itemSel("reminder", notary) + ` [data-snooze]`))
+	tb.click(itemSel("reminder", invoice) + ` [data-complete]`)
+	tb.click(itemSel("reminder", notary) + ` [data-snooze]`)
 	testkit.Eventually(t, "the reminders done and snoozed", func() bool {
 		var r1, r2 struct {
 			Reminder struct{ Status, DueAt string } `json:"reminder"`
@@ -85,7 +84,7 @@ func TestAgendaActsInPlace(t *testing.T) {
 
 	// Approve one proposal and reject the other. The lease changed since
 	// the agent proposed the move, so the page asks first, as Proposals does.
-	tb.do(chromedp.Click(fmt.Sprintf(`[data-proposal=%q] [data-approve]`, move)))
+	tb.click(fmt.Sprintf(`[data-proposal=%q] [data-approve]`, move))
 	tb.waitFor("the stale proposal's question", `[...document.querySelectorAll('.modal-foot button')].some((x) => x.textContent.includes('Approve anyway'))`)
 	tb.clickText(".modal-foot button", "Approve anyway")
 	tb.waitFor("the approved proposal to leave", fmt.Sprintf(`!document.querySelector('[data-proposal=%q]')`, move))
@@ -93,7 +92,7 @@ func TestAgendaActsInPlace(t *testing.T) {
 	if c.Case.Status != "in_progress" {
 		t.Errorf("the approved proposal left the lease in %q", c.Case.Status)
 	}
-	tb.do(chromedp.Click(fmt.Sprintf(`[data-proposal=%q] [data-reject]`, archive)))
+	tb.click(fmt.Sprintf(`[data-proposal=%q] [data-reject]`, archive))
 	tb.waitFor("the rejected proposal to leave", `document.querySelectorAll('[data-proposal]').length === 0`)
 	var pend struct {
 		Pending []any `json:"pending"`
@@ -113,7 +112,7 @@ func TestAgendaActsInPlace(t *testing.T) {
 	}
 
 	// Open the case of an event.
-	tb.do(chromedp.Click(itemSel("event", walk) + ` [data-open-case]`))
+	tb.click(itemSel("event", walk) + ` [data-open-case]`)
 	tb.waitFor("the case drawer", fmt.Sprintf(`location.pathname === '/agenda' && location.search.includes('case=%s') && !!document.querySelector('.drawer')`, lease))
 	// An approval sends the version the person saw; the board moved on since
 	// (the writes above), so the first try meets a 409 and is retried.

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 )
 
 // startBackupBoard is startBoard with backup settings read from env.
@@ -37,7 +35,7 @@ func TestBackupsPage(t *testing.T) {
 	b.call("POST", "/api/cases", map[string]any{"title": "Renew the lease"}, false)
 	tb := newTab(t, 1280, 1000)
 	tb.open(b.URL + "/board")
-	tb.do(chromedp.Click(`a.nav-item[href="/backups"]`))
+	tb.click(`a.nav-item[href="/backups"]`)
 	tb.settle()
 	tb.waitFor("the checklist", `!!document.querySelector('[data-check="key"].ok') && !!document.querySelector('[data-check="git"].ok') && !!document.querySelector('[data-check="repo"].ok')`)
 	tb.waitFor("no snapshot yet", `!document.querySelector('[data-snapshot]') && document.querySelector('[data-push]')?.dataset.push === 'never'`)
@@ -50,7 +48,7 @@ func TestBackupsPage(t *testing.T) {
 		t.Errorf("controls without a name:\n  %s", strings.Join(bad, "\n  "))
 	}
 
-	tb.do(chromedp.Click(`.backup-run .btn-primary`))
+	tb.click(`.backup-run .btn-primary`)
 	tb.waitFor("the started answer", `['started', 'done'].includes(document.querySelector('[data-run-answer]')?.dataset.runAnswer)`)
 	tb.waitFor("the snapshot in the history", `document.querySelectorAll('[data-snapshot]').length === 1 && !document.querySelector('[data-running]')`)
 	tb.waitFor("the finished answer", `document.querySelector('[data-run-answer]')?.dataset.runAnswer === 'done' && document.querySelector('[data-run-answer]').textContent.includes('written and pushed')`)
@@ -71,9 +69,9 @@ func TestBackupsPage(t *testing.T) {
 	tb.shot("backups")
 
 	// Fresh: skipped, with Back up anyway.
-	tb.do(chromedp.Click(`.backup-run .btn-primary`))
+	tb.click(`.backup-run .btn-primary`)
 	tb.waitFor("the fresh answer", `document.querySelector('[data-run-answer]')?.dataset.runAnswer === 'fresh' && document.querySelector('[data-run-answer]')?.textContent.includes('under 12 hours')`)
-	tb.do(chromedp.Click(`.backup-run .btn-sm`))
+	tb.click(`.backup-run .btn-sm`)
 	tb.waitFor("the forced run's snapshot", `document.querySelectorAll('[data-snapshot]').length === 2 && !document.querySelector('[data-running]')`)
 	tb.noProblems("backups page")
 }

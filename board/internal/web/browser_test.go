@@ -284,6 +284,19 @@ func (tb *tab) shot(name string) string {
 	return path
 }
 
+// click clicks the first element matching sel as a person would, once
+// nothing covers its middle. A click lands wherever the pointer is: a toast
+// still showing over a button took the click on slow runs, and the test
+// failed far from the cause.
+func (tb *tab) click(sel string) {
+	tb.t.Helper()
+	tb.waitFor("nothing over "+sel, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		e.scrollIntoView({block: 'nearest', inline: 'nearest'});
+		const r = e.getBoundingClientRect(), at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		return !!at && (at === e || e.contains(at)); })()`, sel))
+	tb.do(chromedp.Click(chromedp.CSS(sel)))
+}
+
 // center is the viewport point at the middle of the first element matching sel.
 func (tb *tab) center(sel string) (float64, float64) {
 	tb.t.Helper()
@@ -318,7 +331,7 @@ func TestCreateCaseFromThePage(t *testing.T) {
 	b := startBoard(t)
 	tb := newTab(t, 1280, 860)
 	tb.open(b.URL + "/board")
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Add a case to To do"]`)))
+	tb.click(`button[aria-label="Add a case to To do"]`)
 	tb.waitFor("the quick-add field", `document.activeElement && document.activeElement.getAttribute('aria-label') === 'New case title in To do'`)
 	tb.do(chromedp.KeyEvent("Call the landlord about the deposit" + kb.Enter))
 
@@ -502,7 +515,7 @@ func TestEveryViewLoads(t *testing.T) {
 	desktop.waitFor("the shortcut sheet", `!!document.querySelector('.shortcuts')`)
 	desktop.shot("shortcuts")
 	desktop.do(chromedp.KeyEvent(kb.Escape))
-	desktop.do(chromedp.Click(chromedp.CSS(`.page-board .btn-row .btn:first-child`)))
+	desktop.click(`.page-board .btn-row .btn:first-child`)
 	desktop.waitFor("the template dialog", `!!document.querySelector('#newcase-form select[aria-label="Template"] option:nth-child(2)')`)
 	desktop.shot("new-from-template")
 	desktop.noProblems("overlays")
@@ -543,7 +556,7 @@ func TestEveryViewLoads(t *testing.T) {
 
 	// The Strategy toggle persists in /api/prefs.
 	desktop.open(b.URL + "/board")
-	desktop.do(chromedp.Click(chromedp.CSS(`.segmented [role=radio]:nth-child(2)`)))
+	desktop.click(`.segmented [role=radio]:nth-child(2)`)
 	desktop.waitFor("the tree", `document.querySelectorAll('.node-row').length > 5`)
 	testkit.Eventually(t, "prefs view strategy", func() bool {
 		var p struct {
@@ -570,7 +583,7 @@ func TestEveryViewLoads(t *testing.T) {
 		phone.noProblems(v.name)
 	}
 	phone.open(b.URL + "/board")
-	phone.do(chromedp.Click(chromedp.CSS(`.topbar button[aria-label="Open navigation"]`)))
+	phone.click(`.topbar button[aria-label="Open navigation"]`)
 	phone.waitFor("the navigation", `!!document.querySelector('.sidebar.open')`)
 	phone.do(chromedp.Sleep(300 * time.Millisecond))
 	phone.shot("phone-nav")
@@ -642,7 +655,7 @@ func TestGestures(t *testing.T) {
 		tb.do(chromedp.Click(chromedp.CSS(`input[aria-label="New task"]`)), chromedp.KeyEvent("Book the venue"+kb.Enter))
 		testkit.Eventually(t, "the task", func() bool { return len(caseByID(id).Tasks) == 1 })
 		tb.waitFor("the task row", `!!document.querySelector('[data-task] input[type=checkbox]')`)
-		tb.do(chromedp.Click(chromedp.CSS(`[data-task] input[type=checkbox]`)))
+		tb.click(`[data-task] input[type=checkbox]`)
 		testkit.Eventually(t, "the task completed", func() bool { return caseByID(id).Tasks[0].CompletedAt != "" })
 
 		tb.do(chromedp.Click(chromedp.CSS(`textarea[aria-label="New note"]`)), chromedp.KeyEvent("Budget is 4k"))
@@ -704,7 +717,7 @@ func TestGestures(t *testing.T) {
 			}
 			return rid != ""
 		})
-		tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Complete Renew the domain"]`)))
+		tb.click(`button[aria-label="Complete Renew the domain"]`)
 		testkit.Eventually(t, "the reminder done", func() bool { return str(get("/api/reminders/"+rid), "reminder", "status") == "done" })
 		tb.noProblems("reminders")
 	})

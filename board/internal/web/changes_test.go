@@ -114,7 +114,7 @@ func TestInboxPagesOnScrollAndDrawsAWindow(t *testing.T) {
 	}
 
 	// Opening a message loads it whole.
-	tb.do(chromedp.Click(chromedp.CSS(`a.inbox-row[href="/inbox?m=M-1"]`)))
+	tb.click(`a.inbox-row[href="/inbox?m=M-1"]`)
 	tb.waitFor("the body", `(document.querySelector('.message-body') || { textContent: '' }).textContent.length > 200`)
 	if !asked(b.requests(0), "/api/messages/M-1") {
 		t.Error("the reader did not load the message")
@@ -236,7 +236,7 @@ func TestActivityPagesOlderRowsByCursor(t *testing.T) {
 	tb.open(b.URL + "/activity")
 	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
 	tb.waitFor("the first page", `document.querySelectorAll('.feed-row').length === 400`)
-	tb.do(chromedp.Click(chromedp.CSS(`[data-older]`)))
+	tb.click(`[data-older]`)
 	tb.waitFor("the second page", `document.querySelectorAll('.feed-row').length === 800`)
 
 	// A write on top: the first page moves, and the rows below follow it,
@@ -256,7 +256,7 @@ func TestActivityPagesOlderRowsByCursor(t *testing.T) {
 		if !left {
 			break
 		}
-		tb.do(chromedp.Click(chromedp.CSS(`[data-older]`)))
+		tb.click(`[data-older]`)
 		tb.settle()
 	}
 	tb.waitFor("every row once", fmt.Sprintf(`document.querySelectorAll('.feed-row').length === %d && !document.querySelector('[data-older]')`, all+1))

@@ -15,7 +15,7 @@ func TestDoubleSubmittedNewCaseIsOneCase(t *testing.T) {
 	b := startBoard(t)
 	tb := newTab(t, 1280, 860)
 	tb.open(b.URL + "/board")
-	tb.do(chromedp.Click(chromedp.CSS(`.btn-row .btn-primary`)))
+	tb.click(`.btn-row .btn-primary`)
 	tb.waitFor("the new-case form", `!!document.querySelector('#newcase-form input[required]')`)
 	tb.do(chromedp.SendKeys(`#newcase-form input[required]`, "Renew the lease"))
 	tb.waitFor("the create button", `!document.querySelector('button[form="newcase-form"]').disabled`)

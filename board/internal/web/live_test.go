@@ -140,7 +140,7 @@ func TestTypingIsNotInterruptedByAgentWrites(t *testing.T) {
 	tb.open(b.URL + "/board")
 	tb.waitFor("the stream", `!!document.querySelector('.live-dot.live')`)
 
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Add a case to To do"]`)))
+	tb.click(`button[aria-label="Add a case to To do"]`)
 	tb.waitFor("the quick-add field", `document.activeElement && document.activeElement.getAttribute('aria-label') === 'New case title in To do'`)
 	tb.do(chromedp.KeyEvent("Half a tit"))
 	agent := str(b.call("POST", "/api/cases", map[string]any{"title": "Agent's own", "status": "todo"}, true), "case", "id")

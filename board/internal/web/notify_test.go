@@ -66,7 +66,7 @@ func TestDueReminderCountsInTheTitleAndRingsOnce(t *testing.T) {
 	if pressed != "false" {
 		t.Fatalf("the toggle starts pressed=%q, want off", pressed)
 	}
-	tb.do(chromedp.Click(chromedp.CSS(`[data-notify-toggle]`)))
+	tb.click(`[data-notify-toggle]`)
 	tb.waitFor("the toggle on", `document.querySelector('[data-notify-toggle]').getAttribute('aria-pressed') === 'true'`)
 	var asks float64
 	var stored string
@@ -116,11 +116,11 @@ func TestDueReminderCountsInTheTitleAndRingsOnce(t *testing.T) {
 	}
 
 	// A view's own title keeps the count in front.
-	tb.do(chromedp.Click(chromedp.CSS(`a.nav-item[href="/reminders"]`)))
+	tb.click(`a.nav-item[href="/reminders"]`)
 	tb.waitFor("the reminders title with the count", `document.title === '(1) Reminders · opsboard'`)
 
 	// Opted out, a due reminder counts but rings nothing.
-	tb.do(chromedp.Click(chromedp.CSS(`[data-notify-toggle]`)))
+	tb.click(`[data-notify-toggle]`)
 	tb.waitFor("the toggle off", `document.querySelector('[data-notify-toggle]').getAttribute('aria-pressed') === 'false' && localStorage.getItem('opsboard.notify') === '0'`)
 	due = time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)
 	b.call("POST", "/api/reminders", map[string]any{"title": "Quietly due", "dueAt": due}, true)
@@ -146,7 +146,7 @@ func TestDueReminderCountsInTheTitleAndRingsOnce(t *testing.T) {
 	// A case task due soon counts too (the agenda is asked again for a
 	// case with open tasks, whose summary does not hold them); opted in
 	// again, it rings with its title.
-	tb.do(chromedp.Click(chromedp.CSS(`[data-notify-toggle]`)))
+	tb.click(`[data-notify-toggle]`)
 	tb.waitFor("the toggle on again", `document.querySelector('[data-notify-toggle]').getAttribute('aria-pressed') === 'true'`)
 	due = time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)
 	b.call("POST", "/api/cases", map[string]any{"title": "Renew the lease", "tasks": []map[string]any{{"title": "Send the deposit", "dueAt": due}}}, true)

@@ -56,7 +56,7 @@ func TestLabelCatalogManagement(t *testing.T) {
 	b := startBoard(t)
 	tb := newTab(t, 1280, 1000)
 	tb.open(b.URL + "/board")
-	tb.do(chromedp.Click(chromedp.CSS(`a.nav-item[href="/labels"]`)))
+	tb.click(`a.nav-item[href="/labels"]`)
 	tb.settle()
 	tb.waitFor("the 37 bundles", `document.querySelectorAll('[data-bundle]').length === 37`)
 	tb.waitFor("the universal bundle shown installed", `document.querySelector('[data-bundle="universal"] [data-bundle-count]').textContent.includes('11 of 11')`)
@@ -65,13 +65,14 @@ func TestLabelCatalogManagement(t *testing.T) {
 	}
 
 	// A refused create shows the board's words.
-	tb.do(chromedp.Click(chromedp.CSS(`[data-new-label] button[type=submit]`)))
+	tb.click(`[data-new-label] button[type=submit]`)
 	tb.waitFor("the refusal", `(document.querySelector('[data-new-label] [data-error]') || {}).textContent === "Field 'title' is required."`)
 
 	// A custom label, created with a color and a description.
 	tb.typeInto(`input[aria-label="New label title"]`, "Bug")
 	tb.typeInto(`input[aria-label="New label description"]`, "An insect in the garden")
-	tb.do(chromedp.Click(chromedp.CSS(`[data-new-label] [data-color="green"]`)), chromedp.Click(chromedp.CSS(`[data-new-label] button[type=submit]`)))
+	tb.click(`[data-new-label] [data-color="green"]`)
+	tb.click(`[data-new-label] button[type=submit]`)
 	testkit.Eventually(t, "the custom label", func() bool { return b.labelByID("bug") != nil })
 	if l := b.labelByID("bug"); l["color"] != "green" || l["description"] != "An insect in the garden" {
 		t.Errorf("created label %v", l)
@@ -80,7 +81,7 @@ func TestLabelCatalogManagement(t *testing.T) {
 
 	// Installing a bundle that means something else by "bug" reports the
 	// conflict and keeps the person's label.
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Install Software engineering"]`)))
+	tb.click(`button[aria-label="Install Software engineering"]`)
 	tb.waitFor("the conflict", `!!document.querySelector('[data-conflicts] [data-conflict="bug"]')`)
 	var conflict string
 	tb.eval(`document.querySelector('[data-conflict="bug"]').textContent`, &conflict)
@@ -99,10 +100,10 @@ func TestLabelCatalogManagement(t *testing.T) {
 	c := b.call("POST", "/api/cases", map[string]any{"title": "Checkout outage", "labels": []string{"incident", "blocked"}}, false)
 	id := str(c, "case", "id")
 	tb.waitFor("the bundle's uninstall button", `!!document.querySelector('button[aria-label="Uninstall Software engineering"]')`)
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Uninstall Software engineering"]`)))
+	tb.click(`button[aria-label="Uninstall Software engineering"]`)
 	tb.waitFor("the uninstall dialog", `!!document.querySelector('.modal .scrub-choice')`)
 	tb.shot("labels-uninstall")
-	tb.do(chromedp.Click(chromedp.CSS(`.modal .btn-danger`)))
+	tb.click(`.modal .btn-danger`)
 	testkit.Eventually(t, "the bundle uninstalled", func() bool { return !b.bundleInstalled("software-engineering") })
 	var got struct {
 		Case struct{ Labels []string } `json:"case"`
@@ -119,9 +120,10 @@ func TestLabelCatalogManagement(t *testing.T) {
 	b.call("POST", "/api/labels/bundles", map[string]any{"id": "sales"}, true)
 	b.call("PATCH", "/api/cases/"+id, map[string]any{"labels": []string{"blocked", "prospect"}}, false)
 	tb.waitFor("the sales uninstall button", `!!document.querySelector('button[aria-label="Uninstall Sales"]')`)
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Uninstall Sales"]`)))
+	tb.click(`button[aria-label="Uninstall Sales"]`)
 	tb.waitFor("the uninstall dialog", `!!document.querySelector('.modal .scrub-choice')`)
-	tb.do(chromedp.Click(chromedp.CSS(`.modal .scrub-choice label:nth-of-type(2) input`)), chromedp.Click(chromedp.CSS(`.modal .btn-danger`)))
+	tb.click(`.modal .scrub-choice label:nth-of-type(2) input`)
+	tb.click(`.modal .btn-danger`)
 	testkit.Eventually(t, "sales uninstalled", func() bool { return !b.bundleInstalled("sales") })
 	b.decode("/api/cases/"+id, &got)
 	if !slices.Equal(got.Case.Labels, []string{"blocked", "prospect"}) || b.labelByID("prospect") != nil {
@@ -131,16 +133,17 @@ func TestLabelCatalogManagement(t *testing.T) {
 
 	// Edit: an empty title is refused in the board's words, then a real edit.
 	tb.waitFor("the edit button", `!!document.querySelector('button[aria-label="Edit label Bug"]')`)
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Edit label Bug"]`)))
+	tb.click(`button[aria-label="Edit label Bug"]`)
 	tb.clear(`input[aria-label="Title of label bug"]`)
 	tb.typeInto(`input[aria-label="Title of label bug"]`, " ")
-	tb.do(chromedp.Click(chromedp.CSS(`.label-edit button[type=submit]`)))
+	tb.click(`.label-edit button[type=submit]`)
 	tb.waitFor("the refused edit", `(document.querySelector('.label-edit [data-error]') || {}).textContent === "field 'title' cannot be empty"`)
 	tb.clear(`input[aria-label="Title of label bug"]`)
 	tb.typeInto(`input[aria-label="Title of label bug"]`, "Garden pest")
 	tb.clear(`input[aria-label="Description of label bug"]`)
 	tb.typeInto(`input[aria-label="Description of label bug"]`, "Slugs, aphids")
-	tb.do(chromedp.Click(chromedp.CSS(`.label-edit [data-color="violet"]`)), chromedp.Click(chromedp.CSS(`.label-edit button[type=submit]`)))
+	tb.click(`.label-edit [data-color="violet"]`)
+	tb.click(`.label-edit button[type=submit]`)
 	testkit.Eventually(t, "the edit saved", func() bool {
 		l := b.labelByID("bug")
 		return l["title"] == "Garden pest" && l["color"] == "violet" && l["description"] == "Slugs, aphids"
@@ -149,9 +152,9 @@ func TestLabelCatalogManagement(t *testing.T) {
 	// Delete, stripping it from the cases that carry it.
 	b.call("PATCH", "/api/cases/"+id, map[string]any{"labels": []string{"blocked", "bug"}}, false)
 	tb.waitFor("the delete button", `!!document.querySelector('button[aria-label="Delete label Garden pest"]')`)
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Delete label Garden pest"]`)))
+	tb.click(`button[aria-label="Delete label Garden pest"]`)
 	tb.waitFor("the delete dialog", `!!document.querySelector('.modal input[type=checkbox]:checked')`)
-	tb.do(chromedp.Click(chromedp.CSS(`.modal .btn-danger`)))
+	tb.click(`.modal .btn-danger`)
 	testkit.Eventually(t, "the label deleted", func() bool { return b.labelByID("bug") == nil })
 	b.decode("/api/cases/"+id, &got)
 	if !slices.Equal(got.Case.Labels, []string{"blocked"}) {
@@ -205,7 +208,7 @@ func TestFirstRunPanel(t *testing.T) {
 	b.call("POST", "/api/cases", map[string]any{"title": "Book the movers"}, true)
 	tb.waitFor("the welcome gone once a case exists", `!!document.querySelector('[data-card]') && !document.querySelector('[data-welcome]')`)
 
-	tb.do(chromedp.Click(chromedp.CSS(`[data-help-welcome]`)))
+	tb.click(`[data-help-welcome]`)
 	tb.waitFor("the welcome reopened from the help", `!!document.querySelector('.modal [data-welcome] [data-config]')`)
 	tb.eval(`document.querySelector('.modal [data-config]').textContent`, &cfg)
 	if !strings.Contains(cfg, filepath.Join(bin, "mcp-board")) {
@@ -270,7 +273,7 @@ func TestDueTimesInTheBoardZone(t *testing.T) {
 	}
 	// The editor shows the day and the time on the board's clock and keeps
 	// the time through an edit.
-	tb.do(chromedp.Click(chromedp.CSS(`.reminder-title`)))
+	tb.click(`.reminder-title`)
 	tb.waitFor("the editor", `!!document.querySelector('#reminder-form input[type=time]')`)
 	var form string
 	tb.eval(`document.querySelector('#reminder-form input[type=date]').value + ' ' + document.querySelector('#reminder-form input[type=time]').value`, &form)
@@ -278,7 +281,7 @@ func TestDueTimesInTheBoardZone(t *testing.T) {
 		t.Errorf("the editor shows %q, want 2031-12-02 15:00", form)
 	}
 	tb.eval(`(() => { const i = document.querySelector('#reminder-form input[type=time]'); i.value = '16:30'; i.dispatchEvent(new Event('input', { bubbles: true })); })()`, nil)
-	tb.do(chromedp.Click(chromedp.CSS(`.modal-foot button[type=submit]`)))
+	tb.click(`.modal-foot button[type=submit]`)
 	tb.waitFor("the new time", `[...document.querySelectorAll('.reminder [data-due]')].some((d) => d.textContent.trim().endsWith('16:30'))`)
 	tb.open(b.URL + "/board")
 	var card string
@@ -327,7 +330,7 @@ func TestPhoneFoldsEmptyLanes(t *testing.T) {
 	tb.open(b.URL + "/board")
 	tb.waitFor("the card", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(id)))
 	// A tap opens a folded lane again.
-	tb.do(chromedp.Click(chromedp.CSS(`.lane-urgent .lane-unfold`)))
+	tb.click(`.lane-urgent .lane-unfold`)
 	tb.waitFor("the lane unfolded", `!document.querySelector('.lane-urgent').classList.contains('is-empty')`)
 	tb.noProblems("phone")
 }

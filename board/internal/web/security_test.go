@@ -64,7 +64,7 @@ func TestSecurityPage(t *testing.T) {
 	b := startGuardedBoard(t, g.URL)
 	tb := newTab(t, 1280, 1000)
 	tb.open(b.URL + "/board")
-	tb.do(chromedp.Click(`a.nav-item[href="/security"]`))
+	tb.click(`a.nav-item[href="/security"]`)
 	tb.settle()
 	tb.waitFor("the off banner", `!!document.querySelector('[data-guard-state="off"]')`)
 	if bad := tb.unlabeled(); len(bad) > 0 {
@@ -79,7 +79,7 @@ func TestSecurityPage(t *testing.T) {
 	tb.shot("security-off")
 
 	// The switch: on (the heuristic preset is ready), then off again.
-	tb.do(chromedp.Click(`button[role=switch]`))
+	tb.click(`button[role=switch]`)
 	tb.waitFor("the switch on", `document.querySelector('button[role=switch]').getAttribute('aria-checked') === 'true' && !!document.querySelector('[data-guard-state="degraded"]')`)
 	if !sidecarEnabled(t, g) {
 		t.Fatal("the sidecar was not switched on")
@@ -87,7 +87,7 @@ func TestSecurityPage(t *testing.T) {
 
 	// Add and block a sender.
 	tb.do(chromedp.SendKeys(`input[aria-label="Sender address"]`, "spam@bad.example"))
-	tb.do(chromedp.Click(`.trust-add button[type=submit]`))
+	tb.click(`.trust-add button[type=submit]`)
 	tb.waitFor("the blocked sender", `(() => { const r = document.querySelector('[data-sender="spam@bad.example"]'); return !!r && r.querySelector('[data-tier]').textContent === 'blocked'; })()`)
 	if got := senderTier(t, g, "spam@bad.example"); got != "blocked" {
 		t.Errorf("spam@bad.example is %s on the sidecar", got)
@@ -95,9 +95,9 @@ func TestSecurityPage(t *testing.T) {
 	// A trusted sender, flipped to blocked from its row.
 	tb.eval(`(() => { const s = document.querySelector('select[aria-label="Tier"]'); s.value = 'trusted'; s.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, nil)
 	tb.do(chromedp.SendKeys(`input[aria-label="Sender address"]`, "ann@x.example"))
-	tb.do(chromedp.Click(`.trust-add button[type=submit]`))
+	tb.click(`.trust-add button[type=submit]`)
 	tb.waitFor("the trusted sender", `(() => { const r = document.querySelector('[data-sender="ann@x.example"]'); return !!r && r.querySelector('[data-tier]').textContent === 'trusted'; })()`)
-	tb.do(chromedp.Click(senderSel("ann@x.example") + ` button:first-of-type`))
+	tb.click(senderSel("ann@x.example") + ` button:first-of-type`)
 	tb.waitFor("ann blocked", `document.querySelector('[data-sender="ann@x.example"] [data-tier]').textContent === 'blocked'`)
 	if got := senderTier(t, g, "ann@x.example"); got != "blocked" {
 		t.Errorf("ann@x.example is %s on the sidecar", got)
@@ -114,7 +114,7 @@ func TestSecurityPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	tb.do(chromedp.Click(`#h-deps button`)) // Refresh: the sidecar's own scans raise no board event
+	tb.click(`#h-deps button`) // Refresh: the sidecar's own scans raise no board event
 	tb.waitFor("the quarantined record", `!!document.querySelector('[data-record][data-status="quarantined"]') && document.querySelector('[data-record]').textContent.includes('mal@evil.example')`)
 	var whyText string
 	tb.eval(`document.querySelector('[data-record] .why') ? document.querySelector('[data-record] .why').textContent : ''`, &whyText)
@@ -123,14 +123,14 @@ func TestSecurityPage(t *testing.T) {
 	}
 	tb.eval(`document.querySelector('#h-quarantine').scrollIntoView() || true`, nil)
 	tb.shot("security-quarantine")
-	tb.do(chromedp.Click(`[data-record] .btn-row button:first-child`))
+	tb.click(`[data-record] .btn-row button:first-child`)
 	tb.waitFor("the released record", `!!document.querySelector('[data-record][data-status="released"] [data-waiting]')`)
 	if got := senderTier(t, g, "mal@evil.example"); got != "trusted" {
 		t.Errorf("the released sender is %s", got)
 	}
 
 	// Off is always allowed.
-	tb.do(chromedp.Click(`button[role=switch]`))
+	tb.click(`button[role=switch]`)
 	tb.waitFor("the switch off", `document.querySelector('button[role=switch]').getAttribute('aria-checked') === 'false'`)
 	if sidecarEnabled(t, g) {
 		t.Error("the sidecar is still on")
@@ -138,12 +138,12 @@ func TestSecurityPage(t *testing.T) {
 
 	// The sidecar stops: the page says so and offers nothing to change.
 	g.Stop()
-	tb.do(chromedp.Click(`#h-deps button`))
+	tb.click(`#h-deps button`)
 	tb.waitFor("the unreachable banner", `!!document.querySelector('[data-guard-state="unreachable"]') && document.querySelector('[data-guard-state]').textContent.includes(`+jsString(g.URL)+`)`)
 	tb.waitFor("the offline page", `document.querySelector('button[role=switch]').disabled && document.querySelector('input[aria-label="Sender address"]').disabled && !document.querySelector('[data-sender]') && !document.querySelector('[data-record]')`)
 	tb.shot("security-offline")
 	g.Restart()
-	tb.do(chromedp.Click(`.page-security .btn-row button`)) // Try again
+	tb.click(`.page-security .btn-row button`) // Try again
 	tb.waitFor("the guard back", `!!document.querySelector('[data-guard-state="off"]') && !!document.querySelector('[data-sender="bob@y.example"]')`)
 	tb.noProblems("security page")
 }
@@ -159,14 +159,14 @@ func TestSecuritySwitchWaitsForTheModel(t *testing.T) {
 	// Switched on elsewhere, it may always be switched off here.
 	b.call("POST", "/api/guard/config", map[string]any{"enabled": true}, false)
 	tb.waitFor("the switch on and free", `document.querySelector('button[role=switch]').getAttribute('aria-checked') === 'true' && !document.querySelector('button[role=switch]').disabled`)
-	tb.do(chromedp.Click(`button[role=switch]`))
+	tb.click(`button[role=switch]`)
 	tb.waitFor("the switch off", `document.querySelector('button[role=switch]').getAttribute('aria-checked') === 'false' && document.querySelector('button[role=switch]').disabled`)
 	if sidecarEnabled(t, g) {
 		t.Error("the sidecar is still on")
 	}
 	// Your own address is a board setting, saved from here.
 	tb.do(chromedp.SendKeys(`#principal`, "me@home.example"))
-	tb.do(chromedp.Click(`#principal + button`))
+	tb.click(`#principal + button`)
 	testkit.Eventually(t, "the principal saved", func() bool {
 		return str(b.call("GET", "/api/prefs", nil, false), "prefs", "principalEmail") == "me@home.example"
 	})

@@ -27,7 +27,7 @@ func TestImportFromThePage(t *testing.T) {
 	tb.open(b.URL + "/transfer")
 	tb.do(chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{file}))
 	tb.waitFor("the file read", `!document.querySelector('.btn-primary').disabled`)
-	tb.do(chromedp.Click(chromedp.CSS(`.btn-primary`)))
+	tb.click(`.btn-primary`)
 	tb.waitFor("the dry run's counts", `document.querySelector('[data-count=cases]')?.textContent === '2' && document.querySelector('[data-count=initiatives]')?.textContent === '1' && document.querySelector('[data-count=tasks]')?.textContent === '1'`)
 	tb.shot("import-dry-run")
 	if findCase(b.cases(), "Fix header") != nil {
@@ -117,7 +117,7 @@ func TestCaseDueInWordsFromTheDrawer(t *testing.T) {
 	tb.waitFor("the drawer", `!!document.querySelector('.drawer input[aria-label="Case due in words"]')`)
 	tb.do(chromedp.SendKeys(chromedp.CSS(`input[aria-label="Case due in words"]`), "tomorrow 9am"))
 	tb.waitFor("the resolved moment", `document.querySelector('.drawer [data-testid=nl-date-resolved]')?.textContent.includes('09:00')`)
-	tb.do(chromedp.Click(chromedp.CSS(`.drawer [data-testid=nl-date-resolved] button`)))
+	tb.click(`.drawer [data-testid=nl-date-resolved] button`)
 	var got struct {
 		Case wire.Case `json:"case"`
 	}

@@ -23,7 +23,7 @@ func TestUndoFromThePage(t *testing.T) {
 		tb.do(chromedp.Evaluate[chromedp.Void](find + ".click()"))
 	}
 	quickAdd := func(title string) {
-		tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Add a case to To do"]`)))
+		tb.click(`button[aria-label="Add a case to To do"]`)
 		tb.waitFor("the quick-add field", `document.activeElement && document.activeElement.getAttribute('aria-label') === 'New case title in To do'`)
 		tb.do(chromedp.KeyEvent(title + kb.Enter))
 		testkit.Eventually(t, title+" on the board", func() bool { return has(title) })

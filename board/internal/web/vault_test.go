@@ -139,7 +139,7 @@ func TestUnresolvedSenderAttachAndNewPage(t *testing.T) {
 	tb.shot("people-senders")
 
 	// Attach Charles's address to Ada's page.
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Attach to a page: charles@babbage.example"]`)))
+	tb.click(`button[aria-label="Attach to a page: charles@babbage.example"]`)
 	key := ada.ID
 	if key == "" {
 		key = ada.Path
@@ -152,7 +152,7 @@ func TestUnresolvedSenderAttachAndNewPage(t *testing.T) {
 	tb.waitFor("the sender gone from the list", `!document.querySelector('[data-sender="charles@babbage.example"]')`)
 
 	// Make a page of Grace: the dialog starts from her name and address.
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="New page: grace@navy.example"]`)))
+	tb.click(`button[aria-label="New page: grace@navy.example"]`)
 	tb.waitFor("the dialog, filled in", `document.querySelector('#newpage-form input[required]').value === 'Grace Hopper'`)
 	tb.clickText(".modal-foot button", "Make the page")
 	testkit.Eventually(t, "Grace's page", func() bool {
@@ -215,7 +215,7 @@ func TestPagePanel(t *testing.T) {
 	tb.open(b.URL + "/vault/" + url.PathEscape("organizations/Analytical Engines.md"))
 	tb.waitFor("the organisation", `(document.querySelector('#panel-title') || {}).textContent === 'Analytical Engines'`)
 	tb.do(chromedp.Evaluate[chromedp.Void](`window.__sameDocument = true`))
-	tb.do(chromedp.Click(chromedp.CSS(`.page-html a`)))
+	tb.click(`.page-html a`)
 	tb.waitFor("Ada's panel through the link", `(document.querySelector('#panel-title') || {}).textContent === 'Ada Lovelace' && window.__sameDocument === true`)
 
 	// A page that does not exist says so; an address outside the board is still the not-found page.
@@ -262,7 +262,7 @@ func TestDrawerLinkedPagesAndInboxNames(t *testing.T) {
 	tb.waitFor("the organisation in the drawer", `[...document.querySelectorAll('[aria-labelledby=h-pages] a')].some(a => a.textContent === 'Analytical Engines')`)
 	tb.shot("drawer-pages")
 
-	tb.do(chromedp.Click(chromedp.CSS(`button[aria-label="Unlink Ada Lovelace"]`)))
+	tb.click(`button[aria-label="Unlink Ada Lovelace"]`)
 	testkit.Eventually(t, "Ada unlinked", func() bool { return !slices.Contains(links(), adaID) })
 	testkit.Eventually(t, "the case off Ada's page", func() bool { return !slices.Contains(b.page(adaID).Cases, id) })
 	tb.noProblems("drawer pages")
@@ -272,7 +272,7 @@ func TestDrawerLinkedPagesAndInboxNames(t *testing.T) {
 	tb.waitFor("the page name on the row", `(document.querySelector('.inbox-row [data-page-name]') || {}).textContent === 'Ada Lovelace'`)
 	tb.clickText(".inbox-subject", "About the engine")
 	tb.waitFor("the page link in the reader", fmt.Sprintf(`(document.querySelector('.message-pages a') || {}).getAttribute?.('href') === %q`, "/vault/"+url.PathEscape(adaID)))
-	tb.do(chromedp.Click(chromedp.CSS(`.message-pages a`)))
+	tb.click(`.message-pages a`)
 	tb.waitFor("Ada's panel", `(document.querySelector('#panel-title') || {}).textContent === 'Ada Lovelace'`)
 	tb.noProblems("inbox names")
 }
