@@ -69,6 +69,9 @@ func TestBIPIATrain(t *testing.T) {
 			t.Errorf("read %s: the test part is for measuring only", f.Name)
 		}
 	}
+	if got := asMail("SUBJECT: Hi|CONTENT: Body|x"); got != "SUBJECT: Hi\n\n Body|x" {
+		t.Errorf("asMail = %q, want the subject line, then the body", got)
+	}
 	if got := around("Hello Ann,\nthe invoice is attached.\nBest, Tom", "X", "end"); !strings.HasSuffix(got, "\nX") {
 		t.Errorf("around end = %q, want the attack at its end", got)
 	}
