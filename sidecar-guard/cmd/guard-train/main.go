@@ -22,7 +22,7 @@ import (
 func main() {
 	p := linear.DefaultParams()
 	data := flag.String("data", "", "directory of labelled *.jsonl training files (text, label)")
-	own := flag.String("own", "sidecar-guard/testdata/german,sidecar-guard/testdata/roleplay,sidecar-guard/testdata/spanish", "comma-separated directories of our own templates (attacks.txt, benign.txt), each a source of its own; empty for none")
+	own := flag.String("own", "sidecar-guard/testdata/german,sidecar-guard/testdata/roleplay,sidecar-guard/testdata/spanish,sidecar-guard/testdata/workmail,sidecar-guard/testdata/requests,sidecar-guard/testdata/russian,sidecar-guard/testdata/bengali,sidecar-guard/testdata/swahili", "comma-separated directories of our own templates (attacks.txt, benign.txt), each a source of its own; empty for none")
 	out := flag.String("out", "sidecar-guard/internal/linear/model.bin", "weights file to write; model.json is written beside it")
 	measure := flag.Bool("measure", false, "report held-out sources and the measurement sets instead of writing a model")
 	bipia := flag.String("bipia", "sidecar-guard/testdata/bipia", "directory of BIPIA whose train part (never its test part) is trained on; empty for none")

@@ -45,10 +45,19 @@ func normalize(s string) []rune {
 // normalizeInto is normalize appending to out, so a caller can reuse it.
 func normalizeInto(out []rune, s string) []rune {
 	s = norm.NFKC.String(s)
-	space := true
-	for _, r := range s {
+	space, line, skip := true, true, 0
+	for i, r := range s {
 		if len(out) >= MaxRunes {
 			break
+		}
+		if i < skip {
+			continue
+		}
+		if line && r != ' ' && r != '\t' {
+			line = false
+			if skip = i + headerLen(s[i:]); skip > i {
+				continue
+			}
 		}
 		if r < utf8.RuneSelf { // most mail is ASCII: skip the table lookups
 			switch {
@@ -56,7 +65,7 @@ func normalizeInto(out []rune, s string) []rune {
 				if !space {
 					out = append(out, ' ')
 				}
-				space = true
+				space, line = true, line || r == '\n' || r == '\r'
 				continue
 			case r >= 'A' && r <= 'Z':
 				r += 'a' - 'A'
@@ -71,7 +80,7 @@ func normalizeInto(out []rune, s string) []rune {
 			if !space {
 				out = append(out, ' ')
 			}
-			space = true
+			space, line = true, line || r == '\u2028' || r == '\u2029' || r == '\u0085'
 			continue
 		}
 		out, space = append(out, unicode.ToLower(r)), false
@@ -80,6 +89,60 @@ func normalizeInto(out []rune, s string) []rune {
 		out = out[:n-1]
 	}
 	return out
+}
+
+// headers are the mail header names whose line start is no evidence either
+// way: every mail has them, and the data has them on one side more than
+// the other by accident (an attack put at the start of a mail keeps its
+// subject line in the window around it; a clean mail's later windows do
+// not). Reply and forward marks after them are the same kind of noise.
+var (
+	headers = []string{"subject", "from", "to", "cc", "bcc", "date", "sent", "reply-to", "betreff", "von", "an", "datum", "asunto"}
+	replies = []string{"re", "fwd", "fw", "aw", "wg"}
+)
+
+// headerLen is how many bytes of s, the start of a line, are a header name
+// with its colon and any reply or forward marks after it, with the spaces
+// that follow; 0 when the line does not start with a header.
+func headerLen(s string) int {
+	n := prefixLen(s, headers)
+	if n == 0 {
+		return prefixLen(s, replies) // a subject line quoted on its own
+	}
+	for k := n; k > 0; n += k {
+		k = prefixLen(s[n:], replies)
+	}
+	return n
+}
+
+// prefixLen is the length of the name of names that s starts with, in any
+// case, followed by a colon and spaces; 0 when none does.
+func prefixLen(s string, names []string) int {
+	for _, name := range names {
+		if len(s) <= len(name) || s[len(name)] != ':' || !asciiFold(s[:len(name)], name) {
+			continue
+		}
+		n := len(name) + 1
+		for n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+			n++
+		}
+		return n
+	}
+	return 0
+}
+
+// asciiFold reports whether s equals the lower-case ASCII name in any case.
+func asciiFold(s, name string) bool {
+	for i := range len(name) {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != name[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Features calls emit with the bucket of every n-gram occurrence of the

@@ -32,6 +32,33 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+// TestHeadersAreNoFeature: a header name at a line's start, with its
+// colon and any reply or forward marks, is dropped before the features
+// are read, in training and scoring alike; the same words elsewhere stay.
+func TestHeadersAreNoFeature(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"subject line", "Subject: Budget\n\nHi team", "budget hi team"},
+		{"any case, reply marks", "SUBJECT: RE: Fwd: Budget", "budget"},
+		{"several headers", "From: Ann\nTo: Bob\r\nCc: Cy\nDate: 1 May\nText", "ann bob cy 1 may text"},
+		{"after indentation", "  Subject:  Budget", "budget"},
+		{"a reply mark alone", "Re: Budget", "budget"},
+		{"German headers", "Betreff: AW: Rechnung\nVon: Ute", "rechnung ute"},
+		{"not mid-line", "Please see the subject: budget", "please see the subject: budget"},
+		{"not without a colon", "Subject Budget", "subject budget"},
+		{"not a longer word", "Subjects: budget\nTopic: x", "subjects: budget topic: x"},
+		{"only the name", "To:", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := linear.Normalize(tc.in); got != tc.want {
+				t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+	if a, b := buckets("Subject: Invoice\nPlease pay"), buckets("Invoice\nPlease pay"); !slices.Equal(a, b) {
+		t.Errorf("a subject line's header changes the features")
+	}
+}
+
 func buckets(text string) []uint32 {
 	var out []uint32
 	linear.Features(text, linear.DefaultBits, func(h uint32) { out = append(out, h) })

@@ -41,6 +41,9 @@ func ReadBIPIATrain(dir string) ([]Row, []File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	for i, e := range emails {
+		emails[i] = asMail(e)
+	}
 	var rows []Row
 	n := 0 // rotates through the emails so each is used about equally
 	for _, cat := range cats {
@@ -69,6 +72,16 @@ func ReadBIPIATrain(dir string) ([]Row, []File, error) {
 	files[0].Rows = len(emails)
 	files[1].Rows = n
 	return rows, files, nil
+}
+
+// asMail writes one of BIPIA's records, "SUBJECT: s|CONTENT: b" on one
+// line, as the mail it stands for: the subject line, then the body. Kept
+// as it was, the record's "|content:" joined the subject to the body in
+// n-grams that only windows at a mail's start have, and an attack placed
+// at the start keeps them far more often than a clean mail's windows do,
+// so the model learned the record's punctuation as attack evidence.
+func asMail(record string) string {
+	return strings.Replace(record, "|CONTENT:", "\n\n", 1)
 }
 
 // around places attack in email at pos and keeps the attack with the

@@ -69,6 +69,9 @@ func TestBIPIATrain(t *testing.T) {
 			t.Errorf("read %s: the test part is for measuring only", f.Name)
 		}
 	}
+	if got := asMail("SUBJECT: Hi|CONTENT: Body|x"); got != "SUBJECT: Hi\n\n Body|x" {
+		t.Errorf("asMail = %q, want the subject line, then the body", got)
+	}
 	if got := around("Hello Ann,\nthe invoice is attached.\nBest, Tom", "X", "end"); !strings.HasSuffix(got, "\nX") {
 		t.Errorf("around end = %q, want the attack at its end", got)
 	}
@@ -90,5 +93,35 @@ func TestSpanishTemplates(t *testing.T) {
 	}
 	if c[0] < 300 || c[1] < 100 || len(files) != 2 {
 		t.Errorf("%d benign, %d attacks from %d files; want at least 300, 100, and 2 files", c[0], c[1], len(files))
+	}
+}
+
+// TestOwnTemplates: every folder of our own templates reads as a source of
+// its own with both classes, the attacks of the same shapes as the benign
+// texts beside them.
+func TestOwnTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		dir            string
+		benign, attack int
+	}{
+		{"workmail", 500, 40}, {"requests", 600, 60},
+		{"russian", 300, 80}, {"bengali", 100, 20}, {"swahili", 100, 20},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			rows, files, err := ReadTemplates("../../testdata/" + tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c [2]int
+			for _, r := range rows {
+				c[r.Label]++
+				if r.Source != "own_"+tc.dir {
+					t.Fatalf("source %q, want own_%s", r.Source, tc.dir)
+				}
+			}
+			if c[0] < tc.benign || c[1] < tc.attack || len(files) != 2 {
+				t.Errorf("%d benign, %d attacks from %d files; want at least %d, %d, and 2 files", c[0], c[1], len(files), tc.benign, tc.attack)
+			}
+		})
 	}
 }
