@@ -110,8 +110,10 @@ func report(rows []training.Row, setsDir string, p linear.Params) error {
 	if err != nil {
 		return err
 	}
-	held := training.HoldOut(rows, p, func(src string) { slog.Info("holding out", "source", src) })
-	fmt.Println(training.Table("held-out source", held))
+	scores := training.HoldOutScores(rows, p, func(src string) { slog.Info("holding out", "source", src) })
+	fmt.Println(training.Table("held-out source", training.HoldOut(rows, scores)))
+	fmt.Println(training.Table("held-out source: sub-source, language", training.Breakdown(rows, scores)))
+	fmt.Println(training.Table("pooled, each row held out with its source", training.PooledFigures(rows, scores)))
 	fmt.Println(training.Table("set (final model)", training.Score(training.Build(rows, p), s)))
 	return nil
 }

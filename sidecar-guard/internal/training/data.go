@@ -21,6 +21,9 @@ type Row struct {
 	Text   string `json:"text"`
 	Label  int    `json:"label"` // 1 attack, 0 benign
 	Source string `json:"-"`     // the file it came from, without extension
+	// Origin is the row's own "source" field, where the data has one: the
+	// repository, commit and file the text was taken from.
+	Origin string `json:"source"`
 	// Payload, when set, is what the model trains on instead of Text: the
 	// attack without the benign text of Carrier (a source) it was put in.
 	// Measurements still score Text, the mail as the sidecar sees it.

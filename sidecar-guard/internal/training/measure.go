@@ -61,15 +61,36 @@ type Figure struct {
 	Verdicts
 }
 
-// HoldOut trains once per source on every other source and scores the
-// source left out: recall on its attacks, false positives on its benign
-// texts. The rules are the same in every fold.
-func HoldOut(rows []Row, p linear.Params, progress func(string)) []Figure {
+// Scores are every row's rule score and the model probability given by
+// the fold that held the row's source out, indexed like the rows.
+type Scores struct{ Rules, Model []float64 }
+
+// HoldOutScores trains once per source on every other source and scores
+// the rows of the source left out. The rules are the same in every fold.
+func HoldOutScores(rows []Row, p linear.Params, progress func(string)) Scores {
 	examples := Weigh(Extract(rows, p.Bits), rows, p)
-	rules := make([]float64, len(rows))
+	s := Scores{Rules: make([]float64, len(rows)), Model: make([]float64, len(rows))}
 	for i, r := range rows {
-		rules[i] = heuristic.Scan(r.Text).Score
+		s.Rules[i] = heuristic.Scan(r.Text).Score
 	}
+	for _, src := range sourcesOf(rows) {
+		progress(src)
+		in, _ := fold(rows, src)
+		train := make([]linear.Example, len(in))
+		for j, i := range in {
+			train[j] = examples[i]
+		}
+		m := linear.Train(train, p)
+		for i, r := range rows {
+			if r.Source == src {
+				s.Model[i] = m.Probability(r.Text)
+			}
+		}
+	}
+	return s
+}
+
+func sourcesOf(rows []Row) []string {
 	var sources []string
 	for _, r := range rows {
 		if !slices.Contains(sources, r.Source) {
@@ -77,22 +98,21 @@ func HoldOut(rows []Row, p linear.Params, progress func(string)) []Figure {
 		}
 	}
 	slices.Sort(sources)
+	return sources
+}
+
+// HoldOut is each source's figure with the source held out: recall on its
+// attacks, false positives on its benign texts.
+func HoldOut(rows []Row, s Scores) []Figure {
 	var out []Figure
-	for _, s := range sources {
-		progress(s)
-		in, carried := fold(rows, s)
-		train := make([]linear.Example, len(in))
-		for j, i := range in {
-			train[j] = examples[i]
-		}
-		m := linear.Train(train, p)
-		f := Figure{Name: s}
-		if carried > 0 {
-			f.Name = fmt.Sprintf("%s (%d attacks built in its texts left out too)", s, carried)
+	for _, src := range sourcesOf(rows) {
+		f := Figure{Name: src}
+		if _, carried := fold(rows, src); carried > 0 {
+			f.Name = fmt.Sprintf("%s (%d attacks built in its texts left out too)", src, carried)
 		}
 		for i, r := range rows {
-			if r.Source == s {
-				f.add(r.Label == 1, rules[i], m.Probability(r.Text))
+			if r.Source == src {
+				f.add(r.Label == 1, s.Rules[i], s.Model[i])
 			}
 		}
 		out = append(out, f)
