@@ -40,10 +40,13 @@ func (b *board) bundleInstalled(id string) bool {
 	return false
 }
 
-// clear empties a field, so what is typed next replaces its text.
+// clear empties a field as a person's delete does, input event and all, so
+// what is typed next replaces its text. A value set without the event left
+// the page's own state at the old text, and a redraw in between (a live
+// change landing late on a slow run) put the old text back.
 func (tb *tab) clear(sel string) {
 	tb.t.Helper()
-	tb.eval(fmt.Sprintf(`document.querySelector(%q).value = ''`, sel), nil)
+	tb.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })()`, sel), nil)
 }
 
 // typeInto focuses a field and types text into it.
