@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"iter"
+	"reflect"
 )
 
 // List is an immutable list of records kept in chunks of listChunk, every
@@ -83,6 +84,31 @@ func (l List[T]) All() iter.Seq2[int, T] {
 	}
 }
 
+// Equal reports whether l and o hold deeply equal records in the same
+// order, and are both null or both not, as reflect.DeepEqual compares two
+// slices. go-cmp compares lists through it.
+func (l List[T]) Equal(o List[T]) bool {
+	if l.IsNil() != o.IsNil() || l.n != o.n {
+		return false
+	}
+	for i, r := range l.All() {
+		if !reflect.DeepEqual(r, o.At(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// IndexFunc is the position of the first record f accepts, or -1.
+func (l List[T]) IndexFunc(f func(T) bool) int {
+	for i, r := range l.All() {
+		if f(r) {
+			return i
+		}
+	}
+	return -1
+}
+
 // Slice is a fresh copy of the records, nil for the zero list.
 func (l List[T]) Slice() []T {
 	if l.chunks == nil {
@@ -137,14 +163,29 @@ func (l List[T]) Delete(i int) List[T] {
 }
 
 // Filter is l with only the records keep accepts, in order; l is
-// unchanged. The chunks before the first record dropped are shared.
+// unchanged. The chunks before the first record dropped are shared. keep
+// is called once per record, in order.
 func (l List[T]) Filter(keep func(T) bool) List[T] {
+	out, _ := l.filter(keep)
+	return out
+}
+
+// filter is Filter, and the first chunk it rebuilt (-1 for none).
+func (l List[T]) filter(keep func(T) bool) (List[T], int) {
 	for i, r := range l.All() {
-		if !keep(r) {
-			return l.rebuild(i>>listShift, func(_ int, r T) bool { return keep(r) })
+		if keep(r) {
+			continue
 		}
+		from := i >> listShift
+		out := l.rebuild(from, func(k int, _ T) bool { return k < i })
+		for k := i + 1; k < l.n; k++ {
+			if r := l.At(k); keep(r) {
+				out = out.Append(r)
+			}
+		}
+		return out, from
 	}
-	return l
+	return l, -1
 }
 
 // Insert is l with v at position i (i == Len appends); l is unchanged.
@@ -252,14 +293,11 @@ func (d *ListDraft[T]) Delete(i int) {
 	d.rebuilt(i>>listShift, d.l.rebuild(i>>listShift, func(k int, _ T) bool { return k != i }))
 }
 
-// Filter keeps only the records keep accepts, in order.
+// Filter keeps only the records keep accepts, in order; keep is called
+// once per record, in order.
 func (d *ListDraft[T]) Filter(keep func(T) bool) {
-	for i, r := range d.l.All() {
-		if !keep(r) {
-			from := i >> listShift
-			d.rebuilt(from, d.l.rebuild(from, func(_ int, r T) bool { return keep(r) }))
-			return
-		}
+	if l, from := d.l.filter(keep); from >= 0 {
+		d.rebuilt(from, l)
 	}
 }
 
