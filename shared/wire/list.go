@@ -159,7 +159,7 @@ func (l List[T]) Append(recs ...T) List[T] {
 // i's are shared, the rest built anew.
 func (l List[T]) Delete(i int) List[T] {
 	_ = l.At(i)
-	return l.rebuild(i>>listShift, func(k int, _ T) bool { return k != i })
+	return l.rebuild(i>>listShift, l.n, func(k int, _ T) bool { return k != i })
 }
 
 // Filter is l with only the records keep accepts, in order; l is
@@ -177,7 +177,7 @@ func (l List[T]) filter(keep func(T) bool) (List[T], int) {
 			continue
 		}
 		from := i >> listShift
-		out := l.rebuild(from, func(k int, _ T) bool { return k < i })
+		out := l.rebuild(from, i, func(int, T) bool { return true })
 		for k := i + 1; k < l.n; k++ {
 			if r := l.At(k); keep(r) {
 				out = out.Append(r)
@@ -191,11 +191,11 @@ func (l List[T]) filter(keep func(T) bool) (List[T], int) {
 // Insert is l with v at position i (i == Len appends); l is unchanged.
 func (l List[T]) Insert(i int, v T) List[T] {
 	if i == l.n {
-		out := l.rebuild(l.n>>listShift, func(int, T) bool { return true })
+		out := l.rebuild(l.n>>listShift, l.n, func(int, T) bool { return true })
 		return out.Append(v)
 	}
 	_ = l.At(i)
-	out := l.rebuild(i>>listShift, func(k int, _ T) bool { return k < i })
+	out := l.rebuild(i>>listShift, i, func(int, T) bool { return true })
 	out = out.Append(v)
 	for k := i; k < l.n; k++ {
 		out = out.Append(l.At(k))
@@ -204,10 +204,10 @@ func (l List[T]) Insert(i int, v T) List[T] {
 }
 
 // rebuild keeps the chunks before chunk from and rebuilds the rest from the
-// records keep accepts, so a reader of l sees none of it.
-func (l List[T]) rebuild(from int, keep func(int, T) bool) List[T] {
+// records before end that keep accepts, so a reader of l sees none of it.
+func (l List[T]) rebuild(from, end int, keep func(int, T) bool) List[T] {
 	out := List[T]{chunks: append(make([]*[listChunk]T, 0, len(l.chunks)), l.chunks[:from]...), n: from << listShift}
-	for k := from << listShift; k < l.n; k++ {
+	for k := from << listShift; k < end; k++ {
 		if r := l.At(k); keep(k, r) {
 			out = out.Append(r)
 		}
@@ -290,7 +290,7 @@ func (d *ListDraft[T]) Append(v T) {
 // Delete removes the record at i.
 func (d *ListDraft[T]) Delete(i int) {
 	_ = d.l.At(i)
-	d.rebuilt(i>>listShift, d.l.rebuild(i>>listShift, func(k int, _ T) bool { return k != i }))
+	d.rebuilt(i>>listShift, d.l.Delete(i))
 }
 
 // Filter keeps only the records keep accepts, in order; keep is called
