@@ -124,21 +124,21 @@ func Page(p *wire.PageSummary, body string) Doc {
 // always included, whatever their status, and so are archived cases: the
 // filters decide what a search shows.
 func All(d *wire.Doc) []Doc {
-	n := len(d.Cases) + len(d.Messages) + len(d.Reminders)
-	for _, c := range d.Cases {
+	n := d.Cases.Len() + d.Messages.Len() + d.Reminders.Len()
+	for _, c := range d.Cases.All() {
 		n += len(c.Tasks)
 	}
 	out := make([]Doc, 0, n)
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, Case(c))
 		for i := range c.Tasks {
 			out = append(out, Task(c, &c.Tasks[i]))
 		}
 	}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		out = append(out, Message(m))
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		out = append(out, Reminder(r))
 	}
 	return out

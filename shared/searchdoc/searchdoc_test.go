@@ -83,12 +83,12 @@ func TestDocPerType(t *testing.T) {
 
 func TestAllInStoreOrder(t *testing.T) {
 	d := &wire.Doc{
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Title: "one", Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "a"}, {ID: "CASE-1-T2", Title: "b"}}},
 			{ID: "CASE-2", Title: "two", ArchivedAt: "2024-01-01T00:00:00Z", Tasks: []wire.Task{{ID: "CASE-2-T1", Title: "c"}}},
-		},
-		Messages:  []*wire.Message{{ID: "M-1", Subject: "m"}},
-		Reminders: []*wire.Reminder{{ID: "REM-1", Title: "r", Status: "done"}, {ID: "REM-2", Title: "s", Status: "dismissed"}},
+		}...),
+		Messages:  wire.ListOf([]*wire.Message{{ID: "M-1", Subject: "m"}}...),
+		Reminders: wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "r", Status: "done"}, {ID: "REM-2", Title: "s", Status: "dismissed"}}...),
 	}
 	var got []string
 	for _, doc := range searchdoc.All(d) {

@@ -157,7 +157,7 @@ type LostBody struct {
 // listed in lost. inline counts messages whose body was in the document
 // itself (an older schema, or a hand edit): it wins over a reference.
 func ResolveBodies(d *wire.Doc, read func(wire.BodyRef) (string, bool)) (inline int, lost []LostBody) {
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		switch {
 		case m.Body != "":
 			inline++
@@ -212,7 +212,7 @@ func ResolveFile(d *wire.Doc, path string) ([]LostBody, error) {
 }
 
 func hasRefs(d *wire.Doc) bool {
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.BodyRef != nil {
 			return true
 		}

@@ -78,7 +78,7 @@ func TestLoadResolvesBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []wire.Message
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		got = append(got, *m)
 	}
 	want := []wire.Message{

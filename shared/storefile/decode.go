@@ -75,10 +75,10 @@ func decodeSplit(data []byte, d *wire.Doc) error {
 		}
 	}
 	if parts.cases != nil {
-		d.Cases = cases
+		d.Cases = wire.ListOf(cases...)
 	}
 	if parts.messages != nil {
-		d.Messages = messages
+		d.Messages = wire.ListOf(messages...)
 	}
 	return nil
 }

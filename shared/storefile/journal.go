@@ -113,9 +113,15 @@ func Apply(d *wire.Doc, e *Entry) {
 type Keyed interface{ Key() string }
 
 // upsert replaces records by id in place and appends new ones, keeping order.
-func upsert[T Keyed](list, recs []T) []T {
+func upsert[T Keyed](l wire.List[T], recs []T) wire.List[T] {
 	if len(recs) == 0 {
-		return list
+		return l
+	}
+	// A replay builds a new state nobody reads yet, so one flat pass is
+	// cheaper than a persistent change per record.
+	list := l.Slice()
+	if list == nil {
+		list = []T{}
 	}
 	at := make(map[string]int, len(list))
 	for i, r := range list {
@@ -129,22 +135,15 @@ func upsert[T Keyed](list, recs []T) []T {
 		at[r.Key()] = len(list)
 		list = append(list, r)
 	}
-	return list
+	return wire.ListOf(list...)
 }
 
-func remove[T Keyed](list []T, ids []string) []T {
+func remove[T Keyed](l wire.List[T], ids []string) wire.List[T] {
 	gone := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		gone[id] = true
 	}
-	out := list[:0]
-	for _, r := range list {
-		if !gone[r.Key()] {
-			out = append(out, r)
-		}
-	}
-	clear(list[len(out):])
-	return out
+	return l.Filter(func(r T) bool { return !gone[r.Key()] })
 }
 
 // coalesce merges each run of journal entries newer than version that only

@@ -90,7 +90,7 @@ func TestReadJournalFileMissingIsEmpty(t *testing.T) {
 
 func titlesOf(d *wire.Doc) []string {
 	out := []string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID+" "+c.Title)
 	}
 	return out
@@ -99,7 +99,7 @@ func titlesOf(d *wire.Doc) []string {
 func TestReplaySkipsEntriesTheDocumentHolds(t *testing.T) {
 	d := New()
 	d.Version = 5
-	d.Cases = []*wire.Case{caseRec("CASE-1", "as in the document")}
+	d.Cases = wire.ListOf([]*wire.Case{caseRec("CASE-1", "as in the document")}...)
 	entries, _, err := ReadJournal(bytes.NewReader(journalOf(t,
 		&Entry{Version: 4, Cases: []*wire.Case{caseRec("CASE-1", "older than the document")}},
 		&Entry{Version: 5, Deleted: map[Collection][]string{"cases": {"CASE-1"}}},
@@ -147,7 +147,7 @@ func TestApplyKeepsOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := New()
-			d.Cases = []*wire.Case{caseRec("CASE-1", "a"), caseRec("CASE-2", "b"), caseRec("CASE-3", "c")}
+			d.Cases = wire.ListOf([]*wire.Case{caseRec("CASE-1", "a"), caseRec("CASE-2", "b"), caseRec("CASE-3", "c")}...)
 			tc.e.Version = 1
 			Apply(d, &tc.e)
 			if diff := cmp.Diff(tc.want, titlesOf(d)); diff != "" {
@@ -164,7 +164,7 @@ func TestApplyReplacesSingletons(t *testing.T) {
 	d := New()
 	Apply(d, &Entry{Version: 1, Counters: map[string]int64{"CASE": 9}, LabelSources: &wire.LabelSources{Custom: []string{"x"}}, Prefs: []byte(`{"theme":"dark"}`),
 		Messages: []*wire.Message{{ID: "M-1", Subject: "s"}}, Deleted: map[Collection][]string{"messages": {"M-0"}}})
-	if d.Counters["CASE"] != 9 || d.LabelSources == nil || string(d.Prefs) != `{"theme":"dark"}` || len(d.Messages) != 1 {
+	if d.Counters["CASE"] != 9 || d.LabelSources == nil || string(d.Prefs) != `{"theme":"dark"}` || d.Messages.Len() != 1 {
 		t.Fatalf("singletons not applied: %+v", d)
 	}
 	// An entry that does not carry them leaves them alone.
@@ -254,7 +254,7 @@ func TestJournalEntriesKeepWhoAndWhen(t *testing.T) {
 	for i := range entries {
 		Apply(d, &entries[i])
 	}
-	if d.Version != 2 || len(d.Cases) != 2 {
-		t.Errorf("replay: version %d, %d cases; want 2 and 2", d.Version, len(d.Cases))
+	if d.Version != 2 || d.Cases.Len() != 2 {
+		t.Errorf("replay: version %d, %d cases; want 2 and 2", d.Version, d.Cases.Len())
 	}
 }

@@ -125,28 +125,28 @@ func mergeRecords(m, e *Entry) {
 // normalizeRecords drops null records, and gives a collection the document
 // always shows an empty list in place of a missing one.
 func normalizeRecords(d *wire.Doc) {
-	if d.Cases == nil {
-		d.Cases = []*wire.Case{}
+	if d.Cases.IsNil() {
+		d.Cases = wire.ListOf([]*wire.Case{}...)
 	}
 	d.Cases = dropNil(d.Cases)
-	if d.Messages == nil {
-		d.Messages = []*wire.Message{}
+	if d.Messages.IsNil() {
+		d.Messages = wire.ListOf([]*wire.Message{}...)
 	}
 	d.Messages = dropNil(d.Messages)
-	if d.Events == nil {
-		d.Events = []*wire.Event{}
+	if d.Events.IsNil() {
+		d.Events = wire.ListOf([]*wire.Event{}...)
 	}
 	d.Events = dropNil(d.Events)
-	if d.Reminders == nil {
-		d.Reminders = []*wire.Reminder{}
+	if d.Reminders.IsNil() {
+		d.Reminders = wire.ListOf([]*wire.Reminder{}...)
 	}
 	d.Reminders = dropNil(d.Reminders)
-	if d.Priorities == nil {
-		d.Priorities = []*wire.Priority{}
+	if d.Priorities.IsNil() {
+		d.Priorities = wire.ListOf([]*wire.Priority{}...)
 	}
 	d.Priorities = dropNil(d.Priorities)
-	if d.Labels == nil {
-		d.Labels = []*wire.LabelDef{}
+	if d.Labels.IsNil() {
+		d.Labels = wire.ListOf([]*wire.LabelDef{}...)
 	}
 	d.Labels = dropNil(d.Labels)
 	d.Proposals = dropNil(d.Proposals)
@@ -161,34 +161,34 @@ func normalizeRecords(d *wire.Doc) {
 // seeMintedIDs calls see with the id of every record whose id was minted
 // from a counter.
 func seeMintedIDs(d *wire.Doc, see func(id string)) {
-	for _, r := range d.Cases {
+	for _, r := range d.Cases.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Messages {
+	for _, r := range d.Messages.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Events {
+	for _, r := range d.Events.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Priorities {
+	for _, r := range d.Priorities.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Proposals {
+	for _, r := range d.Proposals.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Views {
+	for _, r := range d.Views.All() {
 		see(r.ID)
 	}
-	for _, r := range d.Templates {
+	for _, r := range d.Templates.All() {
 		see(r.ID)
 	}
-	for _, r := range d.IngestRuns {
+	for _, r := range d.IngestRuns.All() {
 		see(r.ID)
 	}
-	for _, r := range d.BoardActivity {
+	for _, r := range d.BoardActivity.All() {
 		see(r.ID)
 	}
 }

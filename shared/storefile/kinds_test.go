@@ -16,7 +16,17 @@ func TestEveryCollectionOfTheDocumentIsAKind(t *testing.T) {
 	keyed := reflect.TypeFor[Keyed]()
 	var inDoc []Collection
 	for f := range reflect.TypeFor[wire.Doc]().Fields() {
-		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Implements(keyed) {
+		// A collection is a wire.List of records, or a slice of them.
+		var rec reflect.Type
+		switch at, ok := f.Type.MethodByName("At"); {
+		case ok:
+			rec = at.Type.Out(0)
+		case f.Type.Kind() == reflect.Slice:
+			rec = f.Type.Elem()
+		default:
+			continue
+		}
+		if rec.Implements(keyed) {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			inDoc = append(inDoc, Collection(name))
 		}

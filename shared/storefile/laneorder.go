@@ -16,7 +16,7 @@ import (
 // (no position, a negative key) come in above them.
 func mapLanePositions(d *wire.Doc) {
 	lanes := map[wire.Lane][]*wire.Case{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		lanes[c.Status] = append(lanes[c.Status], c)
 	}
 	for _, lane := range lanes {

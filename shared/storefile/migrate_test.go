@@ -18,8 +18,8 @@ func ptr[T any](v T) *T { return &v }
 func migrated(version int64) *wire.Doc {
 	return &wire.Doc{
 		SchemaVersion: wire.SchemaVersion, Version: version,
-		Cases: []*wire.Case{}, Messages: []*wire.Message{}, Events: []*wire.Event{},
-		Reminders: []*wire.Reminder{}, Priorities: []*wire.Priority{}, Labels: []*wire.LabelDef{},
+		Cases: wire.ListOf([]*wire.Case{}...), Messages: wire.ListOf([]*wire.Message{}...), Events: wire.ListOf([]*wire.Event{}...),
+		Reminders: wire.ListOf([]*wire.Reminder{}...), Priorities: wire.ListOf([]*wire.Priority{}...), Labels: wire.ListOf([]*wire.LabelDef{}...),
 		Counters: map[string]int64{},
 	}
 }
@@ -35,7 +35,7 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 	}{
 		{"v0.json", func() *wire.Doc { // no schemaVersion at all
 			d := migrated(12)
-			d.Cases = []*wire.Case{
+			d.Cases = wire.ListOf([]*wire.Case{
 				{ID: "CASE-1", Title: "Renew passport", Status: "todo", Domain: "work", Kind: "case", Tags: []string{"travel"},
 					Tasks: []wire.Task{
 						{ID: "CASE-1-T1", Title: "Book photo appointment"},
@@ -44,15 +44,15 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 					Position: ptr(1.0), CreatedAt: "2023-02-01T09:00:00Z", UpdatedAt: "2023-02-02T10:00:00Z"},
 				{ID: "CASE-3", Title: "Quarterly VAT return", Summary: "Accountant needs the receipts by the 20th.", Status: "waiting_for_input",
 					Domain: "work", Kind: "case", Position: ptr(1.0), CreatedAt: "2023-02-03T09:00:00Z", UpdatedAt: "2023-02-03T09:00:00Z"},
-			}
-			d.Messages = []*wire.Message{{ID: "M-4", From: "accountant@example.com", To: wire.Addresses{"me@example.com", "partner@example.com"},
-				Subject: "Receipts for Q1", Preview: "Could you send the receipts", ReceivedAt: "2023-02-03T08:00:00Z", CaseID: "CASE-3"}}
+			}...)
+			d.Messages = wire.ListOf([]*wire.Message{{ID: "M-4", From: "accountant@example.com", To: wire.Addresses{"me@example.com", "partner@example.com"},
+				Subject: "Receipts for Q1", Preview: "Could you send the receipts", ReceivedAt: "2023-02-03T08:00:00Z", CaseID: "CASE-3"}}...)
 			d.Counters = map[string]int64{"CASE": 3, "M": 4}
 			return d
 		}},
 		{"v3.json", func() *wire.Doc { // base: no events, reminders or priorities
 			d := migrated(40)
-			d.Cases = []*wire.Case{
+			d.Cases = wire.ListOf([]*wire.Case{
 				{ID: "CASE-2", Title: "Launch the new pricing", Status: "in_progress", Domain: "work", Kind: "initiative",
 					Position: ptr(1.0), CreatedAt: "2023-05-01T09:00:00Z", UpdatedAt: "2023-05-04T09:00:00Z"},
 				{ID: "CASE-5", Title: "Update the pricing page", Status: "todo", Domain: "work", Kind: "case", ParentID: "CASE-2",
@@ -62,67 +62,67 @@ func TestOldSchemasLoadUnchangedInMeaning(t *testing.T) {
 					Position: ptr(1.0), CreatedAt: "2023-05-02T09:00:00Z", UpdatedAt: "2023-05-02T09:00:00Z"},
 				{ID: "CASE-9", Title: "Call the plumber", Status: "urgent", Domain: "work", Kind: "case",
 					Position: ptr(1.0), CreatedAt: "2023-05-03T09:00:00Z", UpdatedAt: "2023-05-03T09:00:00Z"},
-			}
-			d.Messages = []*wire.Message{{ID: "M-17", Source: "gmail", From: "legal@example.com", To: wire.Addresses{"me@example.com"},
-				Subject: "Pricing copy approved", Body: "Approved with two edits, see attached.", ReceivedAt: "2023-05-03T11:00:00Z", Read: true, CaseID: "CASE-5"}}
-			d.Labels = []*wire.LabelDef{{ID: "marketing", Title: "Marketing", Description: "Campaigns and copy", Color: "pink"}}
+			}...)
+			d.Messages = wire.ListOf([]*wire.Message{{ID: "M-17", Source: "gmail", From: "legal@example.com", To: wire.Addresses{"me@example.com"},
+				Subject: "Pricing copy approved", Body: "Approved with two edits, see attached.", ReceivedAt: "2023-05-03T11:00:00Z", Read: true, CaseID: "CASE-5"}}...)
+			d.Labels = wire.ListOf([]*wire.LabelDef{{ID: "marketing", Title: "Marketing", Description: "Campaigns and copy", Color: "pink"}}...)
 			d.Counters = map[string]int64{"CASE": 9, "M": 17}
 			return d
 		}},
 		{"v4.json", func() *wire.Doc { // adds events
 			d := migrated(51)
-			d.Cases = []*wire.Case{{ID: "CASE-1", Title: "Dentist", Status: "todo", Domain: "life", Kind: "case",
-				Position: ptr(1.0), CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}
-			d.Events = []*wire.Event{{ID: "EVT-3", Title: "Dentist check-up", Date: "2023-07-12", StartTime: "09:30", EndTime: "10:00",
-				Location: "High Street 4", CaseID: "CASE-1", CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}
+			d.Cases = wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "Dentist", Status: "todo", Domain: "life", Kind: "case",
+				Position: ptr(1.0), CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}...)
+			d.Events = wire.ListOf([]*wire.Event{{ID: "EVT-3", Title: "Dentist check-up", Date: "2023-07-12", StartTime: "09:30", EndTime: "10:00",
+				Location: "High Street 4", CaseID: "CASE-1", CreatedAt: "2023-07-01T09:00:00Z", UpdatedAt: "2023-07-01T09:00:00Z"}}...)
 			d.Counters = map[string]int64{"CASE": 1, "EVT": 3}
 			return d
 		}},
 		{"v5.json", func() *wire.Doc { // adds reminders, still without labels or tasks
 			d := migrated(77)
-			d.Cases = []*wire.Case{{ID: "CASE-4", Title: "Car insurance renewal", Status: "todo", Domain: "life", Kind: "case",
-				Position: ptr(1.0), CreatedAt: "2023-09-01T09:00:00Z", UpdatedAt: "2023-09-01T09:00:00Z"}}
-			d.Messages = []*wire.Message{{ID: "M-8", From: "insurer@example.com", Subject: "Your renewal quote",
-				ReceivedAt: "2023-09-01T08:00:00Z", CaseID: "CASE-4"}}
-			d.Reminders = []*wire.Reminder{
+			d.Cases = wire.ListOf([]*wire.Case{{ID: "CASE-4", Title: "Car insurance renewal", Status: "todo", Domain: "life", Kind: "case",
+				Position: ptr(1.0), CreatedAt: "2023-09-01T09:00:00Z", UpdatedAt: "2023-09-01T09:00:00Z"}}...)
+			d.Messages = wire.ListOf([]*wire.Message{{ID: "M-8", From: "insurer@example.com", Subject: "Your renewal quote",
+				ReceivedAt: "2023-09-01T08:00:00Z", CaseID: "CASE-4"}}...)
+			d.Reminders = wire.ListOf([]*wire.Reminder{
 				{ID: "REM-2", Title: "Compare two more quotes", Status: "open", CaseID: "CASE-4", DueAt: "2023-09-10", Domain: "life",
 					CreatedAt: "2023-09-01T09:00:00Z", UpdatedAt: "2023-09-01T09:00:00Z"},
 				{ID: "REM-6", Title: "Water the plants", Status: "open", CreatedAt: "2023-09-02T09:00:00Z", UpdatedAt: "2023-09-02T09:00:00Z"},
-			}
+			}...)
 			d.Counters = map[string]int64{"CASE": 4, "M": 8, "REM": 6}
 			return d
 		}},
 		{"v6.json", func() *wire.Doc { // reminder labels and tasks, message reminderId
 			d := migrated(90)
-			d.Cases = []*wire.Case{{ID: "CASE-7", Title: "Hire a contractor for the kitchen", Status: "in_progress", Domain: "life", Kind: "case",
+			d.Cases = wire.ListOf([]*wire.Case{{ID: "CASE-7", Title: "Hire a contractor for the kitchen", Status: "in_progress", Domain: "life", Kind: "case",
 				Tasks:    []wire.Task{{ID: "CASE-7-T3", Title: "Ask for references", DueAt: "2023-10-05"}},
-				Position: ptr(1.0), CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-02T09:00:00Z"}}
-			d.Messages = []*wire.Message{
+				Position: ptr(1.0), CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-02T09:00:00Z"}}...)
+			d.Messages = wire.ListOf([]*wire.Message{
 				{ID: "M-30", From: "builder@example.com", Subject: "Quote for the kitchen", ReceivedAt: "2023-10-02T08:00:00Z", Read: true,
 					CaseID: "CASE-7", ReminderID: "REM-11"},
 				{ID: "M-31", From: "newsletter@example.com", Subject: "Autumn sale", ReceivedAt: "2023-10-02T09:00:00Z",
 					ReminderID: "REM-11", URL: "https://mail.example.com/m/31"},
-			}
-			d.Reminders = []*wire.Reminder{{ID: "REM-11", Title: "Pick a builder", Detail: "Three quotes in; decide by Friday.", Status: "done",
+			}...)
+			d.Reminders = wire.ListOf([]*wire.Reminder{{ID: "REM-11", Title: "Pick a builder", Detail: "Three quotes in; decide by Friday.", Status: "done",
 				Labels:    []string{"home"},
 				Tasks:     []wire.ReminderTask{{ID: "REM-11-T1", Title: "Read the quotes", Done: true}, {ID: "REM-11-T2", Title: "Call the favourite"}},
-				CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-03T09:00:00Z", CompletedAt: "2023-10-03T09:00:00Z"}}
-			d.Labels = []*wire.LabelDef{{ID: "home", Title: "Home", Description: "House and garden", Color: "teal"}}
+				CreatedAt: "2023-10-01T09:00:00Z", UpdatedAt: "2023-10-03T09:00:00Z", CompletedAt: "2023-10-03T09:00:00Z"}}...)
+			d.Labels = wire.ListOf([]*wire.LabelDef{{ID: "home", Title: "Home", Description: "House and garden", Color: "teal"}}...)
 			d.Counters = map[string]int64{"CASE": 7, "M": 31, "REM": 11}
 			return d
 		}},
 		{"v7.json", func() *wire.Doc { // priorities and starred; counters kept, raised where behind
 			d := migrated(130)
-			d.Cases = []*wire.Case{
+			d.Cases = wire.ListOf([]*wire.Case{
 				{ID: "CASE-12", Title: "Board meeting prep", Status: "todo", Domain: "work", Kind: "workstream", ParentID: "CASE-11",
 					Starred: true, Position: ptr(1.0), CreatedAt: "2024-01-02T09:00:00Z", UpdatedAt: "2024-01-02T09:00:00Z"},
 				{ID: "CASE-11", Title: "Fundraising", Status: "in_progress", Domain: "work", Kind: "initiative",
 					Position: ptr(1.0), CreatedAt: "2024-01-01T09:00:00Z", UpdatedAt: "2024-01-01T09:00:00Z"},
-			}
-			d.Priorities = []*wire.Priority{
+			}...)
+			d.Priorities = wire.ListOf([]*wire.Priority{
 				{ID: "PRI-2", Text: "Close the round before March", Position: ptr(1.0), CreatedAt: "2024-01-01T09:00:00Z", UpdatedAt: "2024-01-01T09:00:00Z"},
 				{ID: "PRI-4", Text: "Protect Friday afternoons", CreatedAt: "2024-01-03T09:00:00Z", UpdatedAt: "2024-01-03T09:00:00Z"},
-			}
+			}...)
 			// CASE was behind the ids present; M is ahead (messages were deleted) and stays.
 			d.Counters = map[string]int64{"CASE": 12, "M": 40, "PRI": 4}
 			return d
@@ -220,8 +220,8 @@ func TestSchema7LanesKeepTheirOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[wire.Lane][]string{}
-	cases := make([]wire.Case, len(d.Cases))
-	for i, c := range d.Cases {
+	cases := make([]wire.Case, d.Cases.Len())
+	for i, c := range d.Cases.All() {
 		cases[i] = *c
 	}
 	wire.SortLanes(cases)

@@ -20,7 +20,7 @@ func TestCoalescedReplayEqualsPlainReplay(t *testing.T) {
 			d := New()
 			d.Version = 10
 			for i := 1; i <= 5; i++ {
-				d.Cases = append(d.Cases, &wire.Case{ID: fmt.Sprint("CASE-", i), Title: "base"})
+				d.Cases = d.Cases.Append(&wire.Case{ID: fmt.Sprint("CASE-", i), Title: "base"})
 			}
 			return d
 		}

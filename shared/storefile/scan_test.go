@@ -67,9 +67,9 @@ func TestScanJournalSkipsBodiesTheDocumentHolds(t *testing.T) {
 	if len(s.Entries) != 2 || s.Entries[0].Cases != nil || len(s.Entries[1].Cases) != 1 {
 		t.Errorf("entries %+v, want the first with its version only and the second decoded", s.Entries)
 	}
-	d := &wire.Doc{Version: 1, Cases: []*wire.Case{caseRec("CASE-1", "one")}}
+	d := &wire.Doc{Version: 1, Cases: wire.ListOf([]*wire.Case{caseRec("CASE-1", "one")}...)}
 	Replay(d, s.Entries)
-	if d.Version != 2 || len(d.Cases) != 2 {
-		t.Errorf("replayed to version %d with %d cases, want 2 and 2", d.Version, len(d.Cases))
+	if d.Version != 2 || d.Cases.Len() != 2 {
+		t.Errorf("replayed to version %d with %d cases, want 2 and 2", d.Version, d.Cases.Len())
 	}
 }

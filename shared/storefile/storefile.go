@@ -63,7 +63,7 @@ func migrate(d *wire.Doc) {
 
 func normalize(d *wire.Doc) {
 	normalizeRecords(d)
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if c.Domain == "" {
 			c.Domain = "work"
 		}
@@ -74,7 +74,7 @@ func normalize(d *wire.Doc) {
 			c.Status = "todo"
 		}
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		if r.Status == "" {
 			r.Status = "open"
 		}
@@ -82,14 +82,8 @@ func normalize(d *wire.Doc) {
 	d.Counters = Counters(d)
 }
 
-func dropNil[T any](list []*T) []*T {
-	out := list[:0]
-	for _, r := range list {
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	return out
+func dropNil[T any](list wire.List[*T]) wire.List[*T] {
+	return list.Filter(func(r *T) bool { return r != nil })
 }
 
 var idNumber = regexp.MustCompile(`^([A-Z]+)-(\d+)$`)
@@ -195,7 +189,7 @@ func loadOnce(path string) (*wire.Doc, error) {
 		return nil, err
 	}
 	for _, l := range lost {
-		for _, m := range d.Messages {
+		for _, m := range d.Messages.All() {
 			if m.ID == l.ID {
 				m.BodyRef = nil
 			}

@@ -439,29 +439,29 @@ func (t *Template) Key() string { return t.ID }
 // Doc is the store root: the one JSON document the board keeps on disk.
 // Fields after Labels are additive optional fields (no schema bump needed).
 type Doc struct {
-	SchemaVersion int           `json:"schemaVersion"`
-	Version       int64         `json:"version"`
-	Cases         []*Case       `json:"cases"`
-	Messages      []*Message    `json:"messages"`
-	Events        []*Event      `json:"events"`
-	Reminders     []*Reminder   `json:"reminders"`
-	Priorities    []*Priority   `json:"priorities"`
-	Labels        []*LabelDef   `json:"labels"`
-	LabelSources  *LabelSources `json:"labelSources,omitempty"`
+	SchemaVersion int             `json:"schemaVersion"`
+	Version       int64           `json:"version"`
+	Cases         List[*Case]     `json:"cases"`
+	Messages      List[*Message]  `json:"messages"`
+	Events        List[*Event]    `json:"events"`
+	Reminders     List[*Reminder] `json:"reminders"`
+	Priorities    List[*Priority] `json:"priorities"`
+	Labels        List[*LabelDef] `json:"labels"`
+	LabelSources  *LabelSources   `json:"labelSources,omitempty"`
 	// Counters holds the last id minted per prefix (CASE, M, EVT, ...), so an
 	// id is never reused, even after the record holding it is deleted.
 	Counters  map[string]int64 `json:"counters,omitempty"`
-	Proposals []*Proposal      `json:"pending,omitempty"`
+	Proposals List[*Proposal]  `json:"pending,omitzero"`
 	Prefs     json.RawMessage  `json:"prefs,omitempty"`
-	Views     []*View          `json:"views,omitempty"`
-	Templates []*Template      `json:"templates,omitempty"`
+	Views     List[*View]      `json:"views,omitzero"`
+	Templates List[*Template]  `json:"templates,omitzero"`
 	// IngestRuns are the reports of the last mail ingest runs (the newest 200).
-	IngestRuns []*IngestRun `json:"ingestRuns,omitempty"`
+	IngestRuns List[*IngestRun] `json:"ingestRuns,omitzero"`
 	// BoardActivity is the Activity rows that belong to no case (the
 	// newest 500).
-	BoardActivity []*BoardActivity `json:"boardActivity,omitempty"`
+	BoardActivity List[*BoardActivity] `json:"boardActivity,omitzero"`
 	// PageEdits are the person's changes to vault pages, by page path.
-	PageEdits []*PageEdits `json:"pageEdits,omitempty"`
+	PageEdits List[*PageEdits] `json:"pageEdits,omitzero"`
 	// IdempotencyKeys are the first answers of keyed creates, oldest first.
-	IdempotencyKeys []*IdempotencyRecord `json:"idempotencyKeys,omitempty"`
+	IdempotencyKeys List[*IdempotencyRecord] `json:"idempotencyKeys,omitzero"`
 }

@@ -75,7 +75,7 @@ func TestDaemonMovesBodiesOutAndAnswersTheSame(t *testing.T) {
 		}
 	}
 	var ex wire.Doc
-	if err := json.Unmarshal(first["/api/export"], &ex); err != nil || len(ex.Messages) != 3 || ex.Messages[0].Body != inlineBodies["MSG-1"] || ex.Messages[0].BodyRef != nil {
+	if err := json.Unmarshal(first["/api/export"], &ex); err != nil || ex.Messages.Len() != 3 || ex.Messages.At(0).Body != inlineBodies["MSG-1"] || ex.Messages.At(0).BodyRef != nil {
 		t.Errorf("the export is not one document with bodies inline: %v\n%s", err, first["/api/export"])
 	}
 	if doc, _ := os.ReadFile(data); bytes.Contains(doc, []byte(`"body"`)) || !bytes.Contains(doc, []byte(`"bodyRef"`)) {
@@ -224,7 +224,7 @@ func TestBackupRoundTripKeepsBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		got[m.ID] = m.Body
 	}
 	for id, want := range inlineBodies {
@@ -237,7 +237,7 @@ func TestBackupRoundTripKeepsBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for _, m := range st.Snapshot().Messages {
+	for _, m := range st.Snapshot().Messages.All() {
 		if m.Body != inlineBodies[m.ID] {
 			t.Errorf("%s in the restored board: %q", m.ID, m.Body)
 		}

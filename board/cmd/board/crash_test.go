@@ -93,7 +93,7 @@ func drive(d *daemon, l *ledger, prefix string, clients int, stop <-chan struct{
 // missing lists the acknowledged cases d lacks (by id and title).
 func (l *ledger) missing(d *wire.Doc) []string {
 	have := map[string]string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		have[c.ID] = c.Title
 	}
 	l.mu.Lock()
@@ -115,7 +115,7 @@ func listCases(t *testing.T, d *daemon) *wire.Doc {
 	if code, err := getJSON(d.url+"/api/cases?includeArchived=true", &out); err != nil || code != http.StatusOK {
 		t.Fatalf("list cases: %d %v", code, err)
 	}
-	return &wire.Doc{Cases: out.Cases}
+	return &wire.Doc{Cases: wire.ListOf(out.Cases...)}
 }
 
 // TestDaemon runs the real board binary: SIGKILL at random points under

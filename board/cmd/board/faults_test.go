@@ -144,7 +144,7 @@ func TestDaemonJournalDamage(t *testing.T) {
 				t.Error("no copy of the damaged journal was kept")
 			}
 			have := map[string]string{}
-			for _, c := range listCases(t, d).Cases {
+			for _, c := range listCases(t, d).Cases.All() {
 				have[c.ID] = c.Title
 			}
 			lost := 0
@@ -171,7 +171,7 @@ func TestDaemonJournalDamage(t *testing.T) {
 			d = spawn(t, data, nil)
 			d.ready(t)
 			found := false
-			for _, got := range listCases(t, d).Cases {
+			for _, got := range listCases(t, d).Cases.All() {
 				found = found || (got.ID == c.ID && got.Title == c.Title)
 			}
 			if !found {
@@ -217,7 +217,7 @@ func TestDaemonJournalDeletedOrReplacedWhileRunning(t *testing.T) {
 			d = spawn(t, data, nil)
 			d.ready(t)
 			have := map[string]string{}
-			for _, c := range listCases(t, d).Cases {
+			for _, c := range listCases(t, d).Cases.All() {
 				have[c.ID] = c.Title
 			}
 			for _, c := range acked {
@@ -452,7 +452,7 @@ func TestDaemonFrozenDisk(t *testing.T) {
 	}
 	mustPostCase(t, d, "after the thaw")
 	titles := map[string]bool{}
-	for _, c := range listCases(t, d).Cases {
+	for _, c := range listCases(t, d).Cases.All() {
 		titles[c.Title] = true
 	}
 	if titles["queued behind"] {

@@ -187,7 +187,7 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases) }
+	checkTree := func(d *wire.Doc) error { return hierarchy.Check(d.Cases.Slice()) }
 	scfg := store.Config{Path: cfg.data, Logger: log, Zone: cfg.zone, MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Check: checkTree}
 	if cfg.verify {
 		scfg.Verify = checkTree

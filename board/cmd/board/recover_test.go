@@ -97,7 +97,7 @@ func (d *daemon) titles(t *testing.T) []string {
 // caseTitles lists the cases of d as "id title", sorted.
 func caseTitles(d *wire.Doc) []string {
 	out := []string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID+" "+c.Title)
 	}
 	sort.Strings(out)
@@ -341,7 +341,7 @@ func readRoutesAnswer(t *testing.T, d *daemon, queries ...string) {
 		"/api/activity", "/api/messages", "/api/unread-count", "/api/labels", "/api/labels/bundles", "/api/events",
 		"/api/events.ics", "/api/reminders", "/api/priorities", "/api/pending", "/api/prefs", "/api/views", "/api/templates",
 	}
-	for _, c := range listCases(t, d).Cases {
+	for _, c := range listCases(t, d).Cases.All() {
 		paths = append(paths, "/api/tree?rootId="+c.ID, "/api/cases/"+c.ID)
 	}
 	for _, q := range queries {
@@ -385,7 +385,7 @@ func treeIDs(t *testing.T, d *daemon) []string {
 func caseIDs(t *testing.T, d *daemon) []string {
 	t.Helper()
 	var out []string
-	for _, c := range listCases(t, d).Cases {
+	for _, c := range listCases(t, d).Cases.All() {
 		out = append(out, c.ID)
 	}
 	sort.Strings(out)

@@ -321,6 +321,18 @@ func values[T any](ps []*T) []T {
 	return out
 }
 
+// listValues is values over a collection of the document.
+func listValues[T any](l wire.List[*T]) []T {
+	if l.IsNil() {
+		return nil
+	}
+	out := make([]T, 0, l.Len())
+	for _, p := range l.All() {
+		out = append(out, *p)
+	}
+	return out
+}
+
 // createdOr is a create's status: 201 for a new record, 200 when the
 // create found the record it would have made and wrote nothing.
 func createdOr(existing bool) int {

@@ -308,7 +308,7 @@ func TestClean(t *testing.T) {
 	if msgs.Get("0.caseId").Exists() || msgs.Get("0.reminderId").String() != "REM-1" {
 		t.Errorf("kept message must be unlinked from the case only: %s", msgs.Get("0").Raw)
 	}
-	if rem := b.Store.Snapshot().Reminders[0]; rem.CaseID != "" {
+	if rem := b.Store.Snapshot().Reminders.At(0); rem.CaseID != "" {
 		t.Errorf("reminder still points at the purged case: %+v", rem)
 	}
 }

@@ -50,7 +50,7 @@ func newBoardWith(t testing.TB, vaultDir string, opts ...option) *board {
 	dir := t.TempDir()
 	scfg := store.Config{
 		Path: filepath.Join(dir, "board.json"), MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet,
-		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
+		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases.Slice()) },
 	}
 	acfg := api.Config{Version: "test", Logger: quiet, Bundles: bundles}
 	for _, o := range opts {

@@ -143,8 +143,8 @@ func bodySum(body []byte) string {
 // keyAnswer is the stored answer for id still within the window, or nil.
 func (a *API) keyAnswer(id string) *wire.IdempotencyRecord {
 	list := a.store.Snapshot().IdempotencyKeys
-	for i := len(list) - 1; i >= 0; i-- {
-		if rec := list[i]; rec.ID == id {
+	for i := list.Len() - 1; i >= 0; i-- {
+		if rec := list.At(i); rec.ID == id {
 			if expired(rec, a.now()) {
 				return nil
 			}
@@ -195,8 +195,8 @@ func RememberKeyTx(tx *store.Tx, rec wire.IdempotencyRecord) {
 	keys.Put(&rec)
 	list := tx.Doc().IdempotencyKeys
 	var drop []string
-	for i, old := range list {
-		if len(list)-i <= wire.MaxIdempotencyKeys && !expired(old, tx.Now()) {
+	for i, old := range list.All() {
+		if list.Len()-i <= wire.MaxIdempotencyKeys && !expired(old, tx.Now()) {
 			break
 		}
 		drop = append(drop, old.ID)

@@ -95,19 +95,19 @@ func TestRememberKeyDropsTheOldest(t *testing.T) {
 	d := &wire.Doc{}
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	old := now.Add(-wire.IdempotencyWindow).Format(time.RFC3339Nano)
-	d.IdempotencyKeys = append(d.IdempotencyKeys, &wire.IdempotencyRecord{ID: "expired", At: old})
+	d.IdempotencyKeys = d.IdempotencyKeys.Append(&wire.IdempotencyRecord{ID: "expired", At: old})
 	for i := range wire.MaxIdempotencyKeys - 1 {
-		d.IdempotencyKeys = append(d.IdempotencyKeys, &wire.IdempotencyRecord{ID: fmt.Sprint("k", i), At: now.Format(time.RFC3339)})
+		d.IdempotencyKeys = d.IdempotencyKeys.Append(&wire.IdempotencyRecord{ID: fmt.Sprint("k", i), At: now.Format(time.RFC3339)})
 	}
 	tx := store.Scratch(d, now, wire.ActorSystem)
 	api.RememberKeyTx(tx, wire.IdempotencyRecord{ID: "new"})
 	keys := tx.Doc().IdempotencyKeys
-	if len(keys) != wire.MaxIdempotencyKeys || keys[0].ID != "k0" || keys[len(keys)-1].ID != "new" {
-		t.Fatalf("kept %d keys from %s to %s, want %d from k0 to new", len(keys), keys[0].ID, keys[len(keys)-1].ID, wire.MaxIdempotencyKeys)
+	if keys.Len() != wire.MaxIdempotencyKeys || keys.At(0).ID != "k0" || keys.At(keys.Len()-1).ID != "new" {
+		t.Fatalf("kept %d keys from %s to %s, want %d from k0 to new", keys.Len(), keys.At(0).ID, keys.At(keys.Len()-1).ID, wire.MaxIdempotencyKeys)
 	}
 	api.RememberKeyTx(tx, wire.IdempotencyRecord{ID: "newer"})
 	keys = tx.Doc().IdempotencyKeys
-	if len(keys) != wire.MaxIdempotencyKeys || keys[0].ID != "k1" {
-		t.Errorf("over the cap kept %d keys from %s, want %d from k1", len(keys), keys[0].ID, wire.MaxIdempotencyKeys)
+	if keys.Len() != wire.MaxIdempotencyKeys || keys.At(0).ID != "k1" {
+		t.Errorf("over the cap kept %d keys from %s, want %d from k1", keys.Len(), keys.At(0).ID, wire.MaxIdempotencyKeys)
 	}
 }

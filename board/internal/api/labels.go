@@ -14,7 +14,7 @@ import (
 func (a *API) listLabels(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		return wire.LabelList{Labels: values(d.Labels), Version: d.Version}, nil
+		return wire.LabelList{Labels: listValues(d.Labels), Version: d.Version}, nil
 	})
 }
 
@@ -70,7 +70,7 @@ func (a *API) listBundles(w http.ResponseWriter, r *http.Request) {
 	if d.LabelSources != nil {
 		src = *d.LabelSources
 	}
-	st := labels.Statuses(a.bundles, d.Labels, src)
+	st := labels.Statuses(a.bundles, d.Labels.Slice(), src)
 	if st == nil {
 		st = []wire.BundleStatus{}
 	}

@@ -38,7 +38,7 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
-			page, next, err := messages.Page(d.Messages, f, q.Get("cursor"), limit)
+			page, next, err := messages.Page(d.Messages.Slice(), f, q.Get("cursor"), limit)
 			if err != nil {
 				return nil, err
 			}

@@ -63,7 +63,7 @@ func (a *API) patchPrefs(w http.ResponseWriter, r *http.Request) {
 func (a *API) listViews(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		views := values(d.Views)
+		views := listValues(d.Views)
 		if views == nil {
 			views = []wire.View{}
 		}
@@ -136,7 +136,7 @@ func (a *API) deleteView(w http.ResponseWriter, r *http.Request) {
 func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) {
 	d := a.store.Snapshot()
 	a.serveCached(w, r, d, func() (any, error) {
-		templates := values(d.Templates)
+		templates := listValues(d.Templates)
 		if templates == nil {
 			templates = []wire.Template{}
 		}

@@ -51,7 +51,7 @@ func importTwice(t *testing.T, b *board, in wire.ImportRequest, want wire.Import
 // caseByTitle finds a case of the board by its title.
 func caseByTitle(t *testing.T, b *board, title string) wire.Case {
 	t.Helper()
-	for _, c := range b.Store.Snapshot().Cases {
+	for _, c := range b.Store.Snapshot().Cases.All() {
 		if c.Title == title {
 			return *c
 		}
@@ -143,9 +143,9 @@ func TestImportMappedCSV(t *testing.T) {
 	}
 	// A label already in the catalog (the universal bundle's) is reused, not
 	// created again.
-	labels := len(b.Store.Snapshot().Labels)
-	b.must(http.StatusOK, "POST", "/api/import", wire.ImportRequest{Format: "csv", Content: "title,labels\nX," + b.Store.Snapshot().Labels[0].Title + "\n"})
-	if got := len(b.Store.Snapshot().Labels); got != labels {
+	labels := b.Store.Snapshot().Labels.Len()
+	b.must(http.StatusOK, "POST", "/api/import", wire.ImportRequest{Format: "csv", Content: "title,labels\nX," + b.Store.Snapshot().Labels.At(0).Title + "\n"})
+	if got := b.Store.Snapshot().Labels.Len(); got != labels {
 		t.Errorf("labels %d -> %d", labels, got)
 	}
 	b.fails(http.StatusBadRequest, `row 3: status "someday" is not a lane`, "POST", "/api/import",
@@ -188,11 +188,11 @@ type node struct {
 
 func tree(d *wire.Doc) []node {
 	title := map[string]string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		title[c.ID] = c.Title
 	}
 	var out []node
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		n := node{Title: c.Title, Parent: title[c.ParentID], Summary: c.Summary, DueAt: c.DueAt, Kind: c.Kind, Status: c.Status,
 			Domain: c.Domain, Labels: c.Labels, Starred: c.Starred, Archived: c.ArchivedAt != ""}
 		for _, t := range c.Tasks {
@@ -242,7 +242,7 @@ func TestExportJSONRoundTrip(t *testing.T) {
 	}
 	labelsOf := func(d *wire.Doc) []wire.LabelDef {
 		var out []wire.LabelDef
-		for _, l := range d.Labels {
+		for _, l := range d.Labels.All() {
 			out = append(out, *l)
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -256,7 +256,7 @@ func TestExportJSONRoundTrip(t *testing.T) {
 	empty := newBoard(t)
 	bad := strings.Replace(r.Raw, `"status": "urgent"`, `"status": "someday"`, 1)
 	empty.fails(http.StatusBadRequest, "(CASE-3): field 'status' must be one of", "POST", "/api/import", wire.ImportRequest{Content: bad})
-	if n := len(empty.Store.Snapshot().Cases); n != 0 {
+	if n := empty.Store.Snapshot().Cases.Len(); n != 0 {
 		t.Errorf("a rejected import left %d cases", n)
 	}
 

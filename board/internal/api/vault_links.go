@@ -40,7 +40,7 @@ func (a *API) linkPages(ctx context.Context, links []string) ([]string, error) {
 // after a write that changes or removes those links.
 func linksOf(d *wire.Doc, ids ...string) []string {
 	var out []string
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if slices.Contains(ids, c.ID) {
 			out = append(out, c.VaultLinks...)
 		}

@@ -56,9 +56,9 @@ type archiveStats struct {
 // counts are the store's collection sizes, named as restore reports them.
 func counts(d *wire.Doc) map[string]int {
 	return map[string]int{
-		"cases": len(d.Cases), "messages": len(d.Messages), "events": len(d.Events),
-		"reminders": len(d.Reminders), "priorities": len(d.Priorities), "labels": len(d.Labels),
-		"pending": len(d.Proposals), "views": len(d.Views), "templates": len(d.Templates),
+		"cases": d.Cases.Len(), "messages": d.Messages.Len(), "events": d.Events.Len(),
+		"reminders": d.Reminders.Len(), "priorities": d.Priorities.Len(), "labels": d.Labels.Len(),
+		"pending": d.Proposals.Len(), "views": d.Views.Len(), "templates": d.Templates.Len(),
 	}
 }
 
@@ -85,7 +85,7 @@ func writeArchive(ctx context.Context, w io.Writer, s Settings, doc *wire.Doc, c
 		return st, err
 	}
 	st.Files["board"] = 1
-	say("store: version %d, %d cases, %d messages", doc.Version, len(doc.Cases), len(doc.Messages))
+	say("store: version %d, %d cases, %d messages", doc.Version, doc.Cases.Len(), doc.Messages.Len())
 	if err := addConfig(tw, s, &st); err != nil {
 		return st, err
 	}

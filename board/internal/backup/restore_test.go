@@ -260,7 +260,7 @@ func TestRestoreApplyRoundTrip(t *testing.T) {
 		t.Errorf("the replaced vault: %q", got)
 	}
 	aside, err := storefile.Load(filepath.Join(rep.Aside, "board.json"))
-	if err != nil || len(aside.Cases) != len(changed.Cases) {
+	if err != nil || aside.Cases.Len() != changed.Cases.Len() {
 		t.Errorf("the replaced store: %v", err)
 	}
 
@@ -346,7 +346,7 @@ func TestRestoreOnANewMachine(t *testing.T) {
 
 func titlesOf(d *wire.Doc) []string {
 	var out []string
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID+" "+c.Title)
 	}
 	return out

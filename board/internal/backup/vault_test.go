@@ -61,7 +61,7 @@ func caseIDs(t *testing.T, storePath string) []string {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID)
 	}
 	return out
@@ -76,7 +76,7 @@ func links(t *testing.T, storePath, vault string) (map[string][]string, map[stri
 		t.Fatal(err)
 	}
 	cases := map[string][]string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if len(c.VaultLinks) > 0 {
 			cases[c.ID] = c.VaultLinks
 		}
@@ -91,7 +91,7 @@ func TestDefaultVaultIsBackedUpAndRestoredWithItsLinks(t *testing.T) {
 		t.Fatalf("settings: configured %q, default %q, want the default %s", f.s.VaultDir, f.s.DefaultVaultDir, vault)
 	}
 	d, _ := storefile.Load(f.s.StorePath)
-	first, second := d.Cases[0].ID, d.Cases[1].ID
+	first, second := d.Cases.At(0).ID, d.Cases.At(1).ID
 	writeFile(t, filepath.Join(vault, "people", "Ann Lee.md"), page("V-1", "Ann Lee", "ann@x.example", first, second))
 	writeFile(t, filepath.Join(vault, "people", "Bo Park.md"), page("V-2", "Bo Park", "bo@x.example", first))
 	writeFile(t, filepath.Join(vault, "Inbox notes.md"), "no frontmatter at all\n")

@@ -68,7 +68,7 @@ func CSV(d *wire.Doc) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	rows := [][]string{CSVHeader}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		rows = append(rows, []string{"case", c.ID, c.ParentID, string(c.Kind), c.Title, string(c.Status), string(c.Domain),
 			strings.Join(c.Labels, ";"), c.DueAt, "", c.ArchivedAt, c.Summary, c.SourceID})
 		for _, t := range c.Tasks {
@@ -115,13 +115,13 @@ func Markdown(d *wire.Doc, at time.Time) ([]byte, error) {
 func MarkdownFiles(d *wire.Doc) map[string]string {
 	live := map[string]*wire.Case{}
 	children := map[string][]*wire.Case{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if c.ArchivedAt == "" {
 			live[c.ID] = c
 		}
 	}
 	var roots []*wire.Case
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if live[c.ID] == nil {
 			continue
 		}
@@ -132,7 +132,7 @@ func MarkdownFiles(d *wire.Doc) map[string]string {
 		}
 	}
 	labelTitle := map[string]string{}
-	for _, l := range d.Labels {
+	for _, l := range d.Labels.All() {
 		labelTitle[l.ID] = l.Title
 	}
 	out := map[string]string{}

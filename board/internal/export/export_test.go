@@ -20,8 +20,8 @@ var at = time.Date(2026, 11, 26, 9, 30, 0, 0, time.UTC)
 func fixture() *wire.Doc {
 	return &wire.Doc{
 		SchemaVersion: wire.SchemaVersion, Version: 42,
-		Labels: []*wire.LabelDef{{ID: "client-acme", Title: "Client: ACME", Color: "blue"}},
-		Cases: []*wire.Case{
+		Labels: wire.ListOf([]*wire.LabelDef{{ID: "client-acme", Title: "Client: ACME", Color: "blue"}}...),
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Title: "Launch site", Kind: wire.KindInitiative, Status: wire.LaneInProgress, Domain: wire.DomainWork, Summary: "The new site."},
 			{ID: "CASE-2", Title: "Build", Kind: wire.KindWorkstream, ParentID: "CASE-1", Status: wire.LaneTodo, Domain: wire.DomainWork},
 			{ID: "CASE-3", Title: "Pick a host", Kind: wire.KindCase, ParentID: "CASE-2", Status: wire.LaneUrgent, Domain: wire.DomainWork,
@@ -31,7 +31,7 @@ func fixture() *wire.Doc {
 			{ID: "CASE-4", Title: "Direct case", Kind: wire.KindCase, ParentID: "CASE-1", Status: wire.LaneDone, Domain: wire.DomainWork},
 			{ID: "CASE-5", Title: "Dentist", Kind: wire.KindCase, Status: wire.LaneTodo, Domain: wire.DomainLife},
 			{ID: "CASE-6", Title: "Old thing", Kind: wire.KindCase, Status: wire.LaneTodo, Domain: wire.DomainLife, ArchivedAt: "2026-11-01T00:00:00Z"},
-		},
+		}...),
 	}
 }
 

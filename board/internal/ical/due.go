@@ -57,7 +57,7 @@ func listDues(d *wire.Doc, f Filter, base string, loc *time.Location) []dueEntry
 	domain := func(own wire.Domain) bool { return f.Domain == "" || string(own) == f.Domain }
 	var out []dueEntry
 	if f.Reminders {
-		for _, r := range d.Reminders {
+		for _, r := range d.Reminders.All() {
 			if r.Status != wire.ReminderOpen || r.DueAt == "" || (f.CaseGiven && r.CaseID != f.CaseID) || !domain(r.Domain) || !inRange(r.DueAt, r.Repeat) {
 				continue
 			}
@@ -73,7 +73,7 @@ func listDues(d *wire.Doc, f Filter, base string, loc *time.Location) []dueEntry
 		}
 	}
 	if f.Tasks {
-		for _, c := range d.Cases {
+		for _, c := range d.Cases.All() {
 			if c.ArchivedAt != "" || c.MergedInto != "" || (f.CaseGiven && c.ID != f.CaseID) || !domain(c.Domain) {
 				continue
 			}

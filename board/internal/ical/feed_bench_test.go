@@ -33,14 +33,14 @@ func BenchmarkFeedWithDues(b *testing.B) {
 			}
 			c.Tasks = append(c.Tasks, t)
 		}
-		d.Cases = append(d.Cases, c)
+		d.Cases = d.Cases.Append(c)
 	}
 	for i := range 500 {
-		d.Reminders = append(d.Reminders, &wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: fmt.Sprintf("Reminder %d", i), Status: wire.ReminderOpen,
+		d.Reminders = d.Reminders.Append(&wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: fmt.Sprintf("Reminder %d", i), Status: wire.ReminderOpen,
 			DueAt: fmt.Sprintf("2026-%02d-%02dT09:00:00Z", 1+i%12, 1+i%28), CreatedAt: stamp, UpdatedAt: stamp})
 	}
 	for i := range 300 {
-		d.Events = append(d.Events, &wire.Event{ID: fmt.Sprintf("EVT-%d", i+1), Title: fmt.Sprintf("Event %d", i),
+		d.Events = d.Events.Append(&wire.Event{ID: fmt.Sprintf("EVT-%d", i+1), Title: fmt.Sprintf("Event %d", i),
 			Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28), StartTime: "10:00", EndTime: "11:00", CreatedAt: stamp, UpdatedAt: stamp})
 	}
 	loc, err := time.LoadLocation("Europe/Berlin")

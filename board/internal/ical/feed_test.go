@@ -36,11 +36,11 @@ func TestFeed(t *testing.T) {
 		},
 		{
 			name: "a timed event is written in UTC, an all-day one as dates",
-			doc: wire.Doc{Events: []*wire.Event{
+			doc: wire.Doc{Events: wire.ListOf([]*wire.Event{
 				{ID: "EVT-1", Title: "Summer", Date: "2026-07-10", StartTime: "09:00", EndTime: "10:30", CreatedAt: stamp, UpdatedAt: stamp},
 				{ID: "EVT-2", Title: "Late", Date: "2026-12-31", StartTime: "23:30", EndTime: "00:30", CreatedAt: stamp, UpdatedAt: stamp},
 				{ID: "EVT-3", Title: "Holiday", Date: "2026-07-11", AllDay: true, CreatedAt: stamp, UpdatedAt: stamp},
-			}},
+			}...)},
 			filter: all,
 			events: 3,
 			want: []string{"DTSTART:20260710T070000Z", "DTEND:20260710T083000Z", "DTSTART:20261231T223000Z", "DTEND:20261231T233000Z",
@@ -49,11 +49,11 @@ func TestFeed(t *testing.T) {
 		},
 		{
 			name: "a repeating timed reminder is on the board's clock, which the feed defines",
-			doc: wire.Doc{Reminders: []*wire.Reminder{
+			doc: wire.Doc{Reminders: wire.ListOf([]*wire.Reminder{
 				{ID: "REM-1", Title: "Water", Status: wire.ReminderOpen, DueAt: "2026-12-03T18:30", Repeat: "FREQ=WEEKLY;BYDAY=TH", CreatedAt: stamp, UpdatedAt: stamp},
 				{ID: "REM-2", Title: "Pay rent", Status: wire.ReminderOpen, DueAt: "2026-12-01", CreatedAt: stamp, UpdatedAt: stamp},
 				{ID: "REM-3", Title: "Done", Status: wire.ReminderDone, DueAt: "2026-12-01", CreatedAt: stamp, UpdatedAt: stamp},
-			}},
+			}...)},
 			filter: all,
 			events: 2,
 			want: []string{"BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "DTSTART;TZID=Europe/Berlin:20261203T183000", "RRULE:FREQ=WEEKLY;BYDAY=TH",
@@ -63,11 +63,11 @@ func TestFeed(t *testing.T) {
 		{
 			name: "reminders=0 and the case filter keep the case's tasks only",
 			doc: wire.Doc{
-				Reminders: []*wire.Reminder{{ID: "REM-1", Title: "Water", Status: wire.ReminderOpen, DueAt: "2026-12-03", CaseID: "CASE-1", CreatedAt: stamp, UpdatedAt: stamp}},
-				Cases: []*wire.Case{
+				Reminders: wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "Water", Status: wire.ReminderOpen, DueAt: "2026-12-03", CaseID: "CASE-1", CreatedAt: stamp, UpdatedAt: stamp}}...),
+				Cases: wire.ListOf([]*wire.Case{
 					{ID: "CASE-1", Title: "Lease", Status: "todo", Kind: "case", CreatedAt: stamp, UpdatedAt: stamp, Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "Sign", DueAt: "2026-12-02"}}},
 					{ID: "CASE-2", Title: "Other", Status: "todo", Kind: "case", CreatedAt: stamp, UpdatedAt: stamp, Tasks: []wire.Task{{ID: "T1", Title: "Call", DueAt: "2026-12-02"}}},
-				},
+				}...),
 			},
 			filter: ical.Filter{Filter: events.Filter{CaseID: "CASE-1", CaseGiven: true}, Tasks: true},
 			events: 1,
@@ -77,9 +77,9 @@ func TestFeed(t *testing.T) {
 		{
 			name: "hand-edited fields read back as text, never as lines of their own",
 			doc: wire.Doc{
-				Events: []*wire.Event{{ID: "EVT-9" + evil, Title: "Hi" + evil, Location: "Room 1;\x00\x1b[31m", Domain: wire.Domain("work\nX-EVIL:1"),
-					Date: "2026-07-10", StartTime: "09:00", EndTime: "10:00", CreatedAt: stamp, UpdatedAt: stamp}},
-				Reminders: []*wire.Reminder{{ID: "REM-9" + evil, Title: "Pay" + evil, Detail: "d" + evil, Status: wire.ReminderOpen, DueAt: "2026-07-10T09:00:00Z", CreatedAt: stamp, UpdatedAt: stamp}},
+				Events: wire.ListOf([]*wire.Event{{ID: "EVT-9" + evil, Title: "Hi" + evil, Location: "Room 1;\x00\x1b[31m", Domain: wire.Domain("work\nX-EVIL:1"),
+					Date: "2026-07-10", StartTime: "09:00", EndTime: "10:00", CreatedAt: stamp, UpdatedAt: stamp}}...),
+				Reminders: wire.ListOf([]*wire.Reminder{{ID: "REM-9" + evil, Title: "Pay" + evil, Detail: "d" + evil, Status: wire.ReminderOpen, DueAt: "2026-07-10T09:00:00Z", CreatedAt: stamp, UpdatedAt: stamp}}...),
 			},
 			filter: all,
 			events: 2,

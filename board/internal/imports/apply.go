@@ -55,7 +55,7 @@ func ApplyTx(tx *store.Tx, p Plan) (wire.ImportCounts, error) {
 	}
 	bySource := map[string]string{} // sourceId -> board id
 	byOrig := map[string]string{}   // id + createdAt -> board id
-	for _, c := range tx.Doc().Cases {
+	for _, c := range tx.Doc().Cases.All() {
 		if c.SourceID != "" {
 			bySource[c.SourceID] = c.ID
 		}
@@ -123,7 +123,7 @@ func rowErr(row string, err error) error {
 func applyLabels(tx *store.Tx, ls []Label, n *wire.ImportCounts) (map[string]string, error) {
 	ids := map[string]string{}
 	byTitle := map[string]string{}
-	for _, l := range tx.Doc().Labels {
+	for _, l := range tx.Doc().Labels.All() {
 		byTitle[strings.ToLower(strings.TrimSpace(l.Title))] = l.ID
 	}
 	for _, l := range ls {

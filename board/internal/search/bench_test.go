@@ -3,7 +3,6 @@ package search_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -25,10 +24,10 @@ func board1k10k() *wire.Doc {
 		for t := range 3 {
 			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, t+1), Title: text(5)})
 		}
-		d.Cases = append(d.Cases, c)
+		d.Cases = d.Cases.Append(c)
 	}
 	for i := range 10000 {
-		d.Messages = append(d.Messages, &wire.Message{ID: fmt.Sprintf("M-%d", i+1), Subject: text(8), From: words[r.IntN(300)] + "@example.com", Preview: text(30), Body: text(120), CaseID: fmt.Sprintf("CASE-%d", r.IntN(1000)+1)})
+		d.Messages = d.Messages.Append(&wire.Message{ID: fmt.Sprintf("M-%d", i+1), Subject: text(8), From: words[r.IntN(300)] + "@example.com", Preview: text(30), Body: text(120), CaseID: fmt.Sprintf("CASE-%d", r.IntN(1000)+1)})
 	}
 	return d
 }
@@ -44,7 +43,7 @@ func BenchmarkKeywordSearch1kCases10kMessages(b *testing.B) {
 	d := board1k10k()
 	var x search.Indexer
 	x.For(d)
-	req, err := search.Parse(search.Body{Queries: []string{d.Cases[10].Title, "invoice overdue payment", "CASE-42"}})
+	req, err := search.Parse(search.Body{Queries: []string{d.Cases.At(10).Title, "invoice overdue payment", "CASE-42"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,10 +71,9 @@ func BenchmarkIndexAfterOneWrite(b *testing.B) {
 	d := board1k10k()
 	prev := search.Build(d, nil)
 	next := *d
-	next.Cases = slices.Clone(d.Cases)
-	c := *d.Cases[7]
+	c := *d.Cases.At(7)
 	c.Title = "edited title"
-	next.Cases[7] = &c
+	next.Cases = d.Cases.Set(7, &c)
 	for b.Loop() {
 		search.Build(&next, prev)
 	}

@@ -12,7 +12,7 @@ import (
 func BenchmarkKeywordSearchWithFields(b *testing.B) {
 	d := board1k10k()
 	var x search.Indexer
-	req, err := search.Parse(search.Body{Queries: []string{d.Cases[10].Title, "invoice overdue payment", "CASE-42"}, Fields: []string{"body", "notes"}})
+	req, err := search.Parse(search.Body{Queries: []string{d.Cases.At(10).Title, "invoice overdue payment", "CASE-42"}, Fields: []string{"body", "notes"}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,14 +10,14 @@ import (
 
 func TestFieldsReachBodiesAndNotes(t *testing.T) {
 	d := &wire.Doc{
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Title: "Office move", Status: "todo", Notes: []wire.Note{{ID: "N1", Text: "The landlord wants the Zeppelin key back"}}},
 			{ID: "CASE-2", Title: "Zeppelin tour", Status: "todo"},
-		},
-		Messages: []*wire.Message{
+		}...),
+		Messages: wire.ListOf([]*wire.Message{
 			{ID: "M-1", Subject: "Quote", Body: "Our quote for the zeppelin hangar is attached."},
 			{ID: "M-2", Subject: "Lunch", Body: "See you at noon."},
-		},
+		}...),
 	}
 	ix := search.Build(d, nil)
 	ids := func(fields ...string) []string {
@@ -56,7 +56,7 @@ func TestFieldsReachBodiesAndNotes(t *testing.T) {
 // analysis of unchanged records and analyses the new ones.
 func TestFieldsAcrossSnapshots(t *testing.T) {
 	m1 := &wire.Message{ID: "M-1", Subject: "Quote", Body: "the zeppelin hangar"}
-	d1 := &wire.Doc{Messages: []*wire.Message{m1}}
+	d1 := &wire.Doc{Messages: wire.ListOf([]*wire.Message{m1}...)}
 	req, err := search.Parse(search.Body{Q: ptr("zeppelin"), Fields: []string{"body"}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +72,8 @@ func TestFieldsAcrossSnapshots(t *testing.T) {
 	if diff := cmp.Diff([]string{"M-1"}, hits(ix1)); diff != "" {
 		t.Fatalf("first snapshot (-want +got)\n%s", diff)
 	}
-	d2 := &wire.Doc{Messages: []*wire.Message{m1, {ID: "M-2", Subject: "Re: quote", Body: "a second zeppelin"}},
-		Cases: []*wire.Case{{ID: "CASE-1", Title: "Hangar", Notes: []wire.Note{{Text: "zeppelin parking"}}}}}
+	d2 := &wire.Doc{Messages: wire.ListOf([]*wire.Message{m1, {ID: "M-2", Subject: "Re: quote", Body: "a second zeppelin"}}...),
+		Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "Hangar", Notes: []wire.Note{{Text: "zeppelin parking"}}}}...)}
 	if diff := cmp.Diff([]string{"M-1", "M-2"}, hits(search.Build(d2, ix1))); diff != "" {
 		t.Errorf("next snapshot (-want +got)\n%s", diff)
 	}

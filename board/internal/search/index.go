@@ -103,15 +103,15 @@ func Build(d *wire.Doc, prev *Index) *Index { return BuildPages(d, nil, prev) }
 func BuildPages(d *wire.Doc, pages *PageSet, prev *Index) *Index { return build(d, pages, prev, nil) }
 
 func build(d *wire.Doc, pages *PageSet, prev *Index, body BodyFunc) *Index {
-	n := len(d.Cases) + len(d.Messages) + len(d.Reminders) + pages.Len()
-	for _, c := range d.Cases {
+	n := d.Cases.Len() + d.Messages.Len() + d.Reminders.Len() + pages.Len()
+	for _, c := range d.Cases.All() {
 		n += len(c.Tasks)
 	}
 	ix := &Index{
 		doc: d, pages: pages, body: body, entries: make([]entry, 0, n), byID: make(map[string]int, n),
-		caseAt: make(map[*wire.Case]int, len(d.Cases)), msgAt: make(map[*wire.Message]int, len(d.Messages)), remAt: make(map[*wire.Reminder]int, len(d.Reminders)),
+		caseAt: make(map[*wire.Case]int, d.Cases.Len()), msgAt: make(map[*wire.Message]int, d.Messages.Len()), remAt: make(map[*wire.Reminder]int, d.Reminders.Len()),
 	}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		ix.caseAt[c] = len(ix.entries)
 		if prev != nil {
 			if at, ok := prev.caseAt[c]; ok {
@@ -124,7 +124,7 @@ func build(d *wire.Doc, pages *PageSet, prev *Index, body BodyFunc) *Index {
 			ix.entries = append(ix.entries, taskEntry(c, &c.Tasks[i]))
 		}
 	}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		ix.msgAt[m] = len(ix.entries)
 		if prev != nil {
 			if at, ok := prev.msgAt[m]; ok {
@@ -134,7 +134,7 @@ func build(d *wire.Doc, pages *PageSet, prev *Index, body BodyFunc) *Index {
 		}
 		ix.entries = append(ix.entries, messageEntry(m))
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		ix.remAt[r] = len(ix.entries)
 		if prev != nil {
 			if at, ok := prev.remAt[r]; ok {

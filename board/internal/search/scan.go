@@ -35,7 +35,7 @@ func ScanFieldsWith(d *wire.Doc, q string, notes bool, body BodyFunc) Records {
 		}
 		return false
 	}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		match := has(c.ID, c.Title, c.Summary) || has(c.Tags...) || has(c.Labels...)
 		for i := 0; notes && !match && i < len(c.Notes); i++ {
 			match = has(c.Notes[i].Text)
@@ -49,12 +49,12 @@ func ScanFieldsWith(d *wire.Doc, q string, notes bool, body BodyFunc) Records {
 			}
 		}
 	}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if has(m.ID, m.Subject, m.From, m.Preview) || has(m.To...) || has(m.Cc...) || has(body.of(m)) {
 			out.Messages = append(out.Messages, m)
 		}
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		match := has(r.ID, r.Title, r.Detail) || has(r.Labels...)
 		for _, t := range r.Tasks {
 			match = match || has(t.Title)

@@ -64,22 +64,22 @@ func TestParse(t *testing.T) {
 
 func fixture() *wire.Doc {
 	return &wire.Doc{
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-12", Title: "Budget review", Summary: "numbers for the acme account", Status: "todo", Domain: "work", Kind: "case"},
 			{ID: "CASE-120", Title: "Office move", Status: "done", Domain: "work", Kind: "case"},
 			{ID: "CASE-3", Title: "Acme invoice", Summary: "overdue since March", Status: "waiting_for_input", Domain: "work", Kind: "case",
 				Tasks: []wire.Task{{ID: "CASE-3-T1", Title: "Call acme billing", Detail: "ask about the invoice"}}},
 			{ID: "CASE-4", Title: "Passport renewal", Summary: "acme travel agency handles the invoice", Status: "todo", Domain: "life", Kind: "case"},
 			{ID: "CASE-5", Title: "Old acme invoice", Status: "done", Domain: "work", Kind: "case", ArchivedAt: "2025-01-01T00:00:00Z", MergedInto: "CASE-3"},
-		},
-		Messages: []*wire.Message{
+		}...),
+		Messages: wire.ListOf([]*wire.Message{
 			{ID: "M-1", Subject: "Invoice 8812 from Acme", From: "billing@acme.test", Preview: "Payment due", CaseID: "CASE-3", Body: "secret body text"},
 			{ID: "M-2", Subject: "Lunch?", From: "friend@example.org", Preview: "acme cafe at noon"},
-		},
-		Reminders: []*wire.Reminder{
+		}...),
+		Reminders: wire.ListOf([]*wire.Reminder{
 			{ID: "REM-1", Title: "Pay acme invoice", Status: "done", CaseID: "CASE-3", Labels: []string{"follow-up"}, DueAt: "2025-02-01"},
 			{ID: "REM-2", Title: "Acme gift card", Status: "open", Domain: "life", Tasks: []wire.ReminderTask{{ID: "REM-2-T1", Title: "buy card"}}},
-		},
+		}...),
 	}
 }
 
@@ -315,10 +315,9 @@ func TestIndexerReusesUnchangedRecords(t *testing.T) {
 	}
 	// The next snapshot shares every record but one, as the store's are.
 	d2 := *d1
-	d2.Cases = slices.Clone(d1.Cases)
-	changed := *d1.Cases[3]
+	changed := *d1.Cases.At(3)
 	changed.Title = "Acme invoice for passport"
-	d2.Cases[3] = &changed
+	d2.Cases = d1.Cases.Set(3, &changed)
 	body := search.Body{Queries: []string{"acme invoice"}, K: ptr(50.0)}
 	req, _ := search.Parse(body)
 	incremental := search.Rank(x.For(&d2), req, nil)

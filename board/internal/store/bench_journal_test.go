@@ -62,7 +62,7 @@ func BenchmarkColdStartNothingToReplay(b *testing.B) {
 	var journal []byte
 	for v := int64(1); len(journal) < 32<<20; v++ {
 		var err error
-		journal, err = storefile.AppendEntry(journal, &storefile.Entry{Version: v, Cases: []*wire.Case{d.Cases[int(v)%len(d.Cases)]}})
+		journal, err = storefile.AppendEntry(journal, &storefile.Entry{Version: v, Cases: []*wire.Case{d.Cases.At(int(v) % d.Cases.Len())}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -220,7 +220,7 @@ func BenchmarkColdLoad(b *testing.B) {
 			path, size := writeFixture(b, d)
 			var journal []byte
 			for i := 1; i <= journaled; i++ {
-				c := cloneCase(d.Cases[(i*7)%len(d.Cases)])
+				c := cloneCase(d.Cases.At((i * 7) % d.Cases.Len()))
 				c.Title = fmt.Sprintf("Edited %d", i)
 				var err error
 				journal, err = storefile.AppendEntry(journal, &storefile.Entry{Version: d.Version + int64(i), Cases: []*wire.Case{c}})
@@ -368,8 +368,9 @@ func BenchmarkFirstCompaction(b *testing.B) {
 
 // BenchmarkDraft is the in-memory part of one write inside the critical
 // section, without the fsync: draft, find, copy-on-write of the touched
-// collection, journal entry encoding. A patch copies the collection's pointer
-// slice (10k cases: 80 KB; 100k messages: 800 KB); a create appends in place.
+// collection, journal entry encoding. A patch copies the touched record's
+// chunk of its collection and the collection's index of chunks (a few KB at
+// any size); a create appends in place.
 func BenchmarkDraft(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {

@@ -164,7 +164,7 @@ func (b *bodyFile) has(ref wire.BodyRef) bool {
 // body now, since a summary shows the start of the body in its place.
 func (b *bodyFile) resolve(d *wire.Doc) (inline bool) {
 	n := 0
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		switch {
 		case m.Body != "":
 			n++ // it wins over a reference
@@ -192,7 +192,7 @@ func (s *Store) resolveLoaded(d *wire.Doc) {
 // reads d, which readers may already see: a lost body reads as empty.
 func (s *Store) settleLost(d *wire.Doc) {
 	still := map[string]wire.BodyRef{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		switch {
 		case m.Body != "":
 		case m.BodyRef != nil:

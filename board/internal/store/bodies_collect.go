@@ -34,7 +34,7 @@ func (s *Store) collectBodies(d *wire.Doc) {
 		return
 	}
 	var est int64
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		est += int64(len(m.Body)) + bodyHeaderMax
 		if m.Body == "" && m.BodyRef != nil {
 			est += m.BodyRef.Bytes
@@ -97,7 +97,7 @@ func (b *bodyFile) bytesOf(shas map[string]bool) int64 {
 // snapshots in live, the previous document in prev.
 func (s *Store) liveBodies(d *wire.Doc) (live, prev map[string]bool) {
 	live, prev = map[string]bool{}, map[string]bool{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		liveBody(live, m)
 	}
 	if s.ring != nil {

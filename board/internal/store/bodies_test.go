@@ -31,7 +31,7 @@ const schema7 = `{
 
 func bodiesOf(d *wire.Doc) map[string]string {
 	out := map[string]string{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		out[m.ID] = m.Body
 	}
 	return out
@@ -56,7 +56,7 @@ func TestInlineBodiesMoveToTheBodyFileAtFirstStart(t *testing.T) {
 	}
 	// Once moved, a body with a preview beside it leaves memory, as after a
 	// restart; every answer still carries the body and no reference.
-	for _, m := range s.Snapshot().Messages {
+	for _, m := range s.Snapshot().Messages.All() {
 		if released := m.BodyRef != nil && m.Body == ""; released != (m.Preview != "") {
 			t.Errorf("%s in memory: body %q, reference %v; want only the reference when it has a preview", m.ID, m.Body, m.BodyRef)
 		}
@@ -173,10 +173,10 @@ func TestHandEditPuttingABodyInlineIsMovedOut(t *testing.T) {
 	s := mustOpen(t, manualConfig(path))
 	defer s.Close()
 	editDocument(t, path, func(d *wire.Doc) {
-		d.Messages[0].BodyRef = nil
-		d.Messages[0].Body = "Edited by hand."
+		d.Messages.At(0).BodyRef = nil
+		d.Messages.At(0).Body = "Edited by hand."
 	})
-	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Messages[0].Body == "Edited by hand." })
+	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Messages.At(0).Body == "Edited by hand." })
 	want := map[string]string{"MSG-1": "Edited by hand.", "MSG-2": "Same text", "MSG-3": "Same text", "MSG-4": ""}
 	if diff := cmp.Diff(want, bodiesOf(s.DocWithBodies(s.Snapshot()))); diff != "" {
 		t.Errorf("bodies after the edit (-want +got)\n%s", diff)
@@ -264,8 +264,8 @@ func TestTornBodyTailIsCut(t *testing.T) {
 	}
 	addMessage(t, s, "after the tear")
 	compactNow(t, s)
-	if got, _ := storefile.Load(path); got.Messages[4].Body != "after the tear" {
-		t.Errorf("a body appended after the cut reads %q", got.Messages[4].Body)
+	if got, _ := storefile.Load(path); got.Messages.At(4).Body != "after the tear" {
+		t.Errorf("a body appended after the cut reads %q", got.Messages.At(4).Body)
 	}
 }
 

@@ -160,7 +160,7 @@ func (s *Store) BodyForSearch(m *wire.Message) string { return s.bodies.bodyRead
 // names its body elsewhere; otherwise a shallow copy with new messages.
 func (s *Store) DocWithBodies(d *wire.Doc) *wire.Doc {
 	lazy := false
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.BodyRef != nil {
 			lazy = true
 			break
@@ -170,10 +170,11 @@ func (s *Store) DocWithBodies(d *wire.Doc) *wire.Doc {
 		return d
 	}
 	c := *d
-	c.Messages = make([]*wire.Message, len(d.Messages))
-	for i, m := range d.Messages {
-		c.Messages[i] = s.bodies.withBody(m, false)
+	msgs := make([]*wire.Message, d.Messages.Len())
+	for i, m := range d.Messages.All() {
+		msgs[i] = s.bodies.withBody(m, false)
 	}
+	c.Messages = wire.ListOf(msgs...)
 	return &c
 }
 

@@ -49,7 +49,7 @@ func reopened(t *testing.T) (*Store, string) {
 
 func TestBodiesAreReadOnDemandAfterARestart(t *testing.T) {
 	s, _ := reopened(t)
-	for _, m := range s.Snapshot().Messages {
+	for _, m := range s.Snapshot().Messages.All() {
 		if m.Body != "" || m.BodyRef == nil {
 			t.Errorf("%s in memory: body %q, reference %v; want no body and its reference", m.ID, m.Body, m.BodyRef)
 		}
@@ -117,14 +117,14 @@ func TestABodyDamagedAfterTheStartReadsEmpty(t *testing.T) {
 	if err := os.WriteFile(bodies, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := s.Snapshot().Messages[1]
+	m := s.Snapshot().Messages.At(1)
 	if got := s.Body(m); got != "" {
 		t.Errorf("a body failing its checksum reads %q, want empty", got)
 	}
 	if got := s.WithBody(m); got.Body != "" || got.BodyRef != nil {
 		t.Errorf("its answer: body %q, reference %v", got.Body, got.BodyRef)
 	}
-	if got := s.Body(s.Snapshot().Messages[0]); got != previewedBodies["MSG-1"] {
+	if got := s.Body(s.Snapshot().Messages.At(0)); got != previewedBodies["MSG-1"] {
 		t.Errorf("an intact body beside it reads %q", got)
 	}
 }

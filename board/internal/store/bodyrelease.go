@@ -54,22 +54,20 @@ func (s *Store) releaseBodies() {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	head := s.head
-	var list []*wire.Message // head's list, copied once a message is replaced
+	d := *head
+	list := wire.DraftOf(&d.Messages) // copies the chunks it replaces in
+	replaced := false
 	for m, c := range repl {
 		i, ok := s.idx.messages[m.ID]
-		if !ok || i >= len(head.Messages) || head.Messages[i] != m {
+		if !ok || i >= head.Messages.Len() || head.Messages.At(i) != m {
 			continue // changed or gone since
 		}
-		if list == nil {
-			list = slices.Clone(head.Messages)
-		}
-		list[i] = c
+		list.Set(i, c)
+		replaced = true
 	}
-	if list == nil {
+	if !replaced {
 		return
 	}
-	d := *head
-	d.Messages = list
 	// The new state has head's version and content: with nothing queued it
 	// is what readers see now; else the next write builds on it.
 	s.j.mu.Lock()

@@ -48,7 +48,7 @@ func TestBodiesThatArriveByWritesLeaveMemoryAtCompaction(t *testing.T) {
 
 	check := func(when string, released map[string]bool) {
 		t.Helper()
-		for _, m := range s.Snapshot().Messages {
+		for _, m := range s.Snapshot().Messages.All() {
 			if got := s.Body(m); got != want[m.ID] {
 				t.Errorf("%s: Body(%s) = %q, want %q", when, m.ID, got, want[m.ID])
 			}

@@ -83,7 +83,7 @@ func TestPreviousDocumentGoesOnceASnapshotHoldsIt(t *testing.T) {
 	}
 	s.Close()
 	d, err := storefile.Load(path)
-	if err != nil || d.Cases[0].Title != "Renew the vendor contract, round 3" {
+	if err != nil || d.Cases.At(0).Title != "Renew the vendor contract, round 3" {
 		t.Fatalf("after reopen: %v %v", err, d)
 	}
 }

@@ -101,7 +101,7 @@ func TestKillDuringCompactionNeverTearsTheDocument(t *testing.T) {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		have := map[string]string{}
-		for _, c := range state.Cases {
+		for _, c := range state.Cases.All() {
 			have[c.ID] = c.Title
 		}
 		for id, title := range acked {

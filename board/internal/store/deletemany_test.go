@@ -25,7 +25,7 @@ func TestDeleteManyRemovesTheNamedRecords(t *testing.T) {
 	}
 	ids := func(d *wire.Doc) []string {
 		var out []string
-		for _, m := range d.Messages {
+		for _, m := range d.Messages.All() {
 			out = append(out, m.ID)
 		}
 		return out

@@ -150,17 +150,17 @@ type failing struct{ err error }
 func (f *failing) MarshalJSON() ([]byte, error) { return nil, f.err }
 
 // writeRecords writes one top-level collection as encodeDoc lays it out.
-func writeRecords[T any](e *docEncoder, w io.Writer, list []*T) error {
+func writeRecords[T any](e *docEncoder, w io.Writer, list wire.List[*T]) error {
 	switch {
-	case list == nil:
+	case list.IsNil():
 		_, err := io.WriteString(w, "null")
 		return err
-	case len(list) == 0:
+	case list.Len() == 0:
 		_, err := io.WriteString(w, "[]")
 		return err
 	}
 	sep := []byte("[\n  ")
-	for _, r := range list {
+	for _, r := range list.All() {
 		c, ok := e.cache[r]
 		if !ok {
 			raw, err := json.Marshal(e.onDisk(r))

@@ -44,14 +44,14 @@ func sameBytes(t testing.TB, want, got []byte) {
 // records change, appear and disappear between calls.
 func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
 	d := testkit.BoardDoc(30)
-	d.Cases[2].Summary = "quotes \" backslash \\ html <b>&</b> line\nbreak tab\t unicode é \u2028 {\"looks\": [\"like\", \"json\"]}, ]"
-	d.Cases[3].Tasks = []wire.Task{}
-	d.Cases[4].Position = new(float64)
-	d.Events = []*wire.Event{{ID: "EVT-1", Title: "standup", Date: "2025-03-01", CreatedAt: "x", UpdatedAt: "y"}}
-	d.Reminders = []*wire.Reminder{{ID: "REM-1", Title: "r", Status: "open", Tasks: []wire.ReminderTask{{ID: "REM-1-T1", Title: "t"}}}}
-	d.Priorities = nil // a collection an old file lacked encodes as null, like the plain encoder
+	d.Cases.At(2).Summary = "quotes \" backslash \\ html <b>&</b> line\nbreak tab\t unicode é \u2028 {\"looks\": [\"like\", \"json\"]}, ]"
+	d.Cases.At(3).Tasks = []wire.Task{}
+	d.Cases.At(4).Position = new(float64)
+	d.Events = wire.ListOf([]*wire.Event{{ID: "EVT-1", Title: "standup", Date: "2025-03-01", CreatedAt: "x", UpdatedAt: "y"}}...)
+	d.Reminders = wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "r", Status: "open", Tasks: []wire.ReminderTask{{ID: "REM-1-T1", Title: "t"}}}}...)
+	d.Priorities = wire.List[*wire.Priority]{} // a collection an old file lacked encodes as null, like the plain encoder
 	d.Prefs = json.RawMessage(`{"theme":"dark","cols":[1,2]}`)
-	d.Views = []*wire.View{{ID: "VIEW-1", Name: "mine", Filters: json.RawMessage(`{"status":["todo"]}`)}}
+	d.Views = wire.ListOf([]*wire.View{{ID: "VIEW-1", Name: "mine", Filters: json.RawMessage(`{"status":["todo"]}`)}}...)
 	d.LabelSources = &wire.LabelSources{Bundles: map[string][]string{"b": {"x", "y"}}, Custom: []string{}}
 	var e docEncoder
 	for round := 0; round < 4; round++ {
@@ -61,22 +61,20 @@ func TestCompactionEncoderMatchesPlainEncoding(t *testing.T) {
 		}
 		sameBytes(t, want, encodeCached(t, &e, d))
 		// Change the document the way writes do: new pointers for changed
-		// records, new slices for changed collections.
+		// records, new lists for changed collections.
 		next := *d
 		next.Version++
-		next.Cases = append([]*wire.Case(nil), d.Cases...)
-		c := cloneCase(next.Cases[round])
+		c := cloneCase(d.Cases.At(round))
 		c.Title = fmt.Sprintf("changed in round %d", round)
-		next.Cases[round] = c
-		next.Cases = append(next.Cases[:5], next.Cases[6:]...)
-		next.Messages = append(next.Messages, &wire.Message{ID: fmt.Sprintf("M-%d", 1000+round), Subject: "new"})
+		next.Cases = d.Cases.Set(round, c).Delete(5)
+		next.Messages = next.Messages.Append(&wire.Message{ID: fmt.Sprintf("M-%d", 1000+round), Subject: "new"})
 		if round == 2 {
-			next.Priorities = []*wire.Priority{}
+			next.Priorities = wire.ListOf([]*wire.Priority{}...)
 		}
 		d = &next
 	}
 	// Records gone from the document are gone from the cache.
-	if n := len(e.cache); n > len(d.Cases)+len(d.Messages)+len(d.Events)+len(d.Reminders)+len(d.Labels)+len(d.Priorities)+8 {
+	if n := len(e.cache); n > d.Cases.Len()+d.Messages.Len()+d.Events.Len()+d.Reminders.Len()+d.Labels.Len()+d.Priorities.Len()+8 {
 		t.Errorf("cache holds %d records after the document shrank", n)
 	}
 }
@@ -142,7 +140,7 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 	}
 	for step := 0; step < 400; step++ {
 		_, err := s.Update(context.Background(), wire.ActorAgent, nil, func(tx *Tx) error {
-			cases := ids(tx.Doc().Cases)
+			cases := ids(tx.Doc().Cases.Slice())
 			pick := func() string { return cases[rng.IntN(len(cases))] }
 			for op := 0; op < 1+rng.IntN(3); op++ {
 				switch k := rng.IntN(10); {
@@ -158,7 +156,7 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 				case k < 7:
 					id := pick()
 					tx.Cases().Delete(id)
-					cases = ids(tx.Doc().Cases)
+					cases = ids(tx.Doc().Cases.Slice())
 				case k < 8:
 					// Removed and put back in one write: it must survive replay.
 					id := pick()
@@ -169,8 +167,8 @@ func replaysToTheSameState(t *testing.T, seed uint64) {
 				case k < 9:
 					tx.Events().Put(&wire.Event{ID: tx.NextID("EVT"), Title: "event", Date: "2025-01-01"})
 				default:
-					if len(tx.Doc().Messages) > 0 {
-						m := tx.Doc().Messages[rng.IntN(len(tx.Doc().Messages))]
+					if tx.Doc().Messages.Len() > 0 {
+						m := tx.Doc().Messages.At(rng.IntN(tx.Doc().Messages.Len()))
 						tx.Messages().Delete(m.ID)
 					}
 				}
@@ -246,7 +244,7 @@ func TestIndexesFollowTheHead(t *testing.T) {
 		return errs.BadRequest("no")
 	})
 	check("after a rejected write")
-	if _, ok := s.Snapshot().Cases[0], true; !ok || len(s.Snapshot().Cases) != 5 {
+	if _, ok := s.Snapshot().Cases.At(0), true; !ok || s.Snapshot().Cases.Len() != 5 {
 		t.Fatalf("cases %v", caseTitles(s.Snapshot()))
 	}
 }
@@ -260,7 +258,7 @@ func TestRecordChangedInPlaceStillReachesTheDocument(t *testing.T) {
 	create(t, s, "one")
 	compactNow(t, s) // the encoder now holds CASE-1's bytes
 	if _, err := s.Update(context.Background(), "", nil, func(tx *Tx) error {
-		c := tx.Doc().Cases[0] // the committed record itself, not a copy
+		c := tx.Doc().Cases.At(0) // the committed record itself, not a copy
 		c.Title = "changed in place"
 		tx.Cases().Put(c)
 		return nil
@@ -272,7 +270,7 @@ func TestRecordChangedInPlaceStillReachesTheDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := d.Cases[0].Title; got != "changed in place" {
+	if got := d.Cases.At(0).Title; got != "changed in place" {
 		t.Errorf("document holds %q", got)
 	}
 }

@@ -70,7 +70,7 @@ func rename(t testing.TB, s *Store, id, title string) int64 {
 
 func caseTitles(d *wire.Doc) []string {
 	out := []string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID+" "+c.Title)
 	}
 	sort.Strings(out)
@@ -148,11 +148,11 @@ func TestGoodHandEditIsPickedUpWithTheJournalOnTop(t *testing.T) {
 	cancel := s.OnChange(func(v int64) { versions = append(versions, v) })
 	defer cancel()
 	editDocument(t, path, func(d *wire.Doc) {
-		d.Cases[0].Title = "one, edited by hand"
-		d.Cases[1].Title = "two, edited by hand from a stale copy"
-		d.Messages = append(d.Messages, &wire.Message{ID: "M-7", Subject: "pasted in by hand", CaseID: "CASE-1"})
+		d.Cases.At(0).Title = "one, edited by hand"
+		d.Cases.At(1).Title = "two, edited by hand from a stale copy"
+		d.Messages = d.Messages.Append(&wire.Message{ID: "M-7", Subject: "pasted in by hand", CaseID: "CASE-1"})
 	})
-	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases[0].Title == "one, edited by hand" })
+	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases.At(0).Title == "one, edited by hand" })
 
 	want := []string{"CASE-1 one, edited by hand", "CASE-2 two, renamed after the compaction", "CASE-3 three"}
 	if diff := cmp.Diff(want, caseTitles(s.Snapshot())); diff != "" {
@@ -161,7 +161,7 @@ func TestGoodHandEditIsPickedUpWithTheJournalOnTop(t *testing.T) {
 	if got := s.Version(); got <= seen {
 		t.Errorf("version %d after the reload, want above %d (every version seen before)", got, seen)
 	}
-	if len(s.Snapshot().Messages) != 1 {
+	if s.Snapshot().Messages.Len() != 1 {
 		t.Errorf("the message added by hand is missing: %v", s.Snapshot().Messages)
 	}
 	if s.Health().Degraded {
@@ -371,7 +371,7 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 	defer s.Close()
 	create(t, s, "one")
 	hasMessage := func(id string) bool {
-		for _, m := range s.Snapshot().Messages {
+		for _, m := range s.Snapshot().Messages.All() {
 			if m.ID == id {
 				return true
 			}
@@ -385,7 +385,7 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 			return err == nil && d.Version == s.Version()
 		})
 		editDocument(t, path, func(d *wire.Doc) {
-			d.Messages = append(d.Messages, &wire.Message{ID: id, Subject: "typed in by hand"})
+			d.Messages = d.Messages.Append(&wire.Message{ID: id, Subject: "typed in by hand"})
 		})
 		rename(t, s, "CASE-1", fmt.Sprintf("written while the edit is saved %d", i)) // wakes the compactor
 		testkit.Eventually(t, "hand edit "+id+" to be picked up", func() bool { return hasMessage(id) })
@@ -393,8 +393,8 @@ func TestCompactionNeverOverwritesAHandEdit(t *testing.T) {
 	if s.Health().Degraded {
 		t.Errorf("degraded: %s", problems(s))
 	}
-	if len(s.Snapshot().Messages) != 10 {
-		t.Errorf("%d messages, want the 10 typed in", len(s.Snapshot().Messages))
+	if s.Snapshot().Messages.Len() != 10 {
+		t.Errorf("%d messages, want the 10 typed in", s.Snapshot().Messages.Len())
 	}
 }
 

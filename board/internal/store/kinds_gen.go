@@ -245,10 +245,10 @@ func (e *docEncoder) streamed(d *wire.Doc) []streamedList {
 
 // withoutStreamed empties the collections streamed writes.
 func withoutStreamed(d *wire.Doc) {
-	d.Cases = nil
-	d.Messages = nil
-	d.Events = nil
-	d.Reminders = nil
-	d.Priorities = nil
-	d.Labels = nil
+	d.Cases = wire.List[*wire.Case]{}
+	d.Messages = wire.List[*wire.Message]{}
+	d.Events = wire.List[*wire.Event]{}
+	d.Reminders = wire.List[*wire.Reminder]{}
+	d.Priorities = wire.List[*wire.Priority]{}
+	d.Labels = wire.List[*wire.LabelDef]{}
 }

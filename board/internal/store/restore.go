@@ -225,14 +225,14 @@ func newestSnapshotIn(dir string) *wire.Doc {
 }
 
 // diffOf compares one collection of the snapshot with the current state.
-func diffOf[T storefile.Keyed](name storefile.Collection, snap, cur []T) RestoreDiff {
-	out := RestoreDiff{Name: string(name), Snapshot: len(snap), Current: len(cur)}
-	was := make(map[string][]byte, len(snap))
-	for _, r := range snap {
+func diffOf[T storefile.Keyed](name storefile.Collection, snap, cur wire.List[T]) RestoreDiff {
+	out := RestoreDiff{Name: string(name), Snapshot: snap.Len(), Current: cur.Len()}
+	was := make(map[string][]byte, snap.Len())
+	for _, r := range snap.All() {
 		was[r.Key()], _ = json.Marshal(r)
 	}
-	now := make(map[string]bool, len(cur))
-	for _, r := range cur {
+	now := make(map[string]bool, cur.Len())
+	for _, r := range cur.All() {
 		now[r.Key()] = true
 		old, ok := was[r.Key()]
 		if !ok {
@@ -243,7 +243,7 @@ func diffOf[T storefile.Keyed](name storefile.Collection, snap, cur []T) Restore
 			out.Changed = append(out.Changed, r.Key())
 		}
 	}
-	for _, r := range snap {
+	for _, r := range snap.All() {
 		if !now[r.Key()] {
 			out.Back = append(out.Back, r.Key())
 		}

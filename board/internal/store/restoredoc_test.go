@@ -10,11 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/opsboard/opsboard/board/internal/testkit"
 	"github.com/opsboard/opsboard/shared/storefile"
+	"github.com/opsboard/opsboard/shared/wire"
 )
 
 func TestWriteDocDecodesToTheSameDocument(t *testing.T) {
 	d := testkit.BoardDoc(20)
-	d.Priorities = nil // an absent collection stays absent
+	d.Priorities = wire.List[*wire.Priority]{} // an absent collection stays absent
 	var got bytes.Buffer
 	if err := WriteDoc(&got, d); err != nil {
 		t.Fatal(err)
@@ -34,8 +35,8 @@ func TestWriteDocDecodesToTheSameDocument(t *testing.T) {
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("(-board's encoding +WriteDoc)\n%s", diff)
 	}
-	if lines := bytes.Count(got.Bytes(), []byte("\n")); lines < len(d.Cases)+len(d.Messages) {
-		t.Errorf("%d lines for %d records: not one record a line", lines, len(d.Cases)+len(d.Messages))
+	if lines := bytes.Count(got.Bytes(), []byte("\n")); lines < d.Cases.Len()+d.Messages.Len() {
+		t.Errorf("%d lines for %d records: not one record a line", lines, d.Cases.Len()+d.Messages.Len())
 	}
 }
 

@@ -180,10 +180,10 @@ func appendChanges[T storefile.Keyed](out []RecordChange, kind string, t *Table[
 		if t.ix != nil {
 			pos, ok = (*t.ix)[id]
 		}
-		if !ok || pos >= len(t.base) || t.base[pos].Key() != id {
+		if !ok || pos >= t.base.Len() || t.base.At(pos).Key() != id {
 			return zero, false
 		}
-		return t.base[pos], true
+		return t.base.At(pos), true
 	}
 	for _, id := range t.order {
 		r, ok := t.dirty[id]

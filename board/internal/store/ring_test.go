@@ -185,8 +185,8 @@ func TestRingStartsOverOnAHandEdit(t *testing.T) {
 	create(t, s, "one")
 	compactNow(t, s)
 	before := s.Version()
-	editDocument(t, path, func(d *wire.Doc) { d.Cases[0].Title = "one, edited by hand" })
-	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases[0].Title == "one, edited by hand" })
+	editDocument(t, path, func(d *wire.Doc) { d.Cases.At(0).Title = "one, edited by hand" })
+	testkit.Eventually(t, "the hand edit to show", func() bool { return s.Snapshot().Cases.At(0).Title == "one, edited by hand" })
 
 	// The edit came from no write the ring saw: a client from before it
 	// must reload, one at the edit's version is current.

@@ -41,7 +41,7 @@ func addCase(t testing.TB, s *Store, title string) (string, int64) {
 
 func titles(d *wire.Doc) []string {
 	var out []string
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		out = append(out, c.ID+" "+c.Title)
 	}
 	return out
@@ -93,7 +93,7 @@ func TestRejectedWriteChangesNothing(t *testing.T) {
 	if _, err := s.Update(context.Background(), wire.ActorHuman, &stale, func(tx *Tx) error { return nil }); err == nil {
 		t.Fatal("stale expectedVersion accepted")
 	}
-	if s.Snapshot() != before || before.Cases[0].Title != "one" {
+	if s.Snapshot() != before || before.Cases.At(0).Title != "one" {
 		t.Fatal("rejected write changed the state")
 	}
 	if id, _ := addCase(t, s, "two"); id != "CASE-2" {
@@ -115,7 +115,7 @@ func TestConcurrentWritersAllDurable(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	if n := len(s.Snapshot().Cases); n != 200 {
+	if n := s.Snapshot().Cases.Len(); n != 200 {
 		t.Fatalf("%d cases, want 200", n)
 	}
 	s.Close()
@@ -123,8 +123,8 @@ func TestConcurrentWritersAllDurable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Cases) != 200 || d.Version != 200 {
-		t.Fatalf("reloaded %d cases at version %d, want 200 at 200", len(d.Cases), d.Version)
+	if d.Cases.Len() != 200 || d.Version != 200 {
+		t.Fatalf("reloaded %d cases at version %d, want 200 at 200", d.Cases.Len(), d.Version)
 	}
 }
 
@@ -166,8 +166,8 @@ func TestTrimKeepsWritesAppendedMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Version != want.Version || len(got.Cases) != len(want.Cases) {
-		t.Fatalf("on disk: %d cases at version %d; acknowledged: %d at %d", len(got.Cases), got.Version, len(want.Cases), want.Version)
+	if got.Version != want.Version || got.Cases.Len() != want.Cases.Len() {
+		t.Fatalf("on disk: %d cases at version %d; acknowledged: %d at %d", got.Cases.Len(), got.Version, want.Cases.Len(), want.Version)
 	}
 }
 
@@ -195,7 +195,7 @@ func TestTornJournalTailIsCut(t *testing.T) {
 	}
 	addCase(t, s, "after")
 	d, _ := storefile.Load(path)
-	if len(d.Cases) != 2 {
+	if d.Cases.Len() != 2 {
 		t.Fatalf("entry after a cut tail not readable: %v", titles(d))
 	}
 }

@@ -49,11 +49,11 @@ func BoardDoc(cases int) *wire.Doc {
 	d := storefile.New()
 	at := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 	ts := func(i int) string { return at.Add(time.Duration(i) * time.Minute).Format(time.RFC3339Nano) }
-	d.Labels = []*wire.LabelDef{
+	d.Labels = wire.ListOf([]*wire.LabelDef{
 		{ID: "finance", Title: "Finance", Description: "Money in and out", Color: "green"},
 		{ID: "legal", Title: "Legal", Description: "Contracts and compliance", Color: "red"},
 		{ID: "waiting", Title: "Waiting", Description: "Blocked on someone else", Color: "amber"},
-	}
+	}...)
 	for i := 1; i <= cases; i++ {
 		id := fmt.Sprintf("CASE-%d", i)
 		c := &wire.Case{
@@ -69,11 +69,11 @@ func BoardDoc(cases int) *wire.Doc {
 		for k := 0; k < 12; k++ {
 			c.Activity = append(c.Activity, wire.Activity{Actor: wire.ActorAgent, Verb: "message_linked", TS: ts(i + k), Detail: fmt.Sprintf("M-%d %s", i*10+k, text(4))})
 		}
-		d.Cases = append(d.Cases, c)
+		d.Cases = d.Cases.Append(c)
 		for k := 0; k < 10; k++ {
 			n := (i-1)*10 + k + 1
 			body := text(200)
-			d.Messages = append(d.Messages, &wire.Message{
+			d.Messages = d.Messages.Append(&wire.Message{
 				ID: fmt.Sprintf("M-%d", n), Source: "gmail", From: vocab[rng.IntN(len(vocab))] + "@vendor.example",
 				To: wire.Addresses{"me@example.com"}, Cc: wire.Addresses{vocab[rng.IntN(len(vocab))] + "@example.com"},
 				Subject: "Re: " + text(6), Preview: body[:160], Body: body,

@@ -81,13 +81,13 @@ func boardBacklinks(doc *wire.Doc, id string) (cases, messages []string) {
 	if doc == nil {
 		return cases, messages
 	}
-	for _, c := range doc.Cases {
+	for _, c := range doc.Cases.All() {
 		if slices.Contains(c.VaultLinks, id) {
 			cases = append(cases, c.ID)
 		}
 	}
 	var ms []*wire.Message
-	for _, m := range doc.Messages {
+	for _, m := range doc.Messages.All() {
 		if slices.Contains(m.Entities, id) {
 			ms = append(ms, m)
 		}

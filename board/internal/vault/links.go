@@ -167,7 +167,7 @@ func linkedCases(d *wire.Doc) map[string][]string {
 	if d == nil {
 		return out
 	}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		for _, id := range c.VaultLinks {
 			if !slices.Contains(out[id], c.ID) {
 				out[id] = append(out[id], c.ID)

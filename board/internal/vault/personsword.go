@@ -27,7 +27,7 @@ type word struct {
 
 // pageEdits is the person's changes kept for the page at path.
 func pageEdits(d *wire.Doc, path string) wire.HumanEdits {
-	for _, p := range d.PageEdits {
+	for _, p := range d.PageEdits.All() {
 		if p.ID == path {
 			return p.HumanEdits
 		}

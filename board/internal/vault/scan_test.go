@@ -195,12 +195,12 @@ func TestAPageOverTheLimitIsListedNotRead(t *testing.T) {
 func TestGetRendersBodyAndBacklinks(t *testing.T) {
 	f := open(t, obsidian)
 	f.board.setDoc(&wire.Doc{
-		Cases: []*wire.Case{{ID: "CASE-1", VaultLinks: []string{"V-7"}}, {ID: "CASE-2"}},
-		Messages: []*wire.Message{
+		Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", VaultLinks: []string{"V-7"}}, {ID: "CASE-2"}}...),
+		Messages: wire.ListOf([]*wire.Message{
 			{ID: "M-1", Entities: []string{"V-7"}, ReceivedAt: "2026-01-01T00:00:00Z"},
 			{ID: "M-2", Entities: []string{"V-7"}, ReceivedAt: "2026-02-01T00:00:00Z"},
 			{ID: "M-3"},
-		},
+		}...),
 	})
 	alice := f.get("V-7")
 	if body, err := f.v.Body("V-7"); err != nil || body != alice.Body {

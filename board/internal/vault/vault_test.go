@@ -54,10 +54,10 @@ func (b *fakeBoard) Relink(_ context.Context, from, to string) error {
 		}
 		return slices.Compact(ids)
 	}
-	for _, c := range b.doc.Cases {
+	for _, c := range b.doc.Cases.All() {
 		c.VaultLinks = swap(c.VaultLinks)
 	}
-	for _, m := range b.doc.Messages {
+	for _, m := range b.doc.Messages.All() {
 		m.Entities = swap(m.Entities)
 	}
 	return nil
@@ -74,9 +74,9 @@ func (b *fakeBoard) SavePageEdits(_ context.Context, path, from string, edits wi
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	d := *b.doc
-	d.PageEdits = slices.DeleteFunc(slices.Clone(d.PageEdits), func(p *wire.PageEdits) bool { return p.ID == path || p.ID == from })
+	d.PageEdits = d.PageEdits.Filter(func(p *wire.PageEdits) bool { return p.ID != path && p.ID != from })
 	if len(edits) > 0 {
-		d.PageEdits = append(d.PageEdits, &wire.PageEdits{ID: path, HumanEdits: edits})
+		d.PageEdits = d.PageEdits.Append(&wire.PageEdits{ID: path, HumanEdits: edits})
 	}
 	b.doc = &d
 	return nil

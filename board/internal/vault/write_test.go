@@ -217,7 +217,7 @@ func TestMergeFoldsIntoTheTargetAndLeavesAStub(t *testing.T) {
 		"people/A. Martin.md":    "---\ntype: person\naliases: [AM]\nemails: [am@work.io]\ncases: [CASE-2]\n---\nNotes on A.\n",
 		"Ideas.md":               "Ask [[A. Martin]].\n",
 	})
-	f.board.setDoc(&wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", VaultLinks: []string{"V-7"}}}})
+	f.board.setDoc(&wire.Doc{Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", VaultLinks: []string{"V-7"}}}...)})
 	p, files, err := f.v.Merge(t.Context(), "people/A. Martin.md", wire.PageMerge{IntoID: "V-7"})
 	if err != nil {
 		t.Fatal(err)
@@ -256,10 +256,10 @@ func TestSyncCasesWritesOnlyPagesThatDiffer(t *testing.T) {
 		"people/D.md": "---\ntype: person\ncases: [mine]\n---\n", // no id: nothing links it, and its key is the person's
 	})
 	before := f.tree()
-	doc := &wire.Doc{Cases: []*wire.Case{
+	doc := &wire.Doc{Cases: wire.ListOf([]*wire.Case{
 		{ID: "CASE-10", VaultLinks: []string{"V-3"}},
 		{ID: "CASE-1", VaultLinks: []string{"V-1", "V-3"}},
-	}}
+	}...)}
 	if err := f.v.SyncCases(t.Context(), doc); err != nil {
 		t.Fatal(err)
 	}

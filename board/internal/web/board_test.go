@@ -132,7 +132,7 @@ func (b *board) start() {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(store.Config{
 		Path: b.Path, MessageKey: dedupe.Key, Seed: labels.SeedUniversal(bundles), Logger: quiet,
-		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases) },
+		Verify: func(d *wire.Doc) error { return hierarchy.Check(d.Cases.Slice()) },
 	})
 	if err != nil {
 		b.t.Fatal(err)

@@ -151,7 +151,7 @@ func TestPageReloadsWhenTheBoardCannotSayWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Cases[0].Title = "Restored from a snapshot"
+	d.Cases.At(0).Title = "Restored from a snapshot"
 	d.Version += 5
 	data, err := json.Marshal(d)
 	if err != nil {

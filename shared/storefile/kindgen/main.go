@@ -118,8 +118,8 @@ func mergeRecords(m, e *Entry) {
 func normalizeRecords(d *wire.Doc) {
 {{- range .}}
 {{- if .Always}}
-	if d.{{.Field}} == nil {
-		d.{{.Field}} = []*wire.{{.Type}}{}
+	if d.{{.Field}}.IsNil() {
+		d.{{.Field}} = wire.ListOf([]*wire.{{.Type}}{}...)
 	}
 {{- end}}
 	d.{{.Field}} = dropNil(d.{{.Field}})
@@ -131,7 +131,7 @@ func normalizeRecords(d *wire.Doc) {
 func seeMintedIDs(d *wire.Doc, see func(id string)) {
 {{- range .}}
 {{- if .Minted}}
-	for _, r := range d.{{.Field}} {
+	for _, r := range d.{{.Field}}.All() {
 		see(r.ID)
 	}
 {{- end}}
@@ -252,7 +252,7 @@ func (e *docEncoder) streamed(d *wire.Doc) []streamedList {
 func withoutStreamed(d *wire.Doc) {
 {{- range .}}
 {{- if .Always}}
-	d.{{.Field}} = nil
+	d.{{.Field}} = wire.List[*wire.{{.Type}}]{}
 {{- end}}
 {{- end}}
 }

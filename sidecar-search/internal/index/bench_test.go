@@ -28,11 +28,11 @@ func synthetic(n int) *wire.Doc {
 		for t := range 3 {
 			c.Tasks = append(c.Tasks, wire.Task{ID: fmt.Sprintf("%s-T%d", id, t+1), Title: text(5), Detail: text(8)})
 		}
-		d.Cases = append(d.Cases, c)
+		d.Cases = d.Cases.Append(c)
 		for m := range 5 {
-			d.Messages = append(d.Messages, &wire.Message{ID: fmt.Sprintf("M-%d", i*5+m+1), Subject: text(8), From: words[r.IntN(500)] + "@example.com", Preview: text(25), CaseID: id})
+			d.Messages = d.Messages.Append(&wire.Message{ID: fmt.Sprintf("M-%d", i*5+m+1), Subject: text(8), From: words[r.IntN(500)] + "@example.com", Preview: text(25), CaseID: id})
 		}
-		d.Reminders = append(d.Reminders, &wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: text(6), Detail: text(10), Status: "open", Domain: wire.Domain(wire.Domains()[i%2])})
+		d.Reminders = d.Reminders.Append(&wire.Reminder{ID: fmt.Sprintf("REM-%d", i+1), Title: text(6), Detail: text(10), Status: "open", Domain: wire.Domain(wire.Domains()[i%2])})
 	}
 	return d
 }

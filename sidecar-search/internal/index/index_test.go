@@ -30,20 +30,20 @@ func newCounting(name string) *counting { return &counting{Embedder: embed.Hash{
 
 func fixture() *wire.Doc {
 	return &wire.Doc{
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Title: "Renew passport", Summary: "Appointment at the consulate", Tags: []string{"travel"}, Labels: []string{"waiting-on"}, Status: "todo", Domain: "life", Kind: "case",
 				Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "Book photo booth", Detail: "two photos"}}},
 			{ID: "CASE-2", Title: "Quarterly revenue forecast", Status: "in_progress", Domain: "work", Kind: "case"},
 			{ID: "CASE-3", Title: "Old passport claim", Status: "done", Domain: "life", Kind: "case", ArchivedAt: "2024-01-01T00:00:00Z"},
-		},
-		Messages: []*wire.Message{
+		}...),
+		Messages: wire.ListOf([]*wire.Message{
 			{ID: "M-1", Subject: "Your passport appointment", From: "consulate@example.org", Preview: "Bring two photos", CaseID: "CASE-1"},
 			{ID: "M-2", Subject: "Invoice 42", From: "billing@example.com", Preview: "Revenue for the quarter"},
-		},
-		Reminders: []*wire.Reminder{
+		}...),
+		Reminders: wire.ListOf([]*wire.Reminder{
 			{ID: "REM-1", Title: "Passport photos", Detail: "pick up", Status: "done", Domain: "life", CaseID: "CASE-1", Labels: []string{"follow-up"}, Tasks: []wire.ReminderTask{{ID: "REM-1-T1", Title: "print"}}},
 			{ID: "REM-2", Title: "Passport expiry check", Status: "dismissed"},
-		},
+		}...),
 	}
 }
 
@@ -77,11 +77,11 @@ func TestDigestIsContentOnly(t *testing.T) {
 	}
 	f := fixture()
 	f.Version = 99
-	f.Cases[1].Status = "done" // not embedded text
+	f.Cases.At(1).Status = "done" // not embedded text
 	if d := index.Digest(index.Docs(f)); d != d1 {
 		t.Error("a change outside the embedded text changed the digest")
 	}
-	f.Cases[1].Title = "Annual revenue forecast"
+	f.Cases.At(1).Title = "Annual revenue forecast"
 	if d := index.Digest(index.Docs(f)); d == d1 {
 		t.Error("a title change left the digest unchanged")
 	}
@@ -107,8 +107,8 @@ func TestUpdateReembedsOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("same content: %+v, %d embedded", rep, e.n.Load())
 	}
 
-	f.Messages[0].Subject = "Passport appointment moved"
-	f.Reminders = f.Reminders[:1]
+	f.Messages.At(0).Subject = "Passport appointment moved"
+	f.Reminders = wire.ListOf(f.Reminders.At(0))
 	rep, _ = ix.Update(ctx, index.Docs(f), e, false)
 	if !rep.Rebuilt || rep.Embedded != 1 || rep.Removed != 1 || rep.Docs != 7 || e.n.Load() != 9 {
 		t.Fatalf("one edit, one removal: %+v, %d embedded", rep, e.n.Load())

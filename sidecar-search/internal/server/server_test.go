@@ -38,14 +38,14 @@ func newStore(t *testing.T) *store {
 func seed() *wire.Doc {
 	d := storefile.New()
 	d.Version = 3
-	d.Cases = []*wire.Case{
+	d.Cases = wire.ListOf([]*wire.Case{
 		{ID: "CASE-1", Title: "Renew passport", Summary: "consulate appointment", Status: "todo", Domain: "life", Kind: "case",
 			Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "Book passport photos"}}},
 		{ID: "CASE-2", Title: "Quarterly revenue forecast", Summary: "finance review with the board", Status: "in_progress", Domain: "work", Kind: "case"},
 		{ID: "CASE-3", Title: "Lisbon offsite logistics", Status: "done", Domain: "work", Kind: "case", ArchivedAt: "2025-01-02T00:00:00Z"},
-	}
-	d.Messages = []*wire.Message{{ID: "M-1", Subject: "Passport appointment confirmed", From: "consulate@example.org", CaseID: "CASE-1"}}
-	d.Reminders = []*wire.Reminder{{ID: "REM-1", Title: "Pay revenue tax", Status: "dismissed", Domain: "work"}}
+	}...)
+	d.Messages = wire.ListOf([]*wire.Message{{ID: "M-1", Subject: "Passport appointment confirmed", From: "consulate@example.org", CaseID: "CASE-1"}}...)
+	d.Reminders = wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "Pay revenue tax", Status: "dismissed", Domain: "work"}}...)
 	return d
 }
 
@@ -314,7 +314,7 @@ func TestIndexFollowsTheStoreAndRebuildsOnlyOnChange(t *testing.T) {
 
 	// A lane change is not embedded text: same digest, no embedding, but
 	// the status filter sees the new lane.
-	moved := *s.doc.Cases[1]
+	moved := *s.doc.Cases.At(1)
 	moved.Status = "done"
 	s.write(storefile.Entry{Cases: []*wire.Case{&moved}})
 	got := hitIDs(sc.search(map[string]any{"queries": []string{"revenue forecast"}, "status": "done"}), 0)

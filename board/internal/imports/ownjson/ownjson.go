@@ -48,7 +48,7 @@ func Parse(data []byte) (imports.Plan, error) {
 	}
 	p := imports.Plan{Format: wire.ImportJSON}
 	known := map[string]bool{}
-	for _, l := range ex.Labels {
+	for _, l := range ex.Labels.All() {
 		if l == nil {
 			continue
 		}
@@ -56,7 +56,7 @@ func Parse(data []byte) (imports.Plan, error) {
 		known[l.ID] = true
 	}
 	byID := map[string]*wire.Case{}
-	for i, c := range ex.Cases {
+	for i, c := range ex.Cases.All() {
 		if c == nil || c.ID == "" {
 			return imports.Plan{}, imports.BadRow(fmt.Sprintf("cases[%d]", i), "a case needs an id")
 		}
@@ -74,9 +74,9 @@ func Parse(data []byte) (imports.Plan, error) {
 	// Parents first, each list keeping the document's order: initiatives
 	// and other roots, then what sits under them, level by level.
 	placed := map[string]bool{}
-	for len(placed) < len(ex.Cases) {
+	for len(placed) < ex.Cases.Len() {
 		progress := false
-		for i, c := range ex.Cases {
+		for i, c := range ex.Cases.All() {
 			if placed[c.ID] || (c.ParentID != "" && byID[c.ParentID] != nil && !placed[c.ParentID]) {
 				continue
 			}
@@ -85,7 +85,7 @@ func Parse(data []byte) (imports.Plan, error) {
 			p.Nodes = append(p.Nodes, node(i, c, byID))
 		}
 		if !progress {
-			for i, c := range ex.Cases {
+			for i, c := range ex.Cases.All() {
 				if !placed[c.ID] {
 					return imports.Plan{}, imports.BadRow(fmt.Sprintf("cases[%d]", i), "%s is in a parent cycle", c.ID)
 				}

@@ -110,8 +110,8 @@ func benchIngest(b *testing.B, box string, n int, guard *guardclient.Client, wit
 			b.Fatalf("run: %v, %+v", err, rep)
 		}
 		if withVault {
-			if d := st.Snapshot(); len(d.Messages) == 0 || len(d.Messages[0].Entities) == 0 {
-				b.Fatalf("the first message resolved to no page: %+v", d.Messages[:min(1, len(d.Messages))])
+			if d := st.Snapshot(); d.Messages.Len() == 0 || len(d.Messages.At(0).Entities) == 0 {
+				b.Fatalf("the first message resolved to no page: %+v", d.Messages.Slice()[:min(1, d.Messages.Len())])
 			}
 			acfg.Vault.Close()
 		}

@@ -96,7 +96,7 @@ func TestIngestFromIMAP(t *testing.T) {
 	if _, err := ingest.Open(src, func(string) string { return "" }); err == nil || !bytes.Contains([]byte(err.Error()), []byte("SVC_IMAP_PASSWORD_WORK_MAIL")) {
 		t.Errorf("Open without a password: %v", err)
 	}
-	if n := len(st.Snapshot().Messages); n != 3 {
+	if n := st.Snapshot().Messages.Len(); n != 3 {
 		t.Errorf("%d messages on the board, want 3", n)
 	}
 }

@@ -62,7 +62,7 @@ func TestIMAPIdleBringsMailIn(t *testing.T) {
 
 	waitFor(t, "the first run", func() bool { return health.Health().Sources[0].LastOKAt != "" })
 	deliver(7)
-	waitFor(t, "the delivered mail on the board", func() bool { return len(st.Snapshot().Messages) == 1 })
+	waitFor(t, "the delivered mail on the board", func() bool { return st.Snapshot().Messages.Len() == 1 })
 	if h := health.Health().Sources[0]; h.Name != "work" || h.LastError != "" {
 		t.Errorf("health %+v", h)
 	}

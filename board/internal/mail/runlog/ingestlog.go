@@ -44,9 +44,8 @@ func RecordTx(tx *store.Tx, run wire.IngestRun) (*wire.IngestRun, error) {
 	run.ID, run.At = tx.NextID("RUN"), tx.Stamp()
 	tx.IngestRuns().Put(&run)
 	runs := tx.Doc().IngestRuns
-	if extra := len(runs) - MaxRuns; extra > 0 {
-		old := make([]*wire.IngestRun, len(runs))
-		copy(old, runs)
+	if extra := runs.Len() - MaxRuns; extra > 0 {
+		old := runs.Slice()
 		sort.SliceStable(old, func(i, j int) bool { return runNumber(old[i].ID) < runNumber(old[j].ID) })
 		for _, r := range old[:extra] {
 			tx.IngestRuns().Delete(r.ID)

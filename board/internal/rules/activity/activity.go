@@ -53,8 +53,8 @@ func OnBoard(tx *store.Tx, record string, verb wire.Verb, detail string) {
 		Activity: wire.Activity{Actor: tx.Actor(), Verb: verb, TS: tx.Stamp(), Detail: detail}}
 	tx.BoardActivity().Put(row)
 	rows := tx.Doc().BoardActivity
-	if extra := len(rows) - MaxBoard; extra > 0 {
-		old := slices.Clone(rows)
+	if extra := rows.Len() - MaxBoard; extra > 0 {
+		old := rows.Slice()
 		slices.SortStableFunc(old, func(a, b *wire.BoardActivity) int { return cmp.Compare(idNumber(a.ID), idNumber(b.ID)) })
 		for _, r := range old[:extra] {
 			tx.BoardActivity().Delete(r.ID)
@@ -103,7 +103,7 @@ type LifecycleRow struct {
 // out so the feed does not show it twice.
 func Lifecycle(d *wire.Doc) []LifecycleRow {
 	logged := map[string]bool{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		for _, a := range c.Activity {
 			id, _, _ := strings.Cut(a.Detail, " ")
 			logged[string(a.Verb)+"|"+a.TS+"|"+id] = true
@@ -119,14 +119,14 @@ func Lifecycle(d *wire.Doc) []LifecycleRow {
 		}
 		out = append(out, row)
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		detail := r.ID + " " + r.Title
 		add(LifecycleRow{Activity: wire.Activity{Actor: r.CreatedBy, Verb: wire.VerbReminderCreated, TS: r.CreatedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
 		if r.Status == wire.ReminderDone {
 			add(LifecycleRow{Activity: wire.Activity{Actor: r.CompletedBy, Verb: wire.VerbReminderCompleted, TS: r.CompletedAt, Detail: detail}, ReminderID: r.ID, CaseID: r.CaseID}, r.ID)
 		}
 	}
-	for _, e := range d.Events {
+	for _, e := range d.Events.All() {
 		detail := fmt.Sprintf("%s %s (%s)", e.ID, e.Title, e.Date)
 		add(LifecycleRow{Activity: wire.Activity{Actor: e.CreatedBy, Verb: wire.VerbEventCreated, TS: e.CreatedAt, Detail: detail}, EventID: e.ID, CaseID: e.CaseID}, e.ID)
 	}
@@ -165,7 +165,7 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 		return (q.Since == "" || a.TS >= q.Since) && (q.Actor == "" || a.Actor == q.Actor) && (q.Category == "" || cat == q.Category)
 	}
 	out := []wire.ActivityEntry{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		for _, act := range c.Activity {
 			if cat := Category(act.Verb); keep(act, cat) {
 				out = append(out, wire.ActivityEntry{Activity: act, Category: cat, CaseID: c.ID, CaseTitle: c.Title})
@@ -173,7 +173,7 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 		}
 	}
 	titles := map[string]string{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		titles[c.ID] = c.Title
 	}
 	for _, row := range Lifecycle(d) {
@@ -181,12 +181,12 @@ func Feed(d *wire.Doc, q Query) []wire.ActivityEntry {
 			out = append(out, wire.ActivityEntry{Activity: row.Activity, Category: cat, CaseID: row.CaseID, CaseTitle: titles[row.CaseID], ReminderID: row.ReminderID, EventID: row.EventID})
 		}
 	}
-	for _, r := range d.BoardActivity {
+	for _, r := range d.BoardActivity.All() {
 		if cat := Category(r.Verb); keep(r.Activity, cat) {
 			out = append(out, wire.ActivityEntry{Activity: r.Activity, Category: cat})
 		}
 	}
-	for _, r := range d.IngestRuns { // one system row per mail ingest run
+	for _, r := range d.IngestRuns.All() { // one system row per mail ingest run
 		act := wire.Activity{Actor: wire.ActorSystem, Verb: wire.VerbIngestRun, TS: r.At, Detail: RunSummary(r)}
 		if cat := Category(act.Verb); keep(act, cat) {
 			out = append(out, wire.ActivityEntry{Activity: act, Category: cat})

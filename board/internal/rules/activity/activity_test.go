@@ -36,15 +36,15 @@ func TestLogKeepsTheLastEntries(t *testing.T) {
 
 func TestFeed(t *testing.T) {
 	d := &wire.Doc{
-		Cases: []*wire.Case{{ID: "CASE-1", Title: "one", Activity: []wire.Activity{
+		Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "one", Activity: []wire.Activity{
 			{Actor: "human", Verb: "status_changed", TS: "2026-01-03"},
 			{Actor: "agent", Verb: "reminder_linked", TS: "2026-01-02", Detail: "REM-1 chase"},
-		}}},
-		Reminders: []*wire.Reminder{
+		}}}...),
+		Reminders: wire.ListOf([]*wire.Reminder{
 			// created is synthesized; its link was logged on the case under another verb
 			{ID: "REM-1", Title: "chase", CaseID: "CASE-1", CreatedBy: "agent", CreatedAt: "2026-01-02", Status: "done", CompletedAt: "2026-01-04"},
-		},
-		Events: []*wire.Event{{ID: "EVT-1", Title: "call", Date: "2026-02-01", CreatedAt: "2026-01-01"}},
+		}...),
+		Events: wire.ListOf([]*wire.Event{{ID: "EVT-1", Title: "call", Date: "2026-02-01", CreatedAt: "2026-01-01"}}...),
 	}
 	type row struct{ Verb, Actor, Category, CaseTitle, Ref string }
 	rows := func(es []wire.ActivityEntry) []row {
@@ -84,10 +84,10 @@ func TestOnBoardKeepsTheNewestRows(t *testing.T) {
 		OnBoard(tx, fmt.Sprintf("PRI-%d", i+1), wire.VerbOverride, "override")
 	}
 	rows := tx.Doc().BoardActivity
-	if len(rows) != MaxBoard {
-		t.Fatalf("kept %d rows, want %d", len(rows), MaxBoard)
+	if rows.Len() != MaxBoard {
+		t.Fatalf("kept %d rows, want %d", rows.Len(), MaxBoard)
 	}
-	for _, r := range rows {
+	for _, r := range rows.All() {
 		if r.Record == "PRI-1" || r.Record == "PRI-3" {
 			t.Errorf("the oldest row %s is still kept", r.Record)
 		}

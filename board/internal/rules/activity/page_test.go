@@ -11,9 +11,9 @@ import (
 // them must not drop the second.
 func TestPageKeepsIdenticalRowsAcrossABoundary(t *testing.T) {
 	same := wire.Activity{Actor: wire.ActorHuman, Verb: "task_added", TS: "2026-11-26T10:00:00Z", Detail: "Call the bank"}
-	d := &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Title: "Bank", Activity: []wire.Activity{
+	d := &wire.Doc{Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "Bank", Activity: []wire.Activity{
 		{Actor: wire.ActorHuman, Verb: "created", TS: "2026-11-26T09:00:00Z", Detail: "case"}, same, same,
-	}}}}
+	}}}...)}
 	var verbs []string
 	cursor := ""
 	for range 10 {

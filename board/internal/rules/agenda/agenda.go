@@ -86,9 +86,9 @@ func Build(d *wire.Doc, q Query) []wire.AgendaItem {
 		q.Loc = time.UTC
 	}
 	b := &builder{q: q, today: StartOfDay(q.Now, q.Loc)}
-	b.tasks(d.Cases)
-	b.reminders(d.Reminders)
-	b.events(d.Events)
+	b.tasks(d.Cases.Slice())
+	b.reminders(d.Reminders.Slice())
+	b.events(d.Events.Slice())
 	slices.SortStableFunc(b.all, func(x, y placed) int {
 		if c := x.at.Compare(y.at); c != 0 {
 			return c

@@ -17,7 +17,7 @@ func TestBuild(t *testing.T) {
 	// 2026-11-24 10:30 in Berlin.
 	now := time.Date(2026, 11, 24, 10, 30, 0, 0, berlin)
 	doc := &wire.Doc{
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Domain: wire.DomainWork, Tasks: []wire.Task{
 				{ID: "CASE-1-T1", Title: "overdue by day", DueAt: "2026-11-22"},
 				{ID: "CASE-1-T2", Title: "today all day", DueAt: "2026-11-24"},
@@ -30,18 +30,18 @@ func TestBuild(t *testing.T) {
 			}},
 			{ID: "CASE-2", Domain: wire.DomainLife, Tasks: []wire.Task{{ID: "CASE-2-T1", Title: "life task", DueAt: "2026-11-26"}}},
 			{ID: "CASE-3", ArchivedAt: "2026-11-01T00:00:00Z", Tasks: []wire.Task{{ID: "CASE-3-T1", Title: "archived", DueAt: "2026-11-25"}}},
-		},
-		Reminders: []*wire.Reminder{
+		}...),
+		Reminders: wire.ListOf([]*wire.Reminder{
 			{ID: "REM-1", Title: "open, last week", Status: wire.ReminderOpen, DueAt: "2026-11-17"},
 			{ID: "REM-2", Title: "dismissed", Status: wire.ReminderDismissed, DueAt: "2026-11-25"},
 			{ID: "REM-3", Title: "domainless at 15:00", Status: wire.ReminderOpen, DueAt: "2026-11-24T15:00", CaseID: "CASE-1"},
-		},
-		Events: []*wire.Event{
+		}...),
+		Events: wire.ListOf([]*wire.Event{
 			{ID: "EVT-1", Title: "yesterday", Date: "2026-11-23", AllDay: true},
 			{ID: "EVT-2", Title: "standup", Date: "2026-11-24", StartTime: "09:30", CaseID: "CASE-1"},
 			{ID: "EVT-3", Title: "offsite", Date: "2026-11-27", AllDay: true, Domain: wire.DomainWork},
 			{ID: "EVT-4", Title: "next week", Date: "2026-12-02", StartTime: "10:00"},
-		},
+		}...),
 	}
 	def := agenda.Default(now, berlin)
 	day := func(s string) time.Time { t, _ := time.ParseInLocation("2006-01-02", s, berlin); return t }

@@ -24,14 +24,14 @@ func board() *wire.Doc {
 	}
 	return &wire.Doc{
 		Version: 7,
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			c("CASE-1", "initiative", "", "todo"), c("CASE-2", "workstream", "CASE-1", "todo"),
 			c("CASE-3", "case", "CASE-2", "todo"), c("CASE-4", "case", "", "done"),
-		},
-		Messages:  []*wire.Message{{ID: "M-1", Subject: "hello", CaseID: "CASE-3"}},
-		Events:    []*wire.Event{{ID: "EVT-1", Title: "call", Date: "2026-03-02", CaseID: "CASE-3"}},
-		Reminders: []*wire.Reminder{{ID: "REM-1", Title: "chase", Status: "open", CaseID: "CASE-3"}},
-		Labels:    []*wire.LabelDef{{ID: "finance", Title: "Finance", Color: "green"}, {ID: "legal", Title: "Legal", Color: "red"}},
+		}...),
+		Messages:  wire.ListOf([]*wire.Message{{ID: "M-1", Subject: "hello", CaseID: "CASE-3"}}...),
+		Events:    wire.ListOf([]*wire.Event{{ID: "EVT-1", Title: "call", Date: "2026-03-02", CaseID: "CASE-3"}}...),
+		Reminders: wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "chase", Status: "open", CaseID: "CASE-3"}}...),
+		Labels:    wire.ListOf([]*wire.LabelDef{{ID: "finance", Title: "Finance", Color: "green"}, {ID: "legal", Title: "Legal", Color: "red"}}...),
 		Counters:  map[string]int64{"CASE": 4, "M": 1, "EVT": 1, "REM": 1},
 	}
 }
@@ -106,8 +106,8 @@ func TestPatchTx(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, c)
 			}
-			if d.Cases[2].Status != "todo" || d.Cases[2].Title != "title of CASE-3" || len(d.Cases[2].Activity) != 0 {
-				t.Errorf("the committed record changed: %+v", d.Cases[2])
+			if d.Cases.At(2).Status != "todo" || d.Cases.At(2).Title != "title of CASE-3" || len(d.Cases.At(2).Activity) != 0 {
+				t.Errorf("the committed record changed: %+v", d.Cases.At(2))
 			}
 		})
 	}
@@ -170,8 +170,8 @@ func TestDeleteTxRepairsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := tx.Doc()
-	if d.Messages[0].CaseID != "" || d.Events[0].CaseID != "" || d.Reminders[0].CaseID != "" {
-		t.Errorf("links to a deleted case remain: %+v %+v %+v", d.Messages[0], d.Events[0], d.Reminders[0])
+	if d.Messages.At(0).CaseID != "" || d.Events.At(0).CaseID != "" || d.Reminders.At(0).CaseID != "" {
+		t.Errorf("links to a deleted case remain: %+v %+v %+v", d.Messages.At(0), d.Events.At(0), d.Reminders.At(0))
 	}
 	if err := DeleteTx(tx, "CASE-3"); err == nil || err.Error() != "case CASE-3 not found" {
 		t.Errorf("second delete: %v", err)
@@ -180,8 +180,8 @@ func TestDeleteTxRepairsLinks(t *testing.T) {
 
 func TestMergeTx(t *testing.T) {
 	d := board()
-	d.Cases[2].Tasks = []wire.Task{{ID: "CASE-3-T1", Title: "a"}}
-	d.Cases[3].Tasks = []wire.Task{{ID: "CASE-4-T1", Title: "b"}, {ID: "CASE-4-T2", Title: "c"}}
+	d.Cases.At(2).Tasks = []wire.Task{{ID: "CASE-3-T1", Title: "a"}}
+	d.Cases.At(3).Tasks = []wire.Task{{ID: "CASE-4-T1", Title: "b"}, {ID: "CASE-4-T2", Title: "c"}}
 	for _, tc := range []struct {
 		name, src, dst, err string
 	}{
@@ -207,15 +207,15 @@ func TestMergeTx(t *testing.T) {
 	if src.ArchivedAt != ts || src.MergedInto != "CASE-4" || len(src.Tasks) != 0 || src.Notes[0].Text != "Merged into CASE-4: use CASE-4." {
 		t.Errorf("source after merge: %+v", src)
 	}
-	if d := tx.Doc(); d.Messages[0].CaseID != "CASE-4" || d.Events[0].CaseID != "CASE-4" || d.Reminders[0].CaseID != "CASE-4" {
+	if d := tx.Doc(); d.Messages.At(0).CaseID != "CASE-4" || d.Events.At(0).CaseID != "CASE-4" || d.Reminders.At(0).CaseID != "CASE-4" {
 		t.Error("links did not follow the merge")
 	}
 }
 
 func TestList(t *testing.T) {
 	d := board()
-	d.Cases[3].ArchivedAt = then
-	d.Cases[0].Starred = true
+	d.Cases.At(3).ArchivedAt = then
+	d.Cases.At(0).Starred = true
 	ids := func(cs []*wire.Case) []string {
 		out := []string{}
 		for _, c := range cs {
@@ -259,7 +259,7 @@ func TestList(t *testing.T) {
 
 func TestGet(t *testing.T) {
 	d := board()
-	d.Cases[2].Activity = []wire.Activity{{Actor: wire.ActorAgent, Verb: "created"}, {Actor: wire.ActorHuman, Verb: "status_changed"}}
+	d.Cases.At(2).Activity = []wire.Activity{{Actor: wire.ActorAgent, Verb: "created"}, {Actor: wire.ActorHuman, Verb: "status_changed"}}
 	got, err := Get(d, "CASE-3")
 	if err != nil {
 		t.Fatal(err)

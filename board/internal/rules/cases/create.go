@@ -36,7 +36,7 @@ func CreateTx(tx *store.Tx, in wire.CaseCreate) (out *wire.Case, found bool, err
 		return nil, false, err
 	}
 	if in.Dedupe {
-		for _, old := range tx.Doc().Cases {
+		for _, old := range tx.Doc().Cases.All() {
 			if field.NormTitle(old.Title) == field.NormTitle(c.Title) && old.Kind == c.Kind && old.ParentID == c.ParentID {
 				c, _ := tx.Cases().Get(old.ID)
 				return c, true, nil

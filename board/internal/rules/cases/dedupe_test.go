@@ -11,10 +11,10 @@ import (
 
 // dedupeCase holds an open task, a done task and a note.
 func dedupeCase() *wire.Doc {
-	return &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Title: "Lease", Kind: wire.KindCase,
+	return &wire.Doc{Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "Lease", Kind: wire.KindCase,
 		Tasks: []wire.Task{{ID: "CASE-1-T1", Title: "Call the landlord"}, {ID: "CASE-1-T2", Title: "Sign", CompletedAt: "2026-02-01T00:00:00Z"}},
 		Notes: []wire.Note{{ID: "CASE-1-N1", Text: "Rent is due on the 1st"}},
-	}}}
+	}}...)}
 }
 
 func TestAddTaskTxFindsTheAgentsRepeat(t *testing.T) {

@@ -95,21 +95,21 @@ func moveContent(src, dst *wire.Case) *field.ChildIDs {
 
 // relink points the messages, events and reminders of case from at case to.
 func relink(tx *store.Tx, from, to, now string) {
-	for _, m := range tx.Doc().Messages {
+	for _, m := range tx.Doc().Messages.All() {
 		if m.CaseID == from {
 			cp := *m
 			cp.CaseID = to
 			tx.Messages().Put(&cp)
 		}
 	}
-	for _, e := range tx.Doc().Events {
+	for _, e := range tx.Doc().Events.All() {
 		if e.CaseID == from {
 			cp := *e
 			cp.CaseID, cp.UpdatedAt = to, now
 			tx.Events().Put(&cp)
 		}
 	}
-	for _, r := range tx.Doc().Reminders {
+	for _, r := range tx.Doc().Reminders.All() {
 		if r.CaseID == from {
 			cp, _ := tx.Reminders().Get(r.ID)
 			cp.CaseID, cp.UpdatedAt = to, now
@@ -126,7 +126,7 @@ func moveChildren(tx *store.Tx, src *wire.Case, dstID string, noteMint *field.Ch
 	// One index serves every check: moving a child changes nothing another
 	// child's check reads, except when the child is the target itself.
 	ix := hierarchy.NewIndex(tx.Doc().Cases)
-	for _, c := range tx.Doc().Cases {
+	for _, c := range tx.Doc().Cases.All() {
 		if c.ParentID != src.ID {
 			continue
 		}

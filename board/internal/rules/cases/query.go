@@ -33,7 +33,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Case, error) {
 		}
 	}
 	out := []*wire.Case{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		switch {
 		case c.ArchivedAt != "" && !f.IncludeArchived,
 			f.Status != "" && c.Status != f.Status,
@@ -62,22 +62,22 @@ type Detail struct {
 // Get returns the case node id of d with its linked messages, events and
 // reminders, or a NotFoundError.
 func Get(d *wire.Doc, id string) (Detail, error) {
-	c := findCase(d.Cases, id)
+	c := findCase(d.Cases.Slice(), id)
 	if c == nil {
 		return Detail{}, errs.NotFound("case %s not found", id)
 	}
 	out := Detail{Case: c, Messages: []*wire.Message{}, Events: []*wire.Event{}, Reminders: []*wire.Reminder{}, ManualActions: []wire.Activity{}}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.CaseID == id {
 			out.Messages = append(out.Messages, m)
 		}
 	}
-	for _, e := range d.Events {
+	for _, e := range d.Events.All() {
 		if e.CaseID == id {
 			out.Events = append(out.Events, e)
 		}
 	}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		if r.CaseID == id {
 			out.Reminders = append(out.Reminders, r)
 		}

@@ -60,8 +60,8 @@ func Clean(ctx context.Context, s *store.Store, actor wire.Actor, ids []string) 
 		return CleanResult{}, 0, errs.BadRequest("field 'ids' must list the done cases to clean")
 	}
 	snap := s.Snapshot()
-	byID := make(map[string]*wire.Case, len(snap.Cases))
-	for _, c := range snap.Cases {
+	byID := make(map[string]*wire.Case, snap.Cases.Len())
+	for _, c := range snap.Cases.All() {
 		if _, ok := byID[c.ID]; !ok {
 			byID[c.ID] = c
 		}
@@ -127,22 +127,22 @@ func snapshotHolds(snap, cur *wire.Doc, ids []string) bool {
 		gone[id] = true
 	}
 	held := map[any]bool{}
-	for _, c := range snap.Cases {
+	for _, c := range snap.Cases.All() {
 		if gone[c.ID] {
 			held[c] = true
 		}
 	}
-	for _, m := range snap.Messages {
+	for _, m := range snap.Messages.All() {
 		if gone[m.CaseID] {
 			held[m] = true
 		}
 	}
-	for _, c := range cur.Cases {
+	for _, c := range cur.Cases.All() {
 		if gone[c.ID] && !held[c] {
 			return false
 		}
 	}
-	for _, m := range cur.Messages {
+	for _, m := range cur.Messages.All() {
 		if gone[m.CaseID] && m.ReminderID == "" && !held[m] {
 			return false
 		}
@@ -158,7 +158,7 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 	for _, id := range ids {
 		gone[id] = true
 	}
-	for _, c := range tx.Doc().Cases {
+	for _, c := range tx.Doc().Cases.All() {
 		if gone[c.ID] || !gone[c.ParentID] {
 			continue
 		}
@@ -176,7 +176,7 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 	// Records are removed in one pass per collection at the end: one
 	// Delete per record costs a pass each.
 	var purged []string
-	for _, m := range tx.Doc().Messages {
+	for _, m := range tx.Doc().Messages.All() {
 		if !gone[m.CaseID] {
 			continue
 		}
@@ -188,14 +188,14 @@ func remove(tx *store.Tx, ids []string, purgeMessages bool) int {
 		cp.CaseID = ""
 		tx.Messages().Put(&cp)
 	}
-	for _, e := range tx.Doc().Events {
+	for _, e := range tx.Doc().Events.All() {
 		if gone[e.CaseID] {
 			cp := *e
 			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()
 			tx.Events().Put(&cp)
 		}
 	}
-	for _, r := range tx.Doc().Reminders {
+	for _, r := range tx.Doc().Reminders.All() {
 		if gone[r.CaseID] {
 			cp, _ := tx.Reminders().Get(r.ID)
 			cp.CaseID, cp.UpdatedAt = "", tx.Stamp()

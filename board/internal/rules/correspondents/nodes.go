@@ -21,7 +21,7 @@ func DeriveNodes(d *wire.Doc, principal string, nodes ...Node) []string {
 			continue
 		}
 		var msgs []wire.Message
-		for _, m := range d.Messages {
+		for _, m := range d.Messages.All() {
 			if (n.CaseID != "" && m.CaseID == n.CaseID) || (n.ReminderID != "" && m.ReminderID == n.ReminderID) {
 				msgs = append(msgs, *m)
 			}
@@ -35,7 +35,7 @@ func DeriveNodes(d *wire.Doc, principal string, nodes ...Node) []string {
 // LinkOf is the node message id is linked to in d, as a Node naming its
 // case and its reminder; zero when d holds no such message.
 func LinkOf(d *wire.Doc, id string) Node {
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.ID == id {
 			return Node{CaseID: m.CaseID, ReminderID: m.ReminderID}
 		}

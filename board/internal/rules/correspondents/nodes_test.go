@@ -14,7 +14,7 @@ func linked(id, caseID, reminderID string, m wire.Message) *wire.Message {
 }
 
 func TestDeriveNodes(t *testing.T) {
-	doc := &wire.Doc{Messages: []*wire.Message{
+	doc := &wire.Doc{Messages: wire.ListOf([]*wire.Message{
 		linked("MSG-1", "CASE-1", "", in("ann@x.com", "2026-01-01T10:00:00Z")),
 		linked("MSG-2", "CASE-1", "", out("2026-01-01T11:00:00Z", []string{"ann@x.com"}, "bob@y.com")),
 		linked("MSG-3", "", "REM-1", out("2026-01-02T09:00:00Z", []string{"cy@z.com"})),
@@ -22,7 +22,7 @@ func TestDeriveNodes(t *testing.T) {
 		// On CASE-3 the reply is on another node: nothing to trust.
 		linked("MSG-5", "CASE-3", "", in("dee@w.com", "2026-01-01T10:00:00Z")),
 		linked("MSG-6", "", "REM-2", out("2026-01-01T11:00:00Z", []string{"dee@w.com", "eve@v.com"})),
-	}}
+	}...)}
 	for _, tc := range []struct {
 		name      string
 		principal string
@@ -46,9 +46,9 @@ func TestDeriveNodes(t *testing.T) {
 }
 
 func TestRelinked(t *testing.T) {
-	doc := &wire.Doc{Messages: []*wire.Message{
+	doc := &wire.Doc{Messages: wire.ListOf([]*wire.Message{
 		linked("MSG-1", "CASE-1", "REM-1", wire.Message{}),
-	}}
+	}...)}
 	for _, tc := range []struct {
 		name string
 		id   string

@@ -60,7 +60,7 @@ func CreateTx(tx *store.Tx, in wire.EventCreate) (*wire.Event, bool, error) {
 	}
 	e.Repeat = rule
 	if in.Dedupe {
-		for _, old := range tx.Doc().Events {
+		for _, old := range tx.Doc().Events.All() {
 			if field.NormTitle(old.Title) == field.NormTitle(e.Title) && old.Date == e.Date && old.StartTime == e.StartTime {
 				cp := *old
 				return &cp, true, nil
@@ -237,7 +237,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Event, error) {
 		return nil, errs.BadRequest("query 'domain' must be one of %s", strings.Join(wire.Domains(), ", "))
 	}
 	out := []*wire.Event{}
-	for _, e := range d.Events {
+	for _, e := range d.Events.All() {
 		switch {
 		case f.CaseGiven && e.CaseID != f.CaseID,
 			f.Domain != "" && string(e.Domain) != f.Domain:
@@ -340,7 +340,7 @@ func timedAt(e *wire.Event) string {
 
 // Find returns an event of d by id.
 func Find(d *wire.Doc, id string) (*wire.Event, error) {
-	for _, e := range d.Events {
+	for _, e := range d.Events.All() {
 		if e.ID == id {
 			return e, nil
 		}

@@ -12,13 +12,13 @@ import (
 
 func calendar() *wire.Doc {
 	return &wire.Doc{
-		Cases: []*wire.Case{{ID: "CASE-1", Title: "one", Kind: "case"}, {ID: "CASE-2", Title: "two", Kind: "case"}},
-		Events: []*wire.Event{
+		Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "one", Kind: "case"}, {ID: "CASE-2", Title: "two", Kind: "case"}}...),
+		Events: wire.ListOf([]*wire.Event{
 			{ID: "EVT-1", Title: "late", Date: "2026-03-02", StartTime: "15:00", CaseID: "CASE-1", Domain: "work"},
 			{ID: "EVT-2", Title: "all day", Date: "2026-03-02", AllDay: true, StartTime: "23:00", Domain: "life"},
 			{ID: "EVT-3", Title: "early", Date: "2026-03-02", StartTime: "08:00", CaseID: "CASE-1", Domain: "work"},
 			{ID: "EVT-4", Title: "before", Date: "2026-03-01", StartTime: "20:00", Domain: "work"},
-		},
+		}...),
 		Counters: map[string]int64{"CASE": 2, "EVT": 4},
 	}
 }
@@ -87,7 +87,7 @@ func TestPatchTxLogsOnTheLinkedCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := map[string][]string{}
-			for _, c := range tx.Doc().Cases {
+			for _, c := range tx.Doc().Cases.All() {
 				for _, a := range c.Activity {
 					got[c.ID] = append(got[c.ID], string(a.Verb)+" "+a.Detail)
 				}

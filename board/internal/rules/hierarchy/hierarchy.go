@@ -25,13 +25,13 @@ type Node struct {
 // and holds cases only; a case holds nothing. cases may hold n's current
 // record; its children are read from cases. An archived parent is
 // still a valid parent.
-func Violation(cases []*wire.Case, n Node) error {
+func Violation(cases wire.List[*wire.Case], n Node) error {
 	// One pass finds n's children and its parent; the tree is at most three
 	// deep, so walking up from the parent takes a few lookups. A map of
 	// every case would cost an allocation per write at 10k cases.
 	var children []*wire.Case
 	var parent *wire.Case
-	for _, c := range cases {
+	for _, c := range cases.All() {
 		if c.ParentID == n.ID && c.ID != n.ID {
 			children = append(children, c)
 		}
@@ -39,7 +39,16 @@ func Violation(cases []*wire.Case, n Node) error {
 			parent = c
 		}
 	}
-	return refusal(violation(n, parent, children, func(id string) *wire.Case { return find(cases, id) }, 0))
+	up := func(id string) *wire.Case {
+		if id == "" {
+			return nil
+		}
+		if i := cases.IndexFunc(func(c *wire.Case) bool { return c.ID == id }); i >= 0 {
+			return cases.At(i)
+		}
+		return nil
+	}
+	return refusal(violation(n, parent, children, up, 0))
 }
 
 // refusal is a violation's message as the bad request a write answers, or

@@ -59,14 +59,14 @@ func TestViolation(t *testing.T) {
 		{"unknown kind", Node{ID: "CASE-9", Kind: "epic"}, `kind "epic" is not valid: use initiative, workstream or case`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, errText(Violation(fixture(), tc.node))); diff != "" {
+			if diff := cmp.Diff(tc.want, errText(Violation(wire.ListOf(fixture()...), tc.node))); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.want, errText(NewIndex(fixture()).Violation(tc.node))); diff != "" {
+			if diff := cmp.Diff(tc.want, errText(NewIndex(wire.ListOf(fixture()...)).Violation(tc.node))); diff != "" {
 				t.Errorf("index (-want +got)\n%s", diff)
 			}
 			var bad *errs.BadRequestError
-			if err := Violation(fixture(), tc.node); err != nil && !errors.As(err, &bad) {
+			if err := Violation(wire.ListOf(fixture()...), tc.node); err != nil && !errors.As(err, &bad) {
 				t.Errorf("a violation is a %T, want a bad request", err)
 			}
 		})
@@ -235,7 +235,7 @@ func BenchmarkCheck(b *testing.B) {
 }
 func TestIndexPutMovesANode(t *testing.T) {
 	cases := fixture()
-	ix := NewIndex(cases)
+	ix := NewIndex(wire.ListOf(cases...))
 	moved := &wire.Case{ID: "CASE-3", Kind: "case", ParentID: "CASE-8"}
 	ix.Put(moved)
 	cases[2] = moved
@@ -244,7 +244,7 @@ func TestIndexPutMovesANode(t *testing.T) {
 		{ID: "CASE-8", Kind: "case", ParentID: "CASE-7"},
 		{ID: "CASE-9", Kind: "case", ParentID: "CASE-3"},
 	} {
-		if diff := cmp.Diff(errText(Violation(cases, n)), errText(ix.Violation(n))); diff != "" {
+		if diff := cmp.Diff(errText(Violation(wire.ListOf(cases...), n)), errText(ix.Violation(n))); diff != "" {
 			t.Errorf("%v (-scan +index)\n%s", n, diff)
 		}
 	}

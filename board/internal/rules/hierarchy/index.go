@@ -11,9 +11,9 @@ type Index struct {
 }
 
 // NewIndex indexes cases; it reads them and keeps no copy.
-func NewIndex(cases []*wire.Case) *Index {
-	ix := &Index{byID: make(map[string]*wire.Case, len(cases)), children: map[string][]*wire.Case{}}
-	for _, c := range cases {
+func NewIndex(cases wire.List[*wire.Case]) *Index {
+	ix := &Index{byID: make(map[string]*wire.Case, cases.Len()), children: map[string][]*wire.Case{}}
+	for _, c := range cases.All() {
 		if _, ok := ix.byID[c.ID]; !ok {
 			ix.byID[c.ID] = c // the first of a duplicated id, as a scan finds it
 		}

@@ -9,8 +9,8 @@ import (
 // or a not-found error when opt names a root d does not hold. A root that
 // is archived still counts as held.
 func Outline(d *wire.Doc, opt TreeOptions) ([]*TreeNode, error) {
-	if opt.RootID != "" && find(d.Cases, opt.RootID) == nil {
+	if opt.RootID != "" && find(d.Cases.Slice(), opt.RootID) == nil {
 		return nil, errs.NotFound("case %s not found", opt.RootID)
 	}
-	return Tree(d.Cases, opt), nil
+	return Tree(d.Cases.Slice(), opt), nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestOutline(t *testing.T) {
-	d := &wire.Doc{Cases: fixture()}
+	d := &wire.Doc{Cases: wire.ListOf(fixture()...)}
 	for _, tc := range []struct {
 		name    string
 		opt     TreeOptions

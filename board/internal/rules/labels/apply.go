@@ -37,7 +37,7 @@ func sources(d *wire.Doc) wire.LabelSources {
 // journal holds only what changed.
 func syncLabels(tx *store.Tx, cat []*wire.LabelDef) {
 	old := map[string]wire.LabelDef{}
-	for _, l := range tx.Doc().Labels {
+	for _, l := range tx.Doc().Labels.All() {
 		old[l.ID] = *l
 	}
 	keep := map[string]bool{}
@@ -58,7 +58,7 @@ func syncLabels(tx *store.Tx, cat []*wire.LabelDef) {
 }
 
 func installBundle(tx *store.Tx, b Bundle) ([]Conflict, error) {
-	cat, src, conflicts := Install(tx.Doc().Labels, sources(tx.Doc()), b)
+	cat, src, conflicts := Install(tx.Doc().Labels.Slice(), sources(tx.Doc()), b)
 	syncLabels(tx, cat)
 	tx.SetLabelSources(&src)
 	return conflicts, nil
@@ -177,7 +177,7 @@ func scrubLabels(tx *store.Tx, ids []string) {
 		set[id] = true
 	}
 	gone := func(l string) bool { return set[l] }
-	for _, c := range tx.Doc().Cases {
+	for _, c := range tx.Doc().Cases.All() {
 		if !slices.ContainsFunc(c.Labels, gone) {
 			continue
 		}
@@ -187,7 +187,7 @@ func scrubLabels(tx *store.Tx, ids []string) {
 		activity.Log(cp, tx.Actor(), wire.VerbLabelsChanged, "removed "+strings.Join(ids, ", ")+" (label deleted)", tx.Stamp())
 		tx.Cases().Put(cp)
 	}
-	for _, r := range tx.Doc().Reminders {
+	for _, r := range tx.Doc().Reminders.All() {
 		if !slices.ContainsFunc(r.Labels, gone) {
 			continue
 		}
@@ -220,14 +220,14 @@ func InstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, actor 
 			return errs.NotFound("bundle %s not found", id)
 		}
 		before := map[string]bool{}
-		for _, l := range tx.Doc().Labels {
+		for _, l := range tx.Doc().Labels.All() {
 			before[l.ID] = true
 		}
 		conflicts, err := installBundle(tx, b)
 		if err != nil {
 			return err
 		}
-		for _, l := range tx.Doc().Labels {
+		for _, l := range tx.Doc().Labels.All() {
 			if !before[l.ID] {
 				res.Added = append(res.Added, l.ID)
 			}
@@ -248,7 +248,7 @@ func UninstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, acto
 		if _, ok := Find(bundles, id); !ok {
 			return errs.NotFound("bundle %s not found", id)
 		}
-		cat, src, gone := Uninstall(tx.Doc().Labels, sources(tx.Doc()), id)
+		cat, src, gone := Uninstall(tx.Doc().Labels.Slice(), sources(tx.Doc()), id)
 		syncLabels(tx, cat)
 		tx.SetLabelSources(&src)
 		if gone != nil {
@@ -266,7 +266,7 @@ func UninstallBundle(ctx context.Context, s *store.Store, bundles []Bundle, acto
 // valid set.
 func Check(tx *store.Tx, ids []string) error {
 	known := map[string]bool{}
-	for _, l := range tx.Doc().Labels {
+	for _, l := range tx.Doc().Labels.All() {
 		known[l.ID] = true
 	}
 	var unknown []string

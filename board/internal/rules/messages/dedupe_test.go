@@ -30,7 +30,7 @@ func TestNewFindsTheAgentsUndatedRepeat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := mail
 			tc.edit(&in)
-			_, err := newOrExisting(store.Scratch(&wire.Doc{Messages: []*wire.Message{stored}}, now, tc.actor), in)
+			_, err := newOrExisting(store.Scratch(&wire.Doc{Messages: wire.ListOf([]*wire.Message{stored}...)}, now, tc.actor), in)
 			ex, found := AsExisting(err)
 			if !found && err != nil {
 				t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 // answer older callers expect. It is never nil, so it answers as [].
 func List(d *wire.Doc, f Filter) []*wire.Message {
 	out := []*wire.Message{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if f.Match(m) {
 			out = append(out, m)
 		}
@@ -19,7 +19,7 @@ func List(d *wire.Doc, f Filter) []*wire.Message {
 
 // Get is message id of d, body included.
 func Get(d *wire.Doc, id string) (*wire.Message, error) {
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.ID == id {
 			return m, nil
 		}
@@ -30,7 +30,7 @@ func Get(d *wire.Doc, id string) (*wire.Message, error) {
 // Unread is how many messages of d are not read yet.
 func Unread(d *wire.Doc) int {
 	n := 0
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if !m.Read {
 			n++
 		}

@@ -10,12 +10,12 @@ import (
 
 // listDoc holds one message of each kind of link, two of them read.
 func listDoc() *wire.Doc {
-	return &wire.Doc{Messages: []*wire.Message{
+	return &wire.Doc{Messages: wire.ListOf([]*wire.Message{
 		{ID: "MSG-1", CaseID: "CASE-1", Read: true},
 		{ID: "MSG-2", ReminderID: "REM-1"},
 		{ID: "MSG-3"},
 		{ID: "MSG-4", CaseID: "CASE-1", ReminderID: "REM-1", Read: true},
-	}}
+	}...)}
 }
 
 func ptr(s string) *string { return &s }

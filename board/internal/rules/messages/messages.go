@@ -93,7 +93,7 @@ func undatedRepeat(tx *store.Tx, in wire.MessageInput, m *wire.Message) (*wire.M
 		return dedupe.Key(&cp)
 	}
 	from, want := strings.ToLower(strings.TrimSpace(m.From)), undated(m)
-	for _, old := range tx.Doc().Messages {
+	for _, old := range tx.Doc().Messages.All() {
 		if old.MessageID == "" && strings.ToLower(strings.TrimSpace(old.From)) == from && undated(old) == want {
 			return old, true
 		}

@@ -46,7 +46,7 @@ func TestBoardWritesOnlyWhatChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := b.Snapshot()
-	if !slices.Equal(d.Messages[0].Entities, []string{"V-1"}) || !slices.Equal(d.Cases[0].VaultLinks, []string{"V-1"}) || d.Version != v+2 {
-		t.Errorf("entities %v, links %v, version %d (want %d)", d.Messages[0].Entities, d.Cases[0].VaultLinks, d.Version, v+2)
+	if !slices.Equal(d.Messages.At(0).Entities, []string{"V-1"}) || !slices.Equal(d.Cases.At(0).VaultLinks, []string{"V-1"}) || d.Version != v+2 {
+		t.Errorf("entities %v, links %v, version %d (want %d)", d.Messages.At(0).Entities, d.Cases.At(0).VaultLinks, d.Version, v+2)
 	}
 }

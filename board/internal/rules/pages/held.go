@@ -18,11 +18,11 @@ func HeldFor(d *wire.Doc, by wire.Actor, in wire.PageCreate) (bool, error) {
 	if from == "" {
 		return false, nil
 	}
-	i := slices.IndexFunc(d.Messages, func(m *wire.Message) bool { return m.ID == from })
+	i := d.Messages.IndexFunc(func(m *wire.Message) bool { return m.ID == from })
 	if i < 0 {
 		return false, errs.BadRequest("field 'fromMessage' names no message: %s", from)
 	}
-	if by != wire.ActorAgent || d.Messages[i].Scan == wire.ScanClean {
+	if by != wire.ActorAgent || d.Messages.At(i).Scan == wire.ScanClean {
 		return false, nil
 	}
 	if !slices.Contains(wire.PageTypes(), in.Type) {

@@ -28,7 +28,7 @@ func MintTx(tx *store.Tx) string { return tx.NextID(Prefix) }
 // each list free of repeats. It answers how many records changed.
 func RelinkTx(tx *store.Tx, from, to string) int {
 	n := 0
-	for _, c := range tx.Doc().Cases {
+	for _, c := range tx.Doc().Cases.All() {
 		if !slices.Contains(c.VaultLinks, from) {
 			continue
 		}
@@ -39,7 +39,7 @@ func RelinkTx(tx *store.Tx, from, to string) int {
 		tx.Cases().Put(cp)
 		n++
 	}
-	for _, m := range tx.Doc().Messages {
+	for _, m := range tx.Doc().Messages.All() {
 		if !slices.Contains(m.Entities, from) {
 			continue
 		}
@@ -71,7 +71,7 @@ func replaced(list []string, from, to string) []string {
 // changed.
 func ResolveTx(tx *store.Tx, id string, emails, domains []string) int {
 	n := 0
-	for _, m := range tx.Doc().Messages {
+	for _, m := range tx.Doc().Messages.All() {
 		if !resolves(m, id, emails, domains) {
 			continue
 		}
@@ -144,7 +144,7 @@ func (b Board) Relink(ctx context.Context, from, to string) error {
 // Resolve names page id on the past mail of emails and domains in one
 // write; nothing is written when no message changes.
 func (b Board) Resolve(ctx context.Context, id string, emails, domains []string) error {
-	if !slices.ContainsFunc(b.Store.Snapshot().Messages, func(m *wire.Message) bool { return resolves(m, id, emails, domains) }) {
+	if b.Store.Snapshot().Messages.IndexFunc(func(m *wire.Message) bool { return resolves(m, id, emails, domains) }) < 0 {
 		return nil
 	}
 	_, err := b.Store.Update(ctx, wire.ActorSystem, nil, func(tx *store.Tx) error {
@@ -156,6 +156,6 @@ func (b Board) Resolve(ctx context.Context, id string, emails, domains []string)
 
 // referred says whether a case or a message names page id.
 func referred(d *wire.Doc, id string) bool {
-	return slices.ContainsFunc(d.Cases, func(c *wire.Case) bool { return slices.Contains(c.VaultLinks, id) }) ||
-		slices.ContainsFunc(d.Messages, func(m *wire.Message) bool { return slices.Contains(m.Entities, id) })
+	return d.Cases.IndexFunc(func(c *wire.Case) bool { return slices.Contains(c.VaultLinks, id) }) >= 0 ||
+		d.Messages.IndexFunc(func(m *wire.Message) bool { return slices.Contains(m.Entities, id) }) >= 0
 }

@@ -17,16 +17,16 @@ var now = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 func fixture() *wire.Doc {
 	return &wire.Doc{
 		Counters: map[string]int64{"V": 4},
-		Cases: []*wire.Case{
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Title: "Lease", VaultLinks: []string{"V-1", "V-2"}},
 			{ID: "CASE-2", Title: "Audit", VaultLinks: []string{"V-3"}},
-		},
-		Messages: []*wire.Message{
+		}...),
+		Messages: wire.ListOf([]*wire.Message{
 			{ID: "M-1", From: "Ann Lee <Ann@Acme.com>", Subject: "a", ReceivedAt: "2026-03-01T10:00:00Z"},
 			{ID: "M-2", From: "bob@acme.com", Subject: "b", ReceivedAt: "2026-03-01T11:00:00Z", Entities: []string{"V-1"}},
 			{ID: "M-3", From: "me@home.org", To: wire.Addresses{"ann@acme.com"}, Outbound: true, Subject: "c"},
 			{ID: "M-4", From: "carol@other.net", Subject: "d", ReceivedAt: "2026-03-01T12:00:00Z"},
-		},
+		}...),
 	}
 }
 
@@ -39,10 +39,10 @@ type state struct {
 
 func stateOf(d *wire.Doc, changed int) state {
 	s := state{Links: map[string][]string{}, Entities: map[string][]string{}, Changed: changed, Counter: d.Counters["V"]}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		s.Links[c.ID] = c.VaultLinks
 	}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.Entities != nil {
 			s.Entities[m.ID] = m.Entities
 		}
@@ -166,7 +166,7 @@ func TestUnresolved(t *testing.T) {
 		return nil
 	}
 	d := fixture()
-	d.Messages = append(d.Messages, &wire.Message{ID: "M-5", From: "ann@acme.com", Subject: "e", ReceivedAt: "2026-02-01T10:00:00Z"})
+	d.Messages = d.Messages.Append(&wire.Message{ID: "M-5", From: "ann@acme.com", Subject: "e", ReceivedAt: "2026-02-01T10:00:00Z"})
 	want := []wire.UnresolvedSender{
 		{Address: "carol@other.net", Messages: 1, LastAt: "2026-03-01T12:00:00Z", Suggestions: []wire.PageSuggestion{}},
 		{Address: "ann@acme.com", Name: "Ann Lee", Messages: 2, LastAt: "2026-03-01T10:00:00Z",
@@ -178,11 +178,11 @@ func TestUnresolved(t *testing.T) {
 }
 
 func TestHeldFor(t *testing.T) {
-	d := &wire.Doc{Messages: []*wire.Message{
+	d := &wire.Doc{Messages: wire.ListOf([]*wire.Message{
 		{ID: "M-1", Subject: "a", Scan: wire.ScanClean},
 		{ID: "M-2", Subject: "b", Scan: wire.ScanUnscanned},
 		{ID: "M-3", Subject: "c"},
-	}}
+	}...)}
 	type answer struct {
 		Held bool
 		Err  string

@@ -57,7 +57,7 @@ func Unresolved(d *wire.Doc, pages []wire.PageSummary, suggest func(name string)
 		}
 	}
 	byAddr := map[string]*wire.UnresolvedSender{}
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		addr, ok := correspondents.Address(m.From)
 		if m.Outbound || !ok || known[addr] {
 			continue

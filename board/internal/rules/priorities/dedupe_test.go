@@ -21,7 +21,7 @@ func TestCreateTxFindsTheAgentsRepeat(t *testing.T) {
 		{"the person's repeat is theirs to make", wire.ActorHuman, "Ship the lease", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := &wire.Doc{Priorities: []*wire.Priority{{ID: "PRI-1", Text: "Ship the lease"}}, Counters: map[string]int64{"PRI": 1}}
+			d := &wire.Doc{Priorities: wire.ListOf([]*wire.Priority{{ID: "PRI-1", Text: "Ship the lease"}}...), Counters: map[string]int64{"PRI": 1}}
 			tx := store.Scratch(d, time.Now(), tc.actor)
 			got, found, err := CreateTx(tx, tc.actor, wire.PriorityCreate{Text: tc.text})
 			if err != nil {
@@ -30,8 +30,8 @@ func TestCreateTxFindsTheAgentsRepeat(t *testing.T) {
 			if diff := cmp.Diff(tc.found, found); diff != "" {
 				t.Errorf("found (-want +got)\n%s", diff)
 			}
-			if found != (got.ID == "PRI-1") || len(tx.Doc().Priorities) != map[bool]int{true: 1, false: 2}[found] {
-				t.Errorf("answered %s with %d notes held", got.ID, len(tx.Doc().Priorities))
+			if found != (got.ID == "PRI-1") || tx.Doc().Priorities.Len() != map[bool]int{true: 1, false: 2}[found] {
+				t.Errorf("answered %s with %d notes held", got.ID, tx.Doc().Priorities.Len())
 			}
 		})
 	}

@@ -33,7 +33,7 @@ func CreateTx(tx *store.Tx, actor wire.Actor, in wire.PriorityCreate) (*wire.Pri
 		return nil, false, errs.BadRequest("Field 'text' is required.")
 	}
 	if actor == wire.ActorAgent {
-		for _, p := range tx.Doc().Priorities {
+		for _, p := range tx.Doc().Priorities.All() {
 			if strings.TrimSpace(p.Text) == text {
 				return p, true, nil
 			}
@@ -109,7 +109,7 @@ func Delete(ctx context.Context, s *store.Store, actor wire.Actor, id string) (i
 // createdAt) and the starred nodes: the non-archived starred cases by tier
 // (initiative, workstream, case), then most recently updated first.
 func List(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
-	notes = append([]*wire.Priority{}, d.Priorities...)
+	notes = append([]*wire.Priority{}, d.Priorities.Slice()...)
 	sort.SliceStable(notes, func(i, j int) bool {
 		a, b := notes[i], notes[j]
 		if (a.Position == nil) != (b.Position == nil) {
@@ -124,7 +124,7 @@ func List(d *wire.Doc) (notes []*wire.Priority, starred []*wire.Case) {
 		return idNumber(a.ID) < idNumber(b.ID)
 	})
 	starred = []*wire.Case{}
-	for _, c := range d.Cases {
+	for _, c := range d.Cases.All() {
 		if c.Starred && c.ArchivedAt == "" {
 			starred = append(starred, c)
 		}

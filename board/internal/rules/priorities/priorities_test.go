@@ -10,17 +10,17 @@ import (
 func TestList(t *testing.T) {
 	pos := func(f float64) *float64 { return &f }
 	d := &wire.Doc{
-		Priorities: []*wire.Priority{
+		Priorities: wire.ListOf([]*wire.Priority{
 			{ID: "PRI-10", CreatedAt: "a"}, {ID: "PRI-2", Position: pos(2)}, {ID: "PRI-9", CreatedAt: "a"},
 			{ID: "PRI-1", Position: pos(1)}, {ID: "PRI-3", CreatedAt: "0"},
-		},
-		Cases: []*wire.Case{
+		}...),
+		Cases: wire.ListOf([]*wire.Case{
 			{ID: "CASE-1", Kind: wire.KindCase, Starred: true, UpdatedAt: "2"},
 			{ID: "CASE-2", Kind: wire.KindInitiative, Starred: true, UpdatedAt: "1"},
 			{ID: "CASE-3", Kind: wire.KindCase, Starred: true, UpdatedAt: "3"},
 			{ID: "CASE-4", Kind: wire.KindWorkstream, Starred: true, ArchivedAt: "x"},
 			{ID: "CASE-5", Kind: wire.KindWorkstream},
-		},
+		}...),
 	}
 	notes, starred := List(d)
 	var got []string

@@ -41,17 +41,17 @@ func openDoc(t *testing.T, d *wire.Doc) *store.Store {
 // and the activity entry names who proposed and who approved.
 func TestOldSpellingsStillApprove(t *testing.T) {
 	d := storefile.New()
-	d.Cases = []*wire.Case{
+	d.Cases = wire.ListOf([]*wire.Case{
 		{ID: "CASE-1", Title: "Movers (dup)", Kind: wire.KindCase, Status: "todo", Domain: "work", CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z"},
 		{ID: "CASE-2", Title: "Movers", Kind: wire.KindCase, Status: "todo", Domain: "work", CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z"},
 		{ID: "CASE-3", Title: "Desks", Kind: wire.KindCase, Status: "todo", Domain: "work", CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-01T00:00:00Z"},
-	}
-	d.Proposals = []*wire.Proposal{
+	}...)
+	d.Proposals = wire.ListOf([]*wire.Proposal{
 		{ID: "PROP-1", Verb: "merge", Payload: json.RawMessage(`{"id":"CASE-1","targetId":"CASE-2"}`), Summary: "one movers case", Actor: wire.ActorAgent, CreatedAt: "2026-01-02T00:00:00Z",
 			Target: "CASE-1", TargetUpdatedAt: "2026-01-01T00:00:00Z", Others: []wire.ProposalTarget{{ID: "CASE-2", UpdatedAt: "2026-01-01T00:00:00Z"}}},
 		{ID: "PROP-2", Verb: "update_cases", Payload: json.RawMessage(`{"ids":["CASE-2","CASE-3"],"patch":{"status":"waiting_for_input"}}`), Summary: "both wait", Actor: wire.ActorAgent, CreatedAt: "2026-01-02T00:00:01Z",
 			Target: "CASE-2", TargetUpdatedAt: "2026-01-01T00:00:00Z", Others: []wire.ProposalTarget{{ID: "CASE-3", UpdatedAt: "2026-01-01T00:00:00Z"}}},
-	}
+	}...)
 	d.Counters = map[string]int64{"CASE": 3, "PROP": 2}
 	s := openDoc(t, d)
 	ctx := context.Background()
@@ -67,10 +67,10 @@ func TestOldSpellingsStillApprove(t *testing.T) {
 		t.Errorf("old batch changed %d cases, want 2", len(res.Cases))
 	}
 	snap := s.Snapshot()
-	if len(snap.Proposals) != 0 {
+	if snap.Proposals.Len() != 0 {
 		t.Errorf("proposals left: %v", snap.Proposals)
 	}
-	for _, c := range snap.Cases {
+	for _, c := range snap.Cases.All() {
 		if c.ID == "CASE-1" && c.MergedInto != "CASE-2" {
 			t.Errorf("CASE-1 was not merged into CASE-2: %+v", c)
 		}
@@ -81,7 +81,7 @@ func TestOldSpellingsStillApprove(t *testing.T) {
 	// The change is the proposer's, and its entry names the proposal, the
 	// proposer and the approver.
 	var found bool
-	for _, c := range snap.Cases {
+	for _, c := range snap.Cases.All() {
 		if c.ID != "CASE-3" {
 			continue
 		}

@@ -206,7 +206,7 @@ func changedCases(targets []string, res wire.ApprovalResult) []string {
 }
 
 func findProposal(d *wire.Doc, id string) (*wire.Proposal, bool) {
-	for _, p := range d.Proposals {
+	for _, p := range d.Proposals.All() {
 		if p.ID == id {
 			return p, true
 		}

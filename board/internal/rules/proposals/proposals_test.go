@@ -73,14 +73,14 @@ func TestVerbsMatchTheirRoutes(t *testing.T) {
 
 func TestListShowsWhatChangedSince(t *testing.T) {
 	d := &wire.Doc{
-		Cases: []*wire.Case{{ID: "CASE-1", Title: "now", Status: "todo", UpdatedAt: "t2"}, {ID: "CASE-2", Title: "same", Status: "todo", UpdatedAt: "t1"}},
-		Proposals: []*wire.Proposal{
+		Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Title: "now", Status: "todo", UpdatedAt: "t2"}, {ID: "CASE-2", Title: "same", Status: "todo", UpdatedAt: "t1"}}...),
+		Proposals: wire.ListOf([]*wire.Proposal{
 			{ID: "PROP-2", Verb: "update_case", CreatedAt: "b", Target: "CASE-1", TargetUpdatedAt: "t1",
 				Before: map[string]json.RawMessage{"title": json.RawMessage(`"then"`), "status": json.RawMessage(`"todo"`)}},
 			{ID: "PROP-1", Verb: "update_case", CreatedAt: "a", Target: "CASE-2", TargetUpdatedAt: "t1",
 				Before: map[string]json.RawMessage{"title": json.RawMessage(`"same"`)}},
 			{ID: "PROP-3", Verb: "archive", CreatedAt: "c", Target: "CASE-9", TargetUpdatedAt: "t1"},
-		},
+		}...),
 	}
 	got := List(d)
 	type row struct {

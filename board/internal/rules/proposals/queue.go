@@ -21,8 +21,8 @@ type records struct {
 
 func (r *records) findCase(id string) *wire.Case {
 	if r.cases == nil {
-		r.cases = make(map[string]*wire.Case, len(r.d.Cases))
-		for _, c := range r.d.Cases {
+		r.cases = make(map[string]*wire.Case, r.d.Cases.Len())
+		for _, c := range r.d.Cases.All() {
 			if _, ok := r.cases[c.ID]; !ok {
 				r.cases[c.ID] = c
 			}
@@ -95,7 +95,7 @@ func kindOf(id string) string {
 func List(d *wire.Doc) []wire.ProposalItem {
 	out := []wire.ProposalItem{}
 	recs := &records{d: d}
-	for _, p := range d.Proposals {
+	for _, p := range d.Proposals.All() {
 		item := wire.ProposalItem{Proposal: *p, Targets: []wire.TargetNow{}}
 		targets := []wire.ProposalTarget{}
 		if p.Target != "" {

@@ -68,7 +68,7 @@ func CreateTx(tx *store.Tx, in wire.ReminderCreate) (*wire.Reminder, bool, error
 	}
 	r.Repeat = rule
 	if in.Dedupe {
-		for _, old := range tx.Doc().Reminders {
+		for _, old := range tx.Doc().Reminders.All() {
 			if field.NormTitle(old.Title) == field.NormTitle(r.Title) && old.DueAt == r.DueAt {
 				cp, _ := tx.Reminders().Get(old.ID)
 				return cp, true, nil
@@ -395,7 +395,7 @@ func deleteTx(tx *store.Tx, id string) error {
 		return err
 	}
 	tx.Reminders().Delete(id)
-	for _, m := range tx.Doc().Messages {
+	for _, m := range tx.Doc().Messages.All() {
 		if m.ReminderID == id {
 			cp := *m
 			cp.ReminderID = ""
@@ -427,7 +427,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Reminder, error) {
 		status = f.Status
 	}
 	out := []*wire.Reminder{}
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		switch {
 		case status != "" && string(r.Status) != status,
 			f.CaseGiven && r.CaseID != f.CaseID,
@@ -451,7 +451,7 @@ func List(d *wire.Doc, f Filter) ([]*wire.Reminder, error) {
 
 // Find returns a reminder of d by id.
 func Find(d *wire.Doc, id string) (*wire.Reminder, error) {
-	for _, r := range d.Reminders {
+	for _, r := range d.Reminders.All() {
 		if r.ID == id {
 			return r, nil
 		}
@@ -468,7 +468,7 @@ func Messages(d *wire.Doc, id string) []*wire.Message {
 		ok bool
 	}
 	var list []dated
-	for _, m := range d.Messages {
+	for _, m := range d.Messages.All() {
 		if m.ReminderID == id {
 			at, ok := field.ParseWhen(m.ReceivedAt)
 			list = append(list, dated{m, at, ok})

@@ -51,14 +51,14 @@ func TestReminderTasks(t *testing.T) {
 }
 
 func TestReminderMessagesOrder(t *testing.T) {
-	d := &wire.Doc{Messages: []*wire.Message{
+	d := &wire.Doc{Messages: wire.ListOf([]*wire.Message{
 		{ID: "M-1", ReminderID: "REM-1", ReceivedAt: "garbage"},
 		{ID: "M-2", ReminderID: "REM-1", ReceivedAt: "2026-01-01"},
 		{ID: "M-3", ReminderID: "REM-2", ReceivedAt: "2027-01-01"},
 		{ID: "M-4", ReminderID: "REM-1", ReceivedAt: "2026-01-01T12:00:00+02:00"}, // 10:00 UTC, after M-2
 		{ID: "M-5", ReminderID: "REM-1", ReceivedAt: ""},
 		{ID: "M-6", ReminderID: "REM-1", ReceivedAt: "Thu, 01 Jan 2026 11:00:00 +0000"},
-	}}
+	}...)}
 	var got []string
 	for _, m := range Messages(d, "REM-1") {
 		got = append(got, m.ID)
@@ -75,7 +75,7 @@ func TestPatchTxStatus(t *testing.T) {
 		if status == "done" {
 			r.CompletedAt, r.CompletedBy = "then", wire.ActorHuman
 		}
-		return &wire.Doc{Cases: []*wire.Case{{ID: "CASE-1", Kind: "case"}}, Reminders: []*wire.Reminder{r}}
+		return &wire.Doc{Cases: wire.ListOf([]*wire.Case{{ID: "CASE-1", Kind: "case"}}...), Reminders: wire.ListOf([]*wire.Reminder{r}...)}
 	}
 	for _, tc := range []struct {
 		name      string
@@ -104,7 +104,7 @@ func TestPatchTxStatus(t *testing.T) {
 			if r.CompletedAt != tc.completed || r.CompletedBy != tc.by || r.UpdatedAt != "2026-03-01T12:00:00Z" {
 				t.Errorf("got completed %q by %q updated %q", r.CompletedAt, r.CompletedBy, r.UpdatedAt)
 			}
-			c := tx.Doc().Cases[0]
+			c := tx.Doc().Cases.At(0)
 			if len(c.Activity) != 1 || string(c.Activity[0].Verb)+" "+c.Activity[0].Detail != tc.log {
 				t.Errorf("case log %+v, want %q", c.Activity, tc.log)
 			}
@@ -162,7 +162,7 @@ func TestChecklistCap(t *testing.T) {
 		}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := &wire.Doc{Reminders: []*wire.Reminder{{ID: "REM-1", Title: "chase", Status: wire.ReminderOpen, Tasks: stored(tc.stored)}}}
+			d := &wire.Doc{Reminders: wire.ListOf([]*wire.Reminder{{ID: "REM-1", Title: "chase", Status: wire.ReminderOpen, Tasks: stored(tc.stored)}}...)}
 			r, err := tc.write(store.Scratch(d, now, wire.ActorHuman))
 			got := struct {
 				Rows int

@@ -7,7 +7,7 @@ import (
 
 // View is saved view id of d.
 func View(d *wire.Doc, id string) (*wire.View, error) {
-	for _, v := range d.Views {
+	for _, v := range d.Views.All() {
 		if v.ID == id {
 			return v, nil
 		}
@@ -17,7 +17,7 @@ func View(d *wire.Doc, id string) (*wire.View, error) {
 
 // Template is case template id of d.
 func Template(d *wire.Doc, id string) (*wire.Template, error) {
-	for _, t := range d.Templates {
+	for _, t := range d.Templates.All() {
 		if t.ID == id {
 			return t, nil
 		}

@@ -9,8 +9,8 @@ import (
 
 func TestLookup(t *testing.T) {
 	d := &wire.Doc{
-		Views:     []*wire.View{{ID: "VIEW-1", Name: "mine"}, {ID: "VIEW-2", Name: "work"}},
-		Templates: []*wire.Template{{ID: "TPL-1", Name: "trip"}},
+		Views:     wire.ListOf([]*wire.View{{ID: "VIEW-1", Name: "mine"}, {ID: "VIEW-2", Name: "work"}}...),
+		Templates: wire.ListOf([]*wire.Template{{ID: "TPL-1", Name: "trip"}}...),
 	}
 	name := func(v *wire.View, t *wire.Template) string {
 		switch {

@@ -180,7 +180,7 @@ func SaveView(ctx context.Context, s *store.Store, actor wire.Actor, in wire.Vie
 			filters = f
 		}
 		now := tx.Stamp()
-		for _, v := range tx.Doc().Views {
+		for _, v := range tx.Doc().Views.All() {
 			if field.NormTitle(v.Name) == field.NormTitle(name) {
 				out, _ = tx.Views().Get(v.ID)
 				out.Name, out.Filters, out.UpdatedAt = name, filters, now
@@ -210,7 +210,7 @@ func PatchView(ctx context.Context, s *store.Store, actor wire.Actor, id string,
 			if name == "" {
 				return errs.BadRequest("field 'name' cannot be empty")
 			}
-			for _, other := range tx.Doc().Views {
+			for _, other := range tx.Doc().Views.All() {
 				if other.ID != id && field.NormTitle(other.Name) == field.NormTitle(name) {
 					return errs.BadRequest("a view named %q exists already (%s)", other.Name, other.ID)
 				}
@@ -265,7 +265,7 @@ func SaveTemplate(ctx context.Context, s *store.Store, actor wire.Actor, in wire
 		}
 		now := tx.Stamp()
 		t := &wire.Template{Name: name, CreatedAt: now}
-		for _, old := range tx.Doc().Templates {
+		for _, old := range tx.Doc().Templates.All() {
 			if field.NormTitle(old.Name) == field.NormTitle(name) {
 				t.ID, t.CreatedAt = old.ID, old.CreatedAt
 			}
@@ -302,7 +302,7 @@ func PatchTemplate(ctx context.Context, s *store.Store, actor wire.Actor, id str
 			if name == "" {
 				return errs.BadRequest("field 'name' cannot be empty")
 			}
-			for _, other := range tx.Doc().Templates {
+			for _, other := range tx.Doc().Templates.All() {
 				if other.ID != id && field.NormTitle(other.Name) == field.NormTitle(name) {
 					return errs.BadRequest("a template named %q exists already (%s)", other.Name, other.ID)
 				}

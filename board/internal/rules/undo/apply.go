@@ -101,7 +101,7 @@ func ApplyTx(tx *store.Tx, req Request) (Plan, error) {
 		caseTouched = caseTouched || r.Kind == wire.KindCaseRecord
 	}
 	if caseTouched {
-		if err := hierarchy.Check(tx.Doc().Cases); err != nil {
+		if err := hierarchy.Check(tx.Doc().Cases.Slice()); err != nil {
 			return Plan{}, errs.BadRequest("undoing this would break the case tree (%v): undo the later writes on those cases first, or with through", err)
 		}
 	}
