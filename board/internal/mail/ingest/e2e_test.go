@@ -472,7 +472,7 @@ func TestIngestKilledHalfwayResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, "some mail is on the board", func() bool { return len(d.messages()) > 300 })
+	testkit.Eventually(t, "a third of the mail is on the board", func() bool { return len(d.messages()) > n/3 })
 	cmd.Process.Kill()
 	cmd.Wait()
 	mid := len(d.messages())
@@ -488,9 +488,13 @@ func TestIngestKilledHalfwayResumes(t *testing.T) {
 		t.Fatalf("after kill at %d and re-run: code %d %s; %d records, %d distinct", mid, code, rep.Raw, len(d.messages()), len(seen))
 	}
 	// It resumed from the watermark rather than from the top. The watermark
-	// may lag the board by the batches being written (two of 100) plus the
-	// screens in flight (8) when the kill came; the board drops those copies.
-	if f := rep.Get("fetched").Int(); f > int64(n-mid+2*100+2*8) || rep.Get("new").Int() > int64(n-mid) {
+	// may lag the board by the messages not yet saved (fewer than 100), the
+	// batches being written when the kill came (each of the 8 screens in
+	// flight may be writing one of 100: on a loaded machine three were seen)
+	// and those screens; the board drops those copies. Killed past a third,
+	// a run from the top would fetch more than that allows.
+	const lag = 100 + 8*100 + 8
+	if f := rep.Get("fetched").Int(); f > int64(n-mid+lag) || rep.Get("new").Int() > int64(n-mid) {
 		t.Errorf("the re-run fetched %d and added %d; %d were left", f, rep.Get("new").Int(), n-mid)
 	}
 }
