@@ -106,16 +106,11 @@ func sourcesOf(rows []Row) []string {
 func HoldOut(rows []Row, s Scores) []Figure {
 	var out []Figure
 	for _, src := range sourcesOf(rows) {
-		f := Figure{Name: src}
+		name := src
 		if _, carried := fold(rows, src); carried > 0 {
-			f.Name = fmt.Sprintf("%s (%d attacks built in its texts left out too)", src, carried)
+			name = fmt.Sprintf("%s (%d attacks built in its texts left out too)", src, carried)
 		}
-		for i, r := range rows {
-			if r.Source == src {
-				f.add(r.Label == 1, s.Rules[i], s.Model[i])
-			}
-		}
-		out = append(out, f)
+		out = append(out, Pooled(name, rows, s, func(r Row) bool { return r.Source == src }))
 	}
 	return out
 }
