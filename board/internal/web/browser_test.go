@@ -437,10 +437,8 @@ func TestTextEditConflictKeepsTheText(t *testing.T) {
 	tb := newTab(t, 1280, 860)
 	tb.open(b.URL + "/board?case=" + id)
 	tb.waitFor("the summary", `!!document.querySelector('.summary-edit')`)
-	tb.do(
-		chromedp.Click(chromedp.CSS(`.summary-edit`)),
-		chromedp.KeyEvent(" Book the venue first."),
-	)
+	tb.click(`.summary-edit`)
+	tb.do(chromedp.KeyEvent(" Book the venue first."))
 	tb.waitFor("the save button", `[...document.querySelectorAll('button')].some(b => b.textContent === 'Save summary')`)
 	// The agent edits the same case meanwhile.
 	b.call("PATCH", "/api/cases/"+id, map[string]any{"summary": "Three days, Lisbon."}, true)
@@ -652,13 +650,16 @@ func TestGestures(t *testing.T) {
 	t.Run("drawer", func(t *testing.T) {
 		id := str(b.call("POST", "/api/cases", map[string]any{"title": "Prepare the offsite"}, false), "case", "id")
 		tb.open(b.URL + "/board?case=" + id)
-		tb.do(chromedp.Click(chromedp.CSS(`input[aria-label="New task"]`)), chromedp.KeyEvent("Book the venue"+kb.Enter))
+		tb.click(`input[aria-label="New task"]`)
+		tb.do(chromedp.KeyEvent("Book the venue" + kb.Enter))
 		testkit.Eventually(t, "the task", func() bool { return len(caseByID(id).Tasks) == 1 })
 		tb.waitFor("the task row", `!!document.querySelector('[data-task] input[type=checkbox]')`)
 		tb.click(`[data-task] input[type=checkbox]`)
 		testkit.Eventually(t, "the task completed", func() bool { return caseByID(id).Tasks[0].CompletedAt != "" })
 
-		tb.do(chromedp.Click(chromedp.CSS(`textarea[aria-label="New note"]`)), chromedp.KeyEvent("Budget is 4k"))
+		tb.click(`textarea[aria-label="New note"]`)
+
+		tb.do(chromedp.KeyEvent("Budget is 4k"))
 		clickText(".note-form button", "Add note")
 		testkit.Eventually(t, "the note", func() bool { n := caseByID(id).Notes; return len(n) == 1 && n[0].Actor == wire.ActorHuman })
 
@@ -705,7 +706,8 @@ func TestGestures(t *testing.T) {
 		tb.open(b.URL + "/reminders")
 		clickText(".page-head button", "New reminder")
 		tb.waitFor("the form", `!!document.querySelector('#reminder-form input[required]')`)
-		tb.do(chromedp.Click(chromedp.CSS(`#reminder-form input[required]`)), chromedp.KeyEvent("Renew the domain"))
+		tb.click(`#reminder-form input[required]`)
+		tb.do(chromedp.KeyEvent("Renew the domain"))
 		clickText(".modal-foot button", "Add reminder")
 		var rid string
 		testkit.Eventually(t, "the reminder", func() bool {
@@ -726,7 +728,8 @@ func TestGestures(t *testing.T) {
 		tb.open(b.URL + "/calendar")
 		clickText(".page-head button", "New event")
 		tb.waitFor("the form", `!!document.querySelector('#event-form input[required]')`)
-		tb.do(chromedp.Click(chromedp.CSS(`#event-form input[required]`)), chromedp.KeyEvent("Dentist"))
+		tb.click(`#event-form input[required]`)
+		tb.do(chromedp.KeyEvent("Dentist"))
 		clickText(".modal-foot button", "Add event")
 		testkit.Eventually(t, "the event", func() bool {
 			list, _ := get("/api/events")["events"].([]any)

@@ -52,7 +52,8 @@ func (tb *tab) clear(sel string) {
 // typeInto focuses a field and types text into it.
 func (tb *tab) typeInto(sel, text string) {
 	tb.t.Helper()
-	tb.do(chromedp.Click(chromedp.CSS(sel)), chromedp.KeyEvent(text))
+	tb.click(sel)
+	tb.do(chromedp.KeyEvent(text))
 }
 
 func TestLabelCatalogManagement(t *testing.T) {

@@ -42,7 +42,8 @@ func TestRepeatFromThePage(t *testing.T) {
 		tb.open(b.URL + "/reminders")
 		clickText(".page-head button", "New reminder")
 		tb.waitFor("the form", `!!document.querySelector('#reminder-form input[required]')`)
-		tb.do(chromedp.Click(chromedp.CSS(`#reminder-form input[required]`)), chromedp.KeyEvent("Water the plants"))
+		tb.click(`#reminder-form input[required]`)
+		tb.do(chromedp.KeyEvent("Water the plants"))
 		set(`#reminder-form input[type=date]`, "2026-03-02", "input") // a Monday
 		set(`select[aria-label="Repeat"]`, "weekly", "change")
 		set(`input[aria-label="Repeat every"]`, "2", "input")

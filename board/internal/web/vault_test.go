@@ -108,7 +108,9 @@ func TestPeopleViewGroupsAndSearches(t *testing.T) {
 		t.Errorf("controls without an accessible name:\n  %s", strings.Join(bad, "\n  "))
 	}
 
-	tb.do(chromedp.Click(chromedp.CSS(`input[aria-label="Search pages"]`)), chromedp.KeyEvent("countess"))
+	tb.click(`input[aria-label="Search pages"]`)
+
+	tb.do(chromedp.KeyEvent("countess"))
 	tb.waitFor("the search in the address", `new URLSearchParams(location.search).get('q') === 'countess'`)
 	tb.waitFor("only Ada", `[...document.querySelectorAll('.vault-title')].map(e => e.textContent).join('|') === 'Ada Lovelace'`)
 
@@ -193,7 +195,8 @@ func TestPagePanel(t *testing.T) {
 	tb.waitFor("the drawer closed", `!document.querySelector('.drawer')`)
 
 	// A line added to the timeline lands in the file.
-	tb.do(chromedp.Click(chromedp.CSS(`input[aria-label="Add to the timeline"]`)), chromedp.KeyEvent("Sent the notes to Babbage"+kb.Enter))
+	tb.click(`input[aria-label="Add to the timeline"]`)
+	tb.do(chromedp.KeyEvent("Sent the notes to Babbage" + kb.Enter))
 	testkit.Eventually(t, "the timeline line in the file", func() bool {
 		data, _ := os.ReadFile(filepath.Join(b.vaultDir(), "people", "Ada Lovelace.md"))
 		return strings.Contains(string(data), "## Timeline") && strings.Contains(string(data), "Sent the notes to Babbage")
