@@ -163,12 +163,15 @@ const deferredRetry = time.Second
 func (s *Store) compactLogged() (deferred bool, took time.Duration) {
 	s.compactMu.Lock()
 	started := time.Now()
+	s.enc.pace = newPacer(s.stop)
 	deferred, err := s.compactLocked()
-	// The duty cycle spaces document rewrites; the trim is not one, and
-	// counting it would space compactions out while the journal grows,
-	// which makes the next trim longer still.
-	took = time.Since(started) - s.trimTook
+	// The duty cycle spaces the work of document rewrites; the trim is not
+	// one, and counting it would space compactions out while the journal
+	// grows, which makes the next trim longer still. Nor is the pacer's
+	// rest, which is time given to the writers.
+	took = time.Since(started) - s.trimTook - s.enc.pace.restedFor()
 	s.trimTook = 0
+	s.enc.pace = nil
 	s.compactMu.Unlock()
 	if err != nil {
 		s.log.Error("store.compact", "err", err)

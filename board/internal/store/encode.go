@@ -46,6 +46,10 @@ type docEncoder struct {
 	diskForm func(*wire.Message) (*wire.Message, error)
 	flush    func() error
 
+	// pace, when set, spaces out the encoding so that writers get the
+	// processor too (the background compactor sets it; pace.go).
+	pace *pacer
+
 	staleMu sync.Mutex
 	stale   []any // records changed in place since the last call: re-encode them
 }
@@ -161,6 +165,7 @@ func writeRecords[T any](e *docEncoder, w io.Writer, list wire.List[*T]) error {
 	}
 	sep := []byte("[\n  ")
 	for _, r := range list.All() {
+		e.pace.step()
 		c, ok := e.cache[r]
 		if !ok {
 			raw, err := json.Marshal(e.onDisk(r))
