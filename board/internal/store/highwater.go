@@ -120,10 +120,13 @@ func encodeHighWater(hw HighWater) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode high-water mark: %w", err)
 	}
-	out := fmt.Appendf(nil, "%08x ", crc32.Checksum(body, crcTable))
+	// Written with every journal batch: one allocation of the file's size.
+	out := fmt.Appendf(make([]byte, 0, max(highWaterSize, len(body)+10)), "%08x ", crc32.Checksum(body, crcTable))
 	out = append(append(out, body...), '\n')
-	for len(out) < highWaterSize {
-		out = append(out, ' ')
+	pad := len(out)
+	out = out[:max(pad, highWaterSize)]
+	for i := pad; i < len(out); i++ {
+		out[i] = ' '
 	}
 	return out, nil
 }
