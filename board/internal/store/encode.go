@@ -46,6 +46,11 @@ type docEncoder struct {
 	diskForm func(*wire.Message) (*wire.Message, error)
 	flush    func() error
 
+	// Scratch space for encoding one record at a time (marshal).
+	raw      bytes.Buffer
+	json     *json.Encoder
+	indented []byte
+
 	// pace, when set, spaces out the encoding so that writers get the
 	// processor too (the background compactor sets it; pace.go).
 	pace *pacer
@@ -136,6 +141,20 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 	return nil
 }
 
+// marshal is json.Marshal into the encoder's scratch buffer, valid until
+// the next call: a compaction encodes thousands of records, and only their
+// indented copies are kept.
+func (e *docEncoder) marshal(v any) ([]byte, error) {
+	if e.json == nil {
+		e.json = json.NewEncoder(&e.raw)
+	}
+	e.raw.Reset()
+	if err := e.json.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(e.raw.Bytes(), []byte("\n")), nil // Encode ends the value with a newline
+}
+
 // onDisk is r as the file written holds it.
 func (e *docEncoder) onDisk(r any) any {
 	if m, ok := r.(*wire.Message); ok && e.diskForm != nil {
@@ -168,13 +187,14 @@ func writeRecords[T any](e *docEncoder, w io.Writer, list wire.List[*T]) error {
 		e.pace.step()
 		c, ok := e.cache[r]
 		if !ok {
-			raw, err := json.Marshal(e.onDisk(r))
+			raw, err := e.marshal(e.onDisk(r))
 			if err != nil {
 				return fmt.Errorf("encode record: %w", err)
 			}
-			c.data = raw
+			c.data = raw // written below, before the scratch is used again
 			if !e.once {
-				c.data = appendIndent(nil, raw, recordDepth)
+				e.indented = appendIndent(e.indented[:0], raw, recordDepth)
+				c.data = bytes.Clone(e.indented)
 			}
 		}
 		c.gen = e.gen
