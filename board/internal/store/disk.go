@@ -218,9 +218,10 @@ func (s *Store) compactFully() error {
 	// The new document is also the previous one, by a hard link that costs
 	// no space, so the journal holds nothing either lacks. The two names
 	// share the document's blocks, so prev guards only against the name
-	// board.json being lost, not its content; that lasts only from a
-	// full-disk recovery to the next compaction, which makes prev a copy of
-	// its own again.
+	// board.json being lost, not against its content changing (a hand edit
+	// saved in place shows under both). That is acceptable because it lasts
+	// only from a full-disk recovery, when there is no room for a copy, to
+	// the next compaction, which makes prev a copy of its own again.
 	if s.prevVersion < d.Version {
 		if err := s.linkPrevious(d.Version); err != nil {
 			return err
