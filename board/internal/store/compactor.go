@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/opsboard/opsboard/shared/storefile"
@@ -216,7 +218,7 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 		s.noteTree(d) // writes since may have mended the hierarchy
 	}
 	if d.Version != s.compacted.Load() || s.written == "-" || s.rewrite {
-		switch err := s.replaceDocument(d); {
+		switch err := s.replaceDocument(d, true); {
 		case errors.Is(err, errChangedOnDisk):
 			s.askRecheck()
 			return true, nil
@@ -229,7 +231,11 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 	if s.snapshotDue(d.Version) {
 		snapErr = s.writeSnapshot(d) // the trim below still may free space
 	}
-	s.dropCoveredPrevious()
+	if s.dropCoveredPrevious() && !s.full.Load() {
+		// prev's blocks counted towards the reserve: take them back into
+		// it at once, before the trim or the body file can.
+		s.ensureReserve()
+	}
 	// The journal keeps what neither the previous document nor the newest
 	// snapshot holds: either of them plus the journal rebuilds every
 	// acknowledged write if the document is found broken.
@@ -251,8 +257,9 @@ func (s *Store) compactLocked() (deferred bool, err error) {
 // replaceDocument puts d in place of the document by atomic rename, so a
 // reader or a crash sees the old or the new document, never a torn one. It
 // refuses when the document changed since the board last wrote or read it:
-// the check sits right before the rename to keep that window tiny.
-func (s *Store) replaceDocument(d *wire.Doc) error {
+// the check sits right before the rename to keep that window tiny. keep
+// makes the document being replaced board.json.prev.
+func (s *Store) replaceDocument(d *wire.Doc, keep bool) error {
 	tmp := s.path + ".tmp"
 	if err := writeFileWith(tmp, func(w io.Writer) error { return s.enc.write(w, d) }); err != nil {
 		os.Remove(tmp)
@@ -270,7 +277,7 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 	// wrote or loaded it itself: the journal then only needs the writes
 	// since it, and can be trimmed after every compaction.
 	prev := int64(0)
-	if s.own == s.written && s.written != "-" {
+	if keep && s.own == s.written && s.written != "-" {
 		if err := s.keepPrevious(); err != nil {
 			s.log.Warn("store.prev", "err", err)
 		} else {
@@ -287,29 +294,72 @@ func (s *Store) replaceDocument(d *wire.Doc) error {
 	if err := syncDir(s.dir); err != nil {
 		return err
 	}
-	if prev > 0 {
-		s.prevVersion = prev
-	}
+	s.setPrevious(cmp.Or(prev, s.prevVersion))
 	return nil
 }
 
 // dropCoveredPrevious removes board.json.prev once the newest snapshot holds
 // everything it does: a broken document is then rebuilt from the snapshot
 // and the journal, and the copy would only take a document's worth of disk.
-func (s *Store) dropCoveredPrevious() {
+// It reports whether it removed it.
+func (s *Store) dropCoveredPrevious() bool {
 	if s.prevVersion == 0 || s.snapVersion < s.prevVersion {
-		return
+		return false
 	}
-	if err := os.Remove(s.prevPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := s.dropPrevious(); err != nil {
 		s.log.Warn("store.prev", "err", err)
-		return
+		return false
 	}
-	s.prevVersion = 0
+	return true
+}
+
+// dropPrevious removes board.json.prev, whatever version it holds.
+func (s *Store) dropPrevious() error {
+	if err := os.Remove(s.prevPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove previous document: %w", err)
+	}
+	s.setPrevious(0)
+	return nil
+}
+
+// setPrevious records the version board.json.prev holds (0: none the board
+// knows of) and what deleting it would free, which the reserve counts on:
+// nothing when another name, such as the document itself, holds the same
+// blocks.
+func (s *Store) setPrevious(version int64) {
+	s.prevVersion = version
+	var free int64
+	if version > 0 {
+		if fi, err := os.Stat(s.prevPath()); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink == 1 {
+				free = fi.Size()
+			}
+		}
+	}
+	s.prevFree.Store(free)
+}
+
+// linkPrevious makes the document, which holds version, board.json.prev
+// too, durably.
+func (s *Store) linkPrevious(version int64) error {
+	if err := s.keepPrevious(); err != nil {
+		return err
+	}
+	if err := syncDir(s.dir); err != nil {
+		return err
+	}
+	s.setPrevious(version)
+	return nil
 }
 
 // keepPrevious links the document to board.json.prev, atomically replacing
 // the one before: a reader never finds either name missing.
 func (s *Store) keepPrevious() error {
+	if sameFile(s.path, s.prevPath()) {
+		// Already one file (after a full-disk recovery); a rename between
+		// two names of one file would do nothing and leave the link behind.
+		return nil
+	}
 	tmp := s.prevPath() + ".tmp"
 	os.Remove(tmp)
 	if err := os.Link(s.path, tmp); err != nil {
@@ -320,6 +370,16 @@ func (s *Store) keepPrevious() error {
 		return fmt.Errorf("keep previous document: %w", err)
 	}
 	return nil
+}
+
+// sameFile reports whether a and b name one file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // snapshotDue applies the schedule: the first snapshot at once, then at most

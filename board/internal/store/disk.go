@@ -28,21 +28,41 @@ func (s *Store) reservePath() string { return s.path + ".reserve" }
 // needs, a new document, with a margin for what the journal adds to it
 // before the next one (a large document compacts when its journal reaches
 // a quarter of it, and the journal's new mail bodies go to the body file
-// then too). The recovery on a full disk rewrites the document
-// and trims the journal, and takes no snapshot, so room for one would only
-// sit idle. reserveNeed is the least a compaction needs (the previous
-// document stays as board.json.prev, so a new one takes its full size);
-// below it the disk counts as full.
+// then too), less what deleting board.json.prev would free: the recovery on
+// a full disk deletes it first, so its blocks are room the board already
+// holds. The recovery rewrites the document and trims the journal, and
+// takes no snapshot, so room for one would only sit idle. reserveNeed is
+// the least a compaction needs, likewise less prev; below it the disk
+// counts as full.
 func (s *Store) reserveWant() int64 {
 	if s.cfg.ReserveBytes > 0 {
 		return s.cfg.ReserveBytes
 	}
-	size := s.docSize.Load()
-	return min(max(size+size/4+2<<20, 4<<20), 1<<30)
+	return s.lessPrevious(s.compactionRoom())
 }
 
 func (s *Store) reserveNeed() int64 {
-	return min(s.reserveWant(), s.docSize.Load()+1<<20)
+	if s.cfg.ReserveBytes > 0 {
+		return min(s.cfg.ReserveBytes, s.docSize.Load()+1<<20)
+	}
+	return s.lessPrevious(min(s.compactionRoom(), s.docSize.Load()+1<<20))
+}
+
+// reserveFloor is the least reserve kept: a board whose document is a few
+// megabytes keeps the same reserve with or without a previous document.
+const reserveFloor = 4 << 20
+
+// compactionRoom is the room a compaction may take: a new document, a
+// quarter more and 2 MB, within the reserve's floor and a 1 GB cap.
+func (s *Store) compactionRoom() int64 {
+	size := s.docSize.Load()
+	return min(max(size+size/4+2<<20, reserveFloor), 1<<30)
+}
+
+// lessPrevious takes what deleting board.json.prev frees off n, keeping
+// the floor (or n, when it is smaller).
+func (s *Store) lessPrevious(n int64) int64 {
+	return max(n-s.prevFree.Load(), min(n, reserveFloor))
 }
 
 // ensureReserve grows the reserve towards reserveWant. While it holds less
@@ -147,8 +167,8 @@ func (s *Store) diskRoom() {
 }
 
 // recoverSpace runs on the compactor while the disk is full: it releases the
-// reserve, rewrites the document until the journal holds nothing the
-// previous document lacks, empties the journal and takes the reserve back.
+// reserve, brings the document up to date so the journal can go, empties
+// the journal and takes the reserve back.
 func (s *Store) recoverSpace() {
 	s.releaseReserve()
 	err := s.compactFully()
@@ -161,9 +181,16 @@ func (s *Store) recoverSpace() {
 	s.ensureReserve()
 }
 
-// compactFully brings the document and the previous document up to the
-// newest durable state, so the whole journal can go. A rewrite needs room
-// for one document; the journal is truncated in place, which needs none.
+// compactFully brings the document up to the newest durable state and makes
+// it the previous document too, so the whole journal can go. Its callers
+// run it on a full disk with the reserve released. The room it has is the
+// reserve plus what deleting board.json.prev frees, at least
+// compactionRoom (a new document, a quarter more and 2 MB), since the
+// reserve is that less prev's share. So it deletes prev first and rewrites
+// the document once without keeping the old one as prev: the new document
+// takes one document's room and the rename frees the old one's blocks.
+// Keeping the old one, as a normal compaction does, would need room for a
+// second document. The journal is truncated in place, which needs none.
 func (s *Store) compactFully() error {
 	s.compactMu.Lock()
 	defer s.compactMu.Unlock()
@@ -175,9 +202,11 @@ func (s *Store) compactFully() error {
 	if s.health.has(problemDocument) {
 		return nil // the person's broken file stays; the journal must too
 	}
-	// Twice at most: the second rewrite makes the first the previous one.
-	for i := 0; i < 2 && (s.compacted.Load() < d.Version || s.prevVersion < d.Version); i++ {
-		switch err := s.replaceDocument(d); {
+	if s.compacted.Load() < d.Version || s.own != s.written || s.written == "-" {
+		if err := s.dropPrevious(); err != nil {
+			return err
+		}
+		switch err := s.replaceDocument(d, false); {
 		case errors.Is(err, errChangedOnDisk):
 			s.askRecheck()
 			return nil
@@ -185,6 +214,18 @@ func (s *Store) compactFully() error {
 			return err
 		}
 		s.compacted.Store(d.Version)
+	}
+	// The new document is also the previous one, by a hard link that costs
+	// no space, so the journal holds nothing either lacks. The two names
+	// share the document's blocks, so prev guards only against the name
+	// board.json being lost, not against its content changing (a hand edit
+	// saved in place shows under both). That is acceptable because it lasts
+	// only from a full-disk recovery, when there is no room for a copy, to
+	// the next compaction, which makes prev a copy of its own again.
+	if s.prevVersion < d.Version {
+		if err := s.linkPrevious(d.Version); err != nil {
+			return err
+		}
 	}
 	err := s.j.trim(min(s.compacted.Load(), max(s.snapVersion, s.prevVersion)))
 	s.grownFrom.Store(s.j.sizeNow.Load())

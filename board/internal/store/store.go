@@ -54,8 +54,8 @@ type Config struct {
 	// reports the store degraded (3s).
 	StallAfter time.Duration
 	// ReserveBytes is the disk space kept in reserve for compaction on a
-	// full disk (the document and an eighth more plus 2 MB, at least 4 MB,
-	// at most 1 GB).
+	// full disk (the document and a quarter more plus 2 MB, at least 4 MB,
+	// at most 1 GB, less what deleting the previous document frees).
 	ReserveBytes int64
 
 	// MessageKey names a message by what makes it the same mail, so a
@@ -107,6 +107,7 @@ type Store struct {
 	ownVersion  int64         // the version that document holds
 	trimTook    time.Duration // how long the last compaction's journal trim took
 	prevVersion int64         // version of board.json.prev, the document before the last compaction; 0 when unknown
+	prevFree    atomic.Int64  // what deleting board.json.prev frees (set with prevVersion); the reserve counts it
 	docSize     atomic.Int64  // size of the document as last written
 	grownFrom   atomic.Int64  // journal size right after the last compaction
 	compacted   atomic.Int64  // version of the document on disk (written under compactMu)
