@@ -48,7 +48,7 @@ type docEncoder struct {
 
 	// Scratch space for encoding one record at a time (marshal).
 	raw      bytes.Buffer
-	json     *json.Encoder
+	rawEnc   *json.Encoder
 	indented []byte
 
 	// pace, when set, spaces out the encoding so that writers get the
@@ -145,11 +145,11 @@ func (e *docEncoder) write(w io.Writer, d *wire.Doc) error {
 // the next call: a compaction encodes thousands of records, and only their
 // indented copies are kept.
 func (e *docEncoder) marshal(v any) ([]byte, error) {
-	if e.json == nil {
-		e.json = json.NewEncoder(&e.raw)
+	if e.rawEnc == nil {
+		e.rawEnc = json.NewEncoder(&e.raw)
 	}
 	e.raw.Reset()
-	if err := e.json.Encode(v); err != nil {
+	if err := e.rawEnc.Encode(v); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(e.raw.Bytes(), []byte("\n")), nil // Encode ends the value with a newline
